@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "SaveVault",
+  platforms: [.macOS(.v13)],
+  products: [
+    .library(name: "SaveVault", targets: ["SaveVault"]),
+    .executable(name: "savevault", targets: ["savevault"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CLibArchive",
+      pkgConfig: "libarchive",
+      providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+    ),
+    .systemLibrary(
+      name: "CLibCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+    ),
+    .target(
+      name: "SaveVault",
+      dependencies: ["CLibArchive", "CLibCrypto"]
+    ),
+    .executableTarget(
+      name: "savevault",
+      dependencies: ["SaveVault"]
+    ),
+    .testTarget(
+      name: "SaveVaultTests",
+      dependencies: ["SaveVault", "savevault"]
+    ),
+  ]
+)

@@ -1,0 +1,25 @@
+/// Failures while packing a save directory or reading an archive.
+public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The archive was refused: corrupt, truncated, hostile or over a limit. Nothing was
+  /// extracted into the save directory.
+  case refused(archive: String, reason: String)
+  /// A file of the save directory could not be read while packing.
+  case unreadable(path: String, reason: String)
+  /// libarchive or the local filesystem failed while writing an archive or staging directory.
+  case writeFailed(path: String, reason: String)
+  /// The local disk filled up. Never retried.
+  case noSpace(path: String)
+
+  public var description: String {
+    switch self {
+    case .refused(let archive, let reason):
+      "archive '\(archive)' refused: \(reason); nothing in the save directory was changed"
+    case .unreadable(let path, let reason):
+      "cannot read '\(path)': \(reason); check its permissions, or close the game and retry"
+    case .writeFailed(let path, let reason):
+      "cannot write '\(path)': \(reason)"
+    case .noSpace(let path):
+      "no space left on the device holding '\(path)': free some space and retry"
+    }
+  }
+}

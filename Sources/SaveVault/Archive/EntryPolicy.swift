@@ -1,0 +1,50 @@
+/// Pure rules for archive entry paths, applied in Swift before libarchive sees an entry.
+enum EntryPolicy {
+  /// The outcome of checking one entry path.
+  enum PathCheck: Equatable {
+    /// A clean relative path: no empty, `.` or `..` components.
+    case accepted(String)
+    /// The archive's root itself (`.` or `./`): nothing to extract.
+    case root
+    case refused(String)
+  }
+
+  /// Normalises an entry path: drops `.` and empty components. Refuses absolute paths
+  /// (`/x`, `//x`), any `..` component, and NUL bytes.
+  static func check(path raw: String) -> PathCheck {
+    if raw.isEmpty { return .refused("an entry has an empty name") }
+    if raw.hasPrefix("/") { return .refused("entry '\(raw)' has an absolute path") }
+    if raw.utf8.contains(0) { return .refused("entry '\(raw)' has a NUL byte in its name") }
+    var parts: [Substring] = []
+    for component in raw.split(separator: "/", omittingEmptySubsequences: true) {
+      if component == "." { continue }
+      if component == ".." { return .refused("entry '\(raw)' climbs out with '..'") }
+      parts.append(component)
+    }
+    return parts.isEmpty ? .root : .accepted(parts.joined(separator: "/"))
+  }
+
+  /// Every proper ancestor of a clean relative path, outermost first: `a/b/c` → `a`, `a/b`.
+  static func ancestors(of path: String) -> [String] {
+    var result: [String] = []
+    var current = ""
+    for component in path.split(separator: "/").dropLast() {
+      current = current.isEmpty ? String(component) : current + "/" + component
+      result.append(current)
+    }
+    return result
+  }
+}
+
+/// Caps that an archive must stay under before anything is extracted.
+public struct ExtractionLimits: Sendable, Equatable {
+  public var maxEntries: Int
+  public var maxDepth: Int
+  public var maxTotalBytes: Int64
+
+  public init(maxEntries: Int = 100_000, maxDepth: Int = 128, maxTotalBytes: Int64 = 64 << 30) {
+    self.maxEntries = maxEntries
+    self.maxDepth = maxDepth
+    self.maxTotalBytes = maxTotalBytes
+  }
+}

@@ -1,0 +1,276 @@
+import CLibArchive
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Verified, secure extraction of an archive into a fresh staging directory.
+///
+/// Every entry is checked in Swift before libarchive sees it (clean relative path; file,
+/// folder, inside symlink or hardlink to a file already extracted; nothing under a symlink or
+/// a file; no duplicates; setuid/setgid/sticky cleared; caps on entries, depth and bytes), then
+/// written by libarchive with its secure flags, hashing file data on the way. A SaveVault
+/// archive must end with a manifest that matches every extracted byte. Any failure throws
+/// `ArchiveError.refused`; the caller then removes the staging directory.
+struct Extractor {
+  var limits = ExtractionLimits()
+
+  /// What an extraction produced.
+  struct Extraction {
+    var header: ArchiveHeader?
+    var manifest: Manifest?
+    /// What was extracted, with content hashes.
+    var entries: [ManifestEntry]
+    /// True when a manifest vouched for every byte; false for a plain tar from another tool.
+    var isVerified: Bool { manifest != nil }
+  }
+
+  /// libarchive resolves relative entry paths against the working directory, which is
+  /// process-wide: extractions take turns.
+  private static let workingDirectoryLock = NSLock()
+
+  static let diskFlags: Int32 =
+    ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT
+    | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS | ARCHIVE_EXTRACT_NO_OVERWRITE
+
+  func extract(fd: Int32, archiveName: String, into staging: String) throws -> Extraction {
+    _ = LibArchiveLocale.ensureUTF8
+    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free),
+      let disk = LibArchiveHandle(archive_write_disk_new, free: archive_write_free)
+    else { throw ArchiveError.writeFailed(path: staging, reason: "libarchive: out of memory") }
+    let r = reader.pointer
+    let w = disk.pointer
+    func refuse(_ reason: String) -> ArchiveError { .refused(archive: archiveName, reason: reason) }
+    archive_read_support_format_tar(r)
+    guard archive_read_open_fd(r, fd, 1 << 16) == ARCHIVE_OK else {
+      throw refuse("not a readable tar archive (\(reader.errorText))")
+    }
+    archive_write_disk_set_options(w, Self.diskFlags)
+
+    Self.workingDirectoryLock.lock()
+    defer { Self.workingDirectoryLock.unlock() }
+    let previous = open(".", O_RDONLY | O_DIRECTORY)
+    guard chdir(staging) == 0 else {
+      if previous >= 0 { close(previous) }
+      throw ArchiveError.writeFailed(path: staging, reason: Platform.describe(errno: errno))
+    }
+    defer {
+      if previous >= 0 {
+        _ = fchdir(previous)
+        close(previous)
+      }
+    }
+
+    var state = State(limits: limits)
+    var entryIndex = 0
+    while true {
+      var entryPointer: OpaquePointer?
+      let status = archive_read_next_header(r, &entryPointer)
+      if status == ARCHIVE_EOF { break }
+      guard status >= ARCHIVE_WARN, let e = entryPointer else {
+        throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
+      }
+      defer { entryIndex += 1 }
+      if state.manifest != nil { throw refuse("entries follow the manifest") }
+      let raw = archive_entry_pathname_utf8(e).map { String(cString: $0) }
+        ?? archive_entry_pathname(e).map { String(cString: $0) } ?? ""
+      let path: String
+      switch EntryPolicy.check(path: raw) {
+      case .refused(let reason): throw refuse(reason)
+      case .root: continue
+      case .accepted(let clean): path = clean
+      }
+      if path == reservedFolder || path.hasPrefix(reservedFolder + "/") {
+        try readMetadata(path: path, isFirst: entryIndex == 0, reader: reader, state: &state, refuse: refuse)
+        continue
+      }
+      let kind = try state.admit(path: path, entry: e, refuse: refuse)
+      archive_entry_set_pathname_utf8(e, path)
+      archive_entry_set_perm(e, archive_entry_perm(e) & 0o777)
+      archive_entry_set_uid(e, 0)
+      archive_entry_set_gid(e, 0)
+      if case .hardlink(let target) = kind { archive_entry_set_hardlink_utf8(e, target) }
+      guard archive_write_header(w, e) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
+      switch kind {
+      case .file:
+        let (size, digest) = try copyData(reader: reader, disk: disk, refuse: refuse)
+        state.extracted.append(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
+        state.fileHashes[path] = (size, digest)
+      case .hardlink(let target):
+        let (size, digest) = state.fileHashes[target] ?? (0, "")
+        state.extracted.append(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
+        state.fileHashes[path] = (size, digest)
+      case .directory:
+        state.extracted.append(ManifestEntry(path: path, kind: .directory))
+      case .symlink(let target):
+        state.extracted.append(ManifestEntry(path: path, kind: .symlink, target: target))
+      }
+      guard archive_write_finish_entry(w) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
+    }
+    guard archive_write_close(w) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
+    if state.header == nil && state.extracted.isEmpty {
+      throw refuse("it holds nothing to restore")
+    }
+    if let header = state.header {
+      guard let manifest = state.manifest else {
+        throw refuse("its manifest is missing: the archive is truncated")
+      }
+      guard manifest.game == header.game, manifest.device == header.device,
+        manifest.createdMs == header.createdMs
+      else { throw refuse("its manifest does not belong to its header") }
+      if let mismatch = Self.firstMismatch(extracted: state.extracted, manifest: manifest.entries) {
+        throw refuse(mismatch)
+      }
+    }
+    return Extraction(header: state.header, manifest: state.manifest, entries: state.extracted)
+  }
+
+  /// The first difference between what was extracted and what the manifest lists, or nil.
+  static func firstMismatch(extracted: [ManifestEntry], manifest: [ManifestEntry]) -> String? {
+    var expected: [String: ManifestEntry] = [:]
+    for entry in manifest { expected[entry.path] = entry }
+    for entry in extracted {
+      guard let listed = expected.removeValue(forKey: entry.path) else {
+        return "'\(entry.path)' is not in its manifest"
+      }
+      if listed.kind != entry.kind { return "'\(entry.path)' is a \(entry.kind.rawValue), its manifest says \(listed.kind.rawValue)" }
+      if listed.size != entry.size { return "'\(entry.path)' has \(entry.size ?? 0) bytes, its manifest says \(listed.size ?? 0)" }
+      if listed.sha256 != entry.sha256 { return "'\(entry.path)' does not match its checksum (the archive is corrupt)" }
+      if listed.target != entry.target { return "symlink '\(entry.path)' does not match its manifest" }
+    }
+    if let missing = expected.keys.sorted().first { return "'\(missing)' is in its manifest but not in the archive (truncated?)" }
+    return nil
+  }
+
+  private func readMetadata(
+    path: String, isFirst: Bool, reader: LibArchiveHandle, state: inout State,
+    refuse: (String) -> ArchiveError
+  ) throws {
+    if path == ArchiveHeader.path && isFirst {
+      let data = try readSmall(reader: reader, cap: 1 << 16, refuse: refuse)
+      guard let header = try? JSONDecoder().decode(ArchiveHeader.self, from: data) else {
+        throw refuse("its header is not valid")
+      }
+      state.header = header
+    } else if path == Manifest.path && state.header != nil {
+      let data = try readSmall(reader: reader, cap: 256 << 20, refuse: refuse)
+      guard let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else {
+        throw refuse("its manifest is not valid")
+      }
+      state.manifest = manifest
+    }
+  }
+
+  private func readSmall(reader: LibArchiveHandle, cap: Int, refuse: (String) -> ArchiveError) throws -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = archive_read_data(reader.pointer, &buffer, buffer.count)
+      if count == 0 { return data }
+      guard count > 0 else { throw refuse("the archive is corrupt or truncated (\(reader.errorText))") }
+      data.append(contentsOf: buffer[0..<count])
+      if data.count > cap { throw refuse("its SaveVault metadata is implausibly large") }
+    }
+  }
+
+  /// Copies one file's data blocks to disk, hashing them (holes count as zeros).
+  private func copyData(reader: LibArchiveHandle, disk: LibArchiveHandle, refuse: (String) -> ArchiveError) throws -> (Int64, String) {
+    let hash = SHA256()
+    var position: Int64 = 0
+    let zeros = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      var block: UnsafeRawPointer?
+      var size = 0
+      var offset: la_int64_t = 0
+      let status = archive_read_data_block(reader.pointer, &block, &size, &offset)
+      if status == ARCHIVE_EOF { break }
+      guard status >= ARCHIVE_WARN else {
+        throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
+      }
+      while position < offset {
+        let gap = Int(min(Int64(zeros.count), offset - position))
+        hash.update(zeros, count: gap)
+        position += Int64(gap)
+      }
+      if let block, size > 0 {
+        hash.update(block, count: size)
+        guard archive_write_data_block(disk.pointer, block, size, offset) >= ARCHIVE_WARN else {
+          throw diskError(disk, refuse)
+        }
+        position = offset + Int64(size)
+      }
+    }
+    return (position, hash.finalize())
+  }
+
+  private func diskError(_ disk: LibArchiveHandle, _ refuse: (String) -> ArchiveError) -> ArchiveError {
+    let code = disk.errorNumber
+    if code == ENOSPC || code == EDQUOT { return .noSpace(path: "the save directory's disk") }
+    return refuse("it cannot be extracted safely (\(disk.errorText))")
+  }
+}
+
+/// What the extractor has seen so far, and the checks that need it.
+private struct State {
+  var limits: ExtractionLimits
+  var header: ArchiveHeader?
+  var manifest: Manifest?
+  var extracted: [ManifestEntry] = []
+  var seen: Set<String> = []
+  var symlinks: Set<String> = []
+  var files: Set<String> = []
+  var fileHashes: [String: (Int64, String)] = [:]
+  var totalBytes: Int64 = 0
+
+  enum Kind {
+    case file, directory
+    case symlink(String)
+    case hardlink(String)
+  }
+
+  init(limits: ExtractionLimits) { self.limits = limits }
+
+  /// Decides whether an entry may be extracted, and as what.
+  mutating func admit(path: String, entry e: OpaquePointer, refuse: (String) -> ArchiveError) throws -> Kind {
+    guard seen.count < limits.maxEntries else { throw refuse("it has more than \(limits.maxEntries) entries") }
+    let depth = path.split(separator: "/").count
+    guard depth <= limits.maxDepth else { throw refuse("'\(path.prefix(80))…' is nested deeper than \(limits.maxDepth) levels") }
+    guard seen.insert(path).inserted else { throw refuse("'\(path)' appears twice") }
+    for ancestor in EntryPolicy.ancestors(of: path) {
+      if symlinks.contains(ancestor) { throw refuse("'\(path)' would be written through the symlink '\(ancestor)'") }
+      if files.contains(ancestor) { throw refuse("'\(path)' would be written under the file '\(ancestor)'") }
+    }
+    if let link = archive_entry_hardlink_utf8(e).map({ String(cString: $0) }) ?? archive_entry_hardlink(e).map({ String(cString: $0) }) {
+      guard case .accepted(let target) = EntryPolicy.check(path: link), files.contains(target) else {
+        throw refuse("hardlink '\(path)' points to '\(link)', which is not a file extracted before it")
+      }
+      files.insert(path)
+      return .hardlink(target)
+    }
+    let type = UInt32(archive_entry_filetype(e))
+    switch type {
+    case SV_AE_IFREG:
+      let size = archive_entry_size(e)
+      guard size >= 0, size <= limits.maxTotalBytes - totalBytes else {
+        throw refuse("it declares more than \(limits.maxTotalBytes) bytes of content")
+      }
+      totalBytes += size
+      files.insert(path)
+      return .file
+    case SV_AE_IFDIR:
+      return .directory
+    case SV_AE_IFLNK:
+      let target = archive_entry_symlink_utf8(e).map { String(cString: $0) } ?? archive_entry_symlink(e).map { String(cString: $0) } ?? ""
+      guard SymlinkPolicy.staysInside(linkPath: path, target: target) else {
+        throw refuse("symlink '\(path)' points to '\(target)', outside the save directory")
+      }
+      symlinks.insert(path)
+      return .symlink(target)
+    default:
+      throw refuse("'\(path)' is a device, FIFO or socket")
+    }
+  }
+}

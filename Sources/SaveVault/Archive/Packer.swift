@@ -1,0 +1,140 @@
+import CLibArchive
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Packs a save directory into a POSIX pax tar through libarchive, streaming: one fixed
+/// buffer, never a whole file or archive in memory.
+///
+/// Layout: `.savevault/header.json` first, then every entry of the snapshot in its stable
+/// order (relative paths, modes, nanosecond mtimes, empty folders, inside symlinks), then
+/// `.savevault/manifest.json` with each file's size and SHA-256. `tar -xf` restores the save
+/// as it is (plus the `.savevault` folder, which SaveVault ignores).
+struct Packer {
+  var header: ArchiveHeader
+  var bufferSize = 1 << 20
+
+  /// What a pack produced.
+  struct Result {
+    var byteCount: Int64
+    var manifest: Manifest
+  }
+
+  /// Writes the archive to `fd`. Throws `ArchiveError` (`.unreadable` naming the file that
+  /// could not be read or changed while read; `.writeFailed`/`.noSpace` for output failures).
+  func pack(_ snapshot: Snapshot, to fd: Int32, outputName: String) throws -> Result {
+    _ = LibArchiveLocale.ensureUTF8
+    guard let writer = LibArchiveHandle(archive_write_new, free: archive_write_free) else {
+      throw ArchiveError.writeFailed(path: outputName, reason: "libarchive: out of memory")
+    }
+    let a = writer.pointer
+    func check(_ code: Int32) throws {
+      guard code >= ARCHIVE_WARN else { throw outputError(writer, outputName) }
+    }
+    try check(archive_write_set_format_pax(a))
+    try check(archive_write_add_filter_none(a))
+    try check(archive_write_open_fd(a, fd))
+
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
+    defer { buffer.deallocate() }
+
+    try writeMetadataFile(ArchiveHeader.path, JSONEncoder.stable.encode(header), writer, outputName)
+    var entries: [ManifestEntry] = []
+    entries.reserveCapacity(snapshot.entries.count)
+    for item in snapshot.entries {
+      let entry = LibArchiveEntry()
+      let e = entry.pointer
+      archive_entry_set_pathname_utf8(e, item.path)
+      archive_entry_set_mtime(e, time_t(floorDiv(item.modifiedNs, 1_000_000_000)), Int(floorMod(item.modifiedNs, 1_000_000_000)))
+      archive_entry_set_perm(e, mode_t(item.mode & 0o777))
+      switch item.kind {
+      case .directory:
+        archive_entry_set_filetype(e, SV_AE_IFDIR)
+        try check(archive_write_header(a, e))
+        entries.append(ManifestEntry(path: item.path, kind: .directory))
+      case .symlink:
+        archive_entry_set_filetype(e, SV_AE_IFLNK)
+        archive_entry_set_symlink_utf8(e, item.linkTarget ?? "")
+        try check(archive_write_header(a, e))
+        entries.append(ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget))
+      case .file:
+        let path = snapshot.root + "/" + item.path
+        let (size, digest) = try copyFile(path, entry: entry, writer: writer, outputName: outputName, buffer: buffer)
+        entries.append(ManifestEntry(path: item.path, kind: .file, size: size, sha256: digest))
+      }
+    }
+    let manifest = Manifest(header: header, entries: entries)
+    try writeMetadataFile(Manifest.path, JSONEncoder.stable.encode(manifest), writer, outputName)
+    try check(archive_write_close(a))
+    return Result(byteCount: archive_filter_bytes(a, -1), manifest: manifest)
+  }
+
+  /// Streams one file into the archive, hashing it on the way. The header's size is the size
+  /// when opened; a file that shrinks, grows or is modified while read fails the pack rather
+  /// than storing a torn copy.
+  private func copyFile(
+    _ path: String, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
+    buffer: UnsafeMutableRawPointer
+  ) throws -> (Int64, String) {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno)) }
+    defer { close(fd) }
+    var before = stat()
+    guard fstat(fd, &before) == 0, before.st_mode & S_IFMT == S_IFREG else {
+      throw ArchiveError.unreadable(path: path, reason: "it is no longer a regular file")
+    }
+    let size = Int64(before.st_size)
+    let e = entry.pointer
+    archive_entry_set_filetype(e, SV_AE_IFREG)
+    archive_entry_set_size(e, size)
+    let modifiedNs = FileTimes.modifiedNs(before)
+    archive_entry_set_mtime(e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
+    guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else { throw outputError(writer, outputName) }
+    let hash = SHA256()
+    var remaining = size
+    while remaining > 0 {
+      let count = read(fd, buffer, Int(min(Int64(bufferSize), remaining)))
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno))
+      }
+      if count == 0 { throw ArchiveError.unreadable(path: path, reason: "it shrank while being read (is the game still writing?)") }
+      hash.update(buffer, count: count)
+      guard archive_write_data(writer.pointer, buffer, count) == count else { throw outputError(writer, outputName) }
+      remaining -= Int64(count)
+    }
+    var after = stat()
+    guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs else {
+      throw ArchiveError.unreadable(path: path, reason: "it changed while being read (is the game still writing?)")
+    }
+    return (size, hash.finalize())
+  }
+
+  private func writeMetadataFile(_ path: String, _ data: Data, _ writer: LibArchiveHandle, _ outputName: String) throws {
+    let entry = LibArchiveEntry()
+    let e = entry.pointer
+    archive_entry_set_pathname_utf8(e, path)
+    archive_entry_set_filetype(e, SV_AE_IFREG)
+    archive_entry_set_perm(e, 0o644)
+    archive_entry_set_size(e, Int64(data.count))
+    archive_entry_set_mtime(e, time_t(floorDiv(header.createdMs, 1000)), Int(floorMod(header.createdMs, 1000) * 1_000_000))
+    guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else { throw outputError(writer, outputName) }
+    let written = data.withUnsafeBytes { archive_write_data(writer.pointer, $0.baseAddress, $0.count) }
+    guard written == data.count else { throw outputError(writer, outputName) }
+  }
+
+  private func outputError(_ writer: LibArchiveHandle, _ outputName: String) -> ArchiveError {
+    let code = writer.errorNumber
+    if code == ENOSPC || code == EDQUOT { return .noSpace(path: outputName) }
+    return .writeFailed(path: outputName, reason: writer.errorText)
+  }
+}
+
+/// Division rounding toward negative infinity (for times before 1970).
+func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+/// The remainder that goes with `floorDiv`, always in `0..<b`.
+func floorMod(_ a: Int64, _ b: Int64) -> Int64 { a - floorDiv(a, b) * b }

@@ -1,0 +1,32 @@
+/// Problems with settings: the config file, the environment, or the target of a command.
+public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The config file exists but cannot be read or parsed.
+  case unreadableFile(path: String, reason: String)
+  /// `--game NAME` names a game the config file does not have.
+  case unknownGame(name: String, configPath: String)
+  /// A game has no save directory.
+  case missingSaveDirectory(game: String)
+  /// A container URL that SaveVault cannot use.
+  case invalidContainerURL(String, reason: String)
+  /// A game name that cannot be a folder name.
+  case invalidGameName(String)
+  /// Some other missing or contradictory setting.
+  case invalid(String)
+
+  public var description: String {
+    switch self {
+    case .unreadableFile(let path, let reason):
+      "config file '\(path)' is unusable: \(reason)"
+    case .unknownGame(let name, let configPath):
+      "no game '\(name)' in config file '\(configPath)': add it there, or pass --save-dir DIR"
+    case .missingSaveDirectory(let game):
+      "game '\(game)' has no save directory: set \"saveDir\" in the config file or pass --save-dir DIR"
+    case .invalidContainerURL(let url, let reason):
+      "container URL '\(url)' is not usable: \(reason)"
+    case .invalidGameName(let name):
+      "'\(name)' cannot be a game name: use letters, digits, '.', '_' or '-' (no '/', not starting with '.')"
+    case .invalid(let message):
+      message
+    }
+  }
+}

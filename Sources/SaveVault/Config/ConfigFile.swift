@@ -1,0 +1,75 @@
+import Foundation
+
+/// The JSON config file:
+///
+/// ```json
+/// { "container": "s3://saves/alice", "device": "steamdeck",
+///   "games": { "celeste": { "saveDir": "~/.local/share/Celeste/Saves", "container": "/mnt/nas/saves" } } }
+/// ```
+public struct ConfigFile: Codable, Equatable, Sendable {
+  /// The container for every game that names none.
+  public var container: String?
+  /// This device's name in archive names (overridden by `SAVEVAULT_DEVICE`).
+  public var device: String?
+  /// The games, by name.
+  public var games: [String: GameEntry]?
+
+  public init(container: String? = nil, device: String? = nil, games: [String: GameEntry]? = nil) {
+    self.container = container
+    self.device = device
+    self.games = games
+  }
+
+  /// One game of the config file.
+  public struct GameEntry: Codable, Equatable, Sendable {
+    /// The game's save directory; `~` is the home directory.
+    public var saveDir: String?
+    /// This game's container, overriding the file's.
+    public var container: String?
+    /// The Steam app id, so that `wrap` can find the game under Steam.
+    public var steamAppId: String?
+
+    public init(saveDir: String? = nil, container: String? = nil, steamAppId: String? = nil) {
+      self.saveDir = saveDir
+      self.container = container
+      self.steamAppId = steamAppId
+    }
+  }
+
+  /// Loads the file at `path`. A missing file is an empty config unless `isRequired`.
+  public static func load(path: String, isRequired: Bool) throws(ConfigError) -> ConfigFile {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      if !FileManager.default.fileExists(atPath: path) && !isRequired { return ConfigFile() }
+      throw .unreadableFile(
+        path: path,
+        reason: FileManager.default.fileExists(atPath: path) ? "cannot read it" : "it does not exist")
+    }
+    do {
+      return try JSONDecoder().decode(ConfigFile.self, from: data)
+    } catch let error as DecodingError {
+      throw .unreadableFile(path: path, reason: "not valid config JSON (\(error.summary))")
+    } catch {
+      throw .unreadableFile(path: path, reason: "not valid JSON")
+    }
+  }
+}
+
+extension DecodingError {
+  /// A one-line account of a decoding failure: which key, what was wrong.
+  var summary: String {
+    func keyPath(_ context: Context) -> String {
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return path.isEmpty ? "" : " at '\(path)'"
+    }
+    switch self {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+      return "wrong type\(keyPath(context))"
+    case .keyNotFound(let key, let context):
+      return "missing '\(key.stringValue)'\(keyPath(context))"
+    case .dataCorrupted(let context):
+      return "malformed\(keyPath(context))"
+    @unknown default:
+      return "malformed"
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/// Where SaveVault keeps its files, from the XDG base directories.
+///
+/// - config: `$XDG_CONFIG_HOME/savevault/config.json` (or `SAVEVAULT_CONFIG`)
+/// - embedded default container: `$XDG_DATA_HOME/savevault/container`
+/// - pre-restore copies: `$XDG_DATA_HOME/savevault/pre-restore/<game>/`
+/// - ledger and locks: `$XDG_STATE_HOME/savevault/`
+public struct Paths: Sendable, Equatable {
+  public var home: String
+  public var configFile: String
+  public var dataDirectory: String
+  public var stateDirectory: String
+
+  /// Reads `HOME`, `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME` and `SAVEVAULT_CONFIG`.
+  /// Relative XDG values are ignored, as the XDG specification says.
+  public init(environment: [String: String]) throws(ConfigError) {
+    guard let home = environment["HOME"], home.hasPrefix("/") else {
+      throw .invalid("HOME is not set to an absolute path; SaveVault needs it to find its files")
+    }
+    func base(_ name: String, _ fallback: String) -> String {
+      if let value = environment[name], value.hasPrefix("/") { return value }
+      return home + "/" + fallback
+    }
+    self.home = home
+    let configHome = base("XDG_CONFIG_HOME", ".config")
+    self.configFile =
+      environment["SAVEVAULT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? configHome + "/savevault/config.json"
+    self.dataDirectory = base("XDG_DATA_HOME", ".local/share") + "/savevault"
+    self.stateDirectory = base("XDG_STATE_HOME", ".local/state") + "/savevault"
+  }
+
+  /// The embedded default container, used when no flag, config or variable names one.
+  public var defaultContainer: String { dataDirectory + "/container" }
+  /// Where restore keeps the save it replaces.
+  public func preRestoreDirectory(game: String) -> String { dataDirectory + "/pre-restore/" + game }
+  /// Where this device's ledger lives.
+  public var ledgerDirectory: String { stateDirectory + "/ledger" }
+  /// Where per-game locks live.
+  public var lockDirectory: String { stateDirectory + "/locks" }
+}

@@ -1,0 +1,110 @@
+/// What a command works on: one game, its save directory, the container and this device.
+public struct Target: Sendable, Equatable {
+  /// The game's name: the folder inside the container.
+  public var game: String
+  /// The save directory as the user gave it (absolute, `~` expanded, symlinks not resolved).
+  public var saveDirectory: String
+  /// The container URL as given (or the embedded default's path).
+  public var containerURL: String
+  /// The parsed container location.
+  public var container: ContainerLocation
+  /// This device's name, as used in archive names.
+  public var device: String
+}
+
+/// The flags that pick a target, before resolution.
+public struct TargetRequest: Sendable, Equatable {
+  public var game: String?
+  public var saveDirectory: String?
+  public var containerURL: String?
+  public var configFile: String?
+
+  public init(
+    game: String? = nil, saveDirectory: String? = nil, containerURL: String? = nil,
+    configFile: String? = nil
+  ) {
+    self.game = game
+    self.saveDirectory = saveDirectory
+    self.containerURL = containerURL
+    self.configFile = configFile
+  }
+}
+
+extension Target {
+  /// Resolves flags, config file and environment into a target.
+  ///
+  /// Container precedence: `--container`, the game's `container`, the file's `container`,
+  /// `SAVEVAULT_CONTAINER`, then the embedded default. Device: `SAVEVAULT_DEVICE`, the file's
+  /// `device`, then the host name. Throws `ConfigError` (a usage error) for anything missing.
+  public static func resolve(_ request: TargetRequest, paths: Paths, context: Context)
+    throws(ConfigError) -> Target
+  {
+    let configPath = request.configFile.map { absolute($0, context: context, home: paths.home) }
+    let config = try ConfigFile.load(
+      path: configPath ?? paths.configFile, isRequired: configPath != nil)
+    var gameName = request.game
+    var saveDirectory = request.saveDirectory
+    var gameEntry: ConfigFile.GameEntry?
+    if let name = request.game, let entry = config.games?[name] {
+      gameEntry = entry
+      if saveDirectory == nil { saveDirectory = entry.saveDir }
+    } else if let name = request.game, request.saveDirectory == nil {
+      throw .unknownGame(name: name, configPath: configPath ?? paths.configFile)
+    }
+    guard let rawSaveDirectory = saveDirectory, !rawSaveDirectory.isEmpty else {
+      if let name = gameName { throw .missingSaveDirectory(game: name) }
+      throw .invalid("no game given: pass --game NAME (from the config file) or --save-dir DIR")
+    }
+    let saveDirectoryPath = absolute(rawSaveDirectory, context: context, home: paths.home)
+    if gameName == nil {
+      gameName = saveDirectoryPath.split(separator: "/").last.map(String.init)
+    }
+    guard let game = gameName, isValidGameName(game) else {
+      throw .invalidGameName(gameName ?? "")
+    }
+    let environmentContainer = context.environment["SAVEVAULT_CONTAINER"].flatMap {
+      $0.isEmpty ? nil : $0
+    }
+    let containerURL =
+      request.containerURL ?? gameEntry?.container ?? config.container ?? environmentContainer
+      ?? paths.defaultContainer
+    let location = try ContainerLocation.parse(
+      containerURL, currentDirectory: context.currentDirectory, home: paths.home)
+    let device =
+      context.environment["SAVEVAULT_DEVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? config.device
+      ?? context.hostName
+    return Target(
+      game: game, saveDirectory: saveDirectoryPath, containerURL: containerURL,
+      container: location, device: ArchiveName.sanitize(device: device))
+  }
+
+  /// Whether `name` can be a game folder: 1–100 characters, no `/`, NUL or control
+  /// characters, not starting with `.`.
+  public static func isValidGameName(_ name: String) -> Bool {
+    guard !name.isEmpty, name.count <= 100, !name.hasPrefix(".") else { return false }
+    return !name.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7f }
+  }
+}
+
+/// `path` made absolute: `~` and `~/…` expand to `home`, relative paths join the working
+/// directory, and `.`/`..`/empty components are folded lexically.
+func absolute(_ path: String, context: Context, home: String) -> String {
+  var full = path
+  if full == "~" {
+    full = home
+  } else if full.hasPrefix("~/") {
+    full = home + full.dropFirst(1)
+  } else if !full.hasPrefix("/") {
+    full = context.currentDirectory + "/" + full
+  }
+  var parts: [Substring] = []
+  for part in full.split(separator: "/", omittingEmptySubsequences: true) {
+    if part == "." { continue }
+    if part == ".." {
+      if !parts.isEmpty { parts.removeLast() }
+      continue
+    }
+    parts.append(part)
+  }
+  return "/" + parts.joined(separator: "/")
+}

@@ -1,0 +1,85 @@
+/// One backup as a container lists it.
+public struct StoredArchive: Sendable, Equatable {
+  /// The file name, `packsave-….tar`.
+  public var name: String
+  /// Its size in bytes.
+  public var size: Int64
+  /// When it was made, in epoch milliseconds: SaveVault's own time from the name (or the
+  /// container's metadata), never only the storage's upload time.
+  public var modifiedMs: Int64
+  /// The device that made it, or nil for an archive another tool put there.
+  public var device: String?
+  /// Container-specific facts (for a folder, its path).
+  public var metadata: [String: String]
+
+  public init(
+    name: String, size: Int64, modifiedMs: Int64, device: String?, metadata: [String: String] = [:]
+  ) {
+    self.name = name
+    self.size = size
+    self.modifiedMs = modifiedMs
+    self.device = device
+    self.metadata = metadata
+  }
+}
+
+/// A place that holds backups: a folder, an S3 bucket, an rclone remote.
+///
+/// Archives live at `<root>/<game>/<name>`. Every implementation passes the one conformance
+/// suite in the tests. Every method throws `ContainerError` for the container's failures and
+/// passes the caller's own errors (from `body`) through unchanged.
+public protocol Container: Sendable {
+  /// The container's URL, for messages.
+  var displayName: String { get }
+
+  /// Checks that the container is reachable and usable. A missing or unmounted folder, a
+  /// missing bucket or refused credentials throw `.unavailable`, never an empty answer.
+  func probe() throws
+
+  /// Every backup of `game` (names `packsave-*.tar`), in no particular order. A game never
+  /// backed up gives `[]`; an unreachable container throws `.unavailable`. Never returns a
+  /// partial listing.
+  func list(game: String) throws -> [StoredArchive]
+
+  /// Stores a new archive atomically: `body` writes the whole archive to the file descriptor
+  /// it is given and returns the byte count. Nothing is visible under `name` until every byte
+  /// is stored and flushed; a failed or interrupted upload leaves nothing under `name`.
+  /// Never replaces an existing archive (`.alreadyExists`).
+  @discardableResult
+  func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> StoredArchive
+
+  /// Opens `name` for reading and hands `body` a file descriptor positioned at its start.
+  /// Throws `.notFound` if there is no such archive.
+  func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result
+
+  /// Deletes one archive. Throws `.notFound` if there is no such archive.
+  func delete(game: String, name: String) throws
+}
+
+extension Container {
+  /// The backups of `game`, newest first (by SaveVault's time, then by name).
+  public func archivesNewestFirst(game: String) throws -> [StoredArchive] {
+    try list(game: game).sorted {
+      $0.modifiedMs != $1.modifiedMs ? $0.modifiedMs > $1.modifiedMs : $0.name > $1.name
+    }
+  }
+}
+
+/// Makes the container for a location.
+public enum ContainerFactory {
+  /// A container for `location`. `isDefault` marks the embedded default, whose folder is
+  /// created on first use; any other folder must already exist (an unmounted drive must not
+  /// look like an empty container).
+  public static func make(_ location: ContainerLocation, url: String, isDefault: Bool)
+    throws(ConfigError) -> any Container
+  {
+    switch location {
+    case .folder(let path):
+      return FolderContainer(root: path, displayName: url, createsRoot: isDefault)
+    case .s3:
+      throw .invalidContainerURL(url, reason: "S3 containers are not available in this version yet")
+    case .rclone:
+      throw .invalidContainerURL(url, reason: "rclone containers are not available in this version yet")
+    }
+  }
+}

@@ -1,0 +1,201 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A container that is a folder: iCloud Drive, Dropbox, Syncthing, a NAS mount, or the
+/// embedded default under `$XDG_DATA_HOME/savevault/container`.
+///
+/// Uploads go to a hidden temporary file in the game's folder, are flushed, and are then
+/// linked under their final name (never replacing one), and the folder is flushed.
+/// Temporary files older than an hour are left-overs of killed runs and are removed.
+public struct FolderContainer: Container {
+  /// The folder's absolute path.
+  public let root: String
+  public let displayName: String
+  /// Whether the root folder may be created (only for the embedded default).
+  public let createsRoot: Bool
+
+  static let temporaryPrefix = ".savevault-tmp-"
+  static let staleTemporaryAgeSeconds = 3600
+
+  public init(root: String, displayName: String? = nil, createsRoot: Bool = false) {
+    self.root = root
+    self.displayName = displayName ?? root
+    self.createsRoot = createsRoot
+  }
+
+  public func probe() throws {
+    var info = stat()
+    if stat(root, &info) != 0 {
+      let code = errno
+      if code == ENOENT && createsRoot {
+        try makeDirectory(root)
+        return
+      }
+      throw ContainerError.unavailable(
+        container: displayName,
+        reason: code == ENOENT
+          ? "folder '\(root)' does not exist (is the drive mounted?); create it to start using it"
+          : "folder '\(root)': \(Platform.describe(errno: code))")
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      throw ContainerError.unavailable(container: displayName, reason: "'\(root)' is not a folder")
+    }
+    guard access(root, R_OK | X_OK) == 0 else {
+      throw ContainerError.unavailable(
+        container: displayName, reason: "folder '\(root)' cannot be read: check its permissions")
+    }
+  }
+
+  public func list(game: String) throws -> [StoredArchive] {
+    try probe()
+    let folder = root + "/" + game
+    guard let directory = opendir(folder) else {
+      let code = errno
+      if code == ENOENT { return [] }
+      throw ContainerError.unavailable(
+        container: displayName, reason: "cannot list '\(folder)': \(Platform.describe(errno: code))")
+    }
+    defer { closedir(directory) }
+    var archives: [StoredArchive] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(directory) else {
+        if errno != 0 {
+          throw ContainerError.unavailable(
+            container: displayName,
+            reason: "listing '\(folder)' failed: \(Platform.describe(errno: errno))")
+        }
+        break
+      }
+      let name = directoryEntryName(entry)
+      guard ArchiveName.isBackupName(name) else { continue }
+      var info = stat()
+      guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      let parsed = ArchiveName(parsing: name)
+      archives.append(
+        StoredArchive(
+          name: name, size: Int64(info.st_size),
+          modifiedMs: parsed?.createdMs ?? FileTimes.modifiedMs(info),
+          device: parsed?.device, metadata: ["path": folder + "/" + name]))
+    }
+    return archives
+  }
+
+  @discardableResult
+  public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws
+    -> StoredArchive
+  {
+    try probe()
+    let folder = root + "/" + game
+    try makeDirectory(folder)
+    removeStaleTemporaries(in: folder)
+    var template = Array((folder + "/" + Self.temporaryPrefix + "XXXXXX").utf8CString)
+    let fd = mkstemp(&template)
+    guard fd >= 0 else { throw failure(errno, "create a temporary file in '\(folder)'", name) }
+    let temporary = String(cString: template)
+    var isStored = false
+    defer {
+      if !isStored { unlink(temporary) }
+    }
+    do {
+      defer { close(fd) }
+      let written = try body(fd)
+      var info = stat()
+      guard fstat(fd, &info) == 0, Int64(info.st_size) == written else {
+        throw ContainerError.transferFailed(
+          container: displayName, name: name,
+          reason: "wrote \(written) bytes but the file holds \(Int64(info.st_size))")
+      }
+      guard fsync(fd) == 0 else { throw failure(errno, "flush '\(temporary)'", name) }
+      if let parsed = ArchiveName(parsing: name) {
+        FileTimes.setModified(fd: fd, ms: parsed.createdMs)
+      }
+    }
+    do {
+      try Platform.moveNoReplace(from: temporary, to: folder + "/" + name)
+    } catch {
+      if error.code == EEXIST { throw ContainerError.alreadyExists(container: displayName, name: name) }
+      throw failure(error.code, "store '\(name)'", name)
+    }
+    isStored = true
+    try? Platform.syncDirectory(folder)
+    let parsed = ArchiveName(parsing: name)
+    var info = stat()
+    lstat(folder + "/" + name, &info)
+    return StoredArchive(
+      name: name, size: Int64(info.st_size),
+      modifiedMs: parsed?.createdMs ?? FileTimes.modifiedMs(info), device: parsed?.device,
+      metadata: ["path": folder + "/" + name])
+  }
+
+  public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws
+    -> Result
+  {
+    try probe()
+    guard ArchiveName.isBackupName(name) else {
+      throw ContainerError.notFound(container: displayName, name: name)
+    }
+    let path = root + "/" + game + "/" + name
+    let fd = open(path, O_RDONLY | O_NOFOLLOW)
+    guard fd >= 0 else {
+      let code = errno
+      if code == ENOENT { throw ContainerError.notFound(container: displayName, name: name) }
+      throw failure(code, "open '\(path)'", name)
+    }
+    defer { close(fd) }
+    return try body(fd)
+  }
+
+  public func delete(game: String, name: String) throws {
+    try probe()
+    guard ArchiveName.isBackupName(name) else {
+      throw ContainerError.notFound(container: displayName, name: name)
+    }
+    let folder = root + "/" + game
+    guard unlink(folder + "/" + name) == 0 else {
+      let code = errno
+      if code == ENOENT { throw ContainerError.notFound(container: displayName, name: name) }
+      throw failure(code, "delete '\(name)'", name)
+    }
+    try? Platform.syncDirectory(folder)
+  }
+
+  private func makeDirectory(_ path: String) throws {
+    do {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw ContainerError.unavailable(
+        container: displayName, reason: "cannot create folder '\(path)': \(error.localizedDescription)")
+    }
+  }
+
+  private func removeStaleTemporaries(in folder: String) {
+    guard let directory = opendir(folder) else { return }
+    defer { closedir(directory) }
+    let now = time(nil)
+    while let entry = readdir(directory) {
+      let name = directoryEntryName(entry)
+      guard name.hasPrefix(Self.temporaryPrefix) else { continue }
+      var info = stat()
+      let path = folder + "/" + name
+      if lstat(path, &info) == 0, Int64(now) - FileTimes.modifiedMs(info) / 1000 > Self.staleTemporaryAgeSeconds {
+        unlink(path)
+      }
+    }
+  }
+
+  private func failure(_ code: Int32, _ action: String, _ name: String) -> ContainerError {
+    if code == ENOSPC || code == EDQUOT { return .noSpace(container: displayName) }
+    if code == ENOENT || code == ENOTDIR || code == EACCES || code == EROFS || code == EIO {
+      return .unavailable(
+        container: displayName, reason: "cannot \(action): \(Platform.describe(errno: code))")
+    }
+    return .transferFailed(
+      container: displayName, name: name, reason: "cannot \(action): \(Platform.describe(errno: code))")
+  }
+}

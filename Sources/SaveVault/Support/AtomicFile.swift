@@ -1,0 +1,41 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Small files written so that a crash leaves the old content or the new, never a mix:
+/// a temporary file in the same folder, flushed, renamed over, and the folder flushed.
+enum AtomicFile {
+  /// Writes `data` to `path` (mode 0600), creating parent folders (0700).
+  static func write(_ data: Data, to path: String) throws {
+    let folder = (path as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(
+        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw VaultError.io(path: folder, reason: "cannot create it: \(error.localizedDescription)")
+    }
+    var template = Array((path + ".tmp-XXXXXX").utf8CString)
+    let fd = mkstemp(&template)
+    guard fd >= 0 else { throw VaultError.io(path: path, reason: Platform.describe(errno: errno)) }
+    let temporary = String(cString: template)
+    var isDone = false
+    defer {
+      if !isDone { unlink(temporary) }
+    }
+    let failure = data.withUnsafeBytes { Platform.writeAll(fd, $0) }
+    if let code = failure ?? (fsync(fd) == 0 ? nil : errno) {
+      close(fd)
+      throw VaultError.io(path: path, reason: Platform.describe(errno: code))
+    }
+    close(fd)
+    guard rename(temporary, path) == 0 else {
+      throw VaultError.io(path: path, reason: Platform.describe(errno: errno))
+    }
+    isDone = true
+    try? Platform.syncDirectory(folder)
+  }
+}

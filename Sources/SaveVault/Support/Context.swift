@@ -1,0 +1,56 @@
+import Foundation
+
+/// Everything the library takes from the outside world, passed in one value so that tests can
+/// replace any of it: the environment, the working directory, the clock and the log.
+///
+/// The library never reads the process environment, the real clock or the terminal by itself.
+public struct Context: Sendable {
+  /// Environment variables (XDG directories, `SAVEVAULT_*`, `HOME`).
+  public var environment: [String: String]
+  /// The directory relative paths are resolved against.
+  public var currentDirectory: String
+  /// The current time in milliseconds since the Unix epoch.
+  public var clock: @Sendable () -> Int64
+  /// Where warnings and explanations go (the CLI sends them to stderr).
+  public var log: Log
+  /// This machine's host name, the default device name.
+  public var hostName: String
+
+  public init(
+    environment: [String: String], currentDirectory: String, clock: @escaping @Sendable () -> Int64,
+    log: Log, hostName: String
+  ) {
+    self.environment = environment
+    self.currentDirectory = currentDirectory
+    self.clock = clock
+    self.log = log
+    self.hostName = hostName
+  }
+
+  /// The real process: its environment, working directory, wall clock and host name.
+  public static func live(log: Log) -> Context {
+    Context(
+      environment: ProcessInfo.processInfo.environment,
+      currentDirectory: FileManager.default.currentDirectoryPath,
+      clock: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
+      log: log,
+      hostName: Platform.hostName())
+  }
+}
+
+/// Sinks for messages that are not results: warnings (always shown unless quiet) and verbose
+/// explanations of each decision.
+public struct Log: Sendable {
+  public var warning: @Sendable (String) -> Void
+  public var verbose: @Sendable (String) -> Void
+
+  public init(
+    warning: @escaping @Sendable (String) -> Void, verbose: @escaping @Sendable (String) -> Void
+  ) {
+    self.warning = warning
+    self.verbose = verbose
+  }
+
+  /// A log that drops everything.
+  public static let silent = Log(warning: { _ in }, verbose: { _ in })
+}

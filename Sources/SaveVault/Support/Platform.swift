@@ -1,0 +1,149 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+#if os(Linux)
+  /// glibc declares `syncfs` only under `_GNU_SOURCE`, which Swift's Glibc module lacks.
+  @_silgen_name("syncfs") private func linuxSyncfs(_ fd: Int32) -> Int32
+#endif
+
+/// The few system calls SaveVault makes directly, in one place, so that the rest of the
+/// library stays portable between Linux and macOS.
+enum Platform {
+  /// The text of an `errno` value.
+  static func describe(errno code: Int32) -> String {
+    String(cString: strerror(code))
+  }
+
+  /// `realpath(3)`: the absolute path with every symlink resolved, or nil if it does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Flushes a directory's entries to disk (after a rename or create inside it).
+  static func syncDirectory(_ path: String) throws(SystemError) {
+    let fd = open(path, O_RDONLY | O_DIRECTORY)
+    guard fd >= 0 else { throw SystemError(operation: "open", path: path, code: errno) }
+    defer { close(fd) }
+    // Some filesystems (network mounts, FUSE) refuse fsync on a directory; that is not an error.
+    if fsync(fd) != 0, errno != EINVAL, errno != ENOTSUP, errno != EBADF {
+      throw SystemError(operation: "fsync", path: path, code: errno)
+    }
+  }
+
+  /// Flushes everything written under `path`'s filesystem (Linux `syncfs`; `sync` elsewhere).
+  static func syncFilesystem(containing path: String) {
+    #if os(Linux)
+      let fd = open(path, O_RDONLY | O_DIRECTORY)
+      if fd >= 0 {
+        _ = linuxSyncfs(fd)
+        close(fd)
+      }
+    #else
+      sync()
+    #endif
+  }
+
+  /// This machine's host name.
+  static func hostName() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "device" }
+    return String(cString: buffer)
+  }
+
+  /// Links `source` to `destination` without ever replacing an existing `destination`, then
+  /// removes `source`. Falls back to an existence check and `rename` on filesystems without
+  /// hard links (exFAT SD cards, some FUSE mounts).
+  static func moveNoReplace(from source: String, to destination: String) throws(SystemError) {
+    if link(source, destination) == 0 {
+      unlink(source)
+      return
+    }
+    let code = errno
+    if code == EEXIST { throw SystemError(operation: "link", path: destination, code: code) }
+    guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EMLINK || code == EXDEV
+    else { throw SystemError(operation: "link", path: destination, code: code) }
+    var info = stat()
+    if lstat(destination, &info) == 0 {
+      throw SystemError(operation: "rename", path: destination, code: EEXIST)
+    }
+    guard rename(source, destination) == 0 else {
+      throw SystemError(operation: "rename", path: destination, code: errno)
+    }
+  }
+
+  /// Writes every byte of `buffer` to `fd`, retrying short writes; returns `errno` on failure.
+  static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
+    guard let base = buffer.baseAddress else { return nil }
+    var offset = 0
+    while offset < buffer.count {
+      #if canImport(Glibc)
+        let count = Glibc.write(fd, base + offset, buffer.count - offset)
+      #else
+        let count = Darwin.write(fd, base + offset, buffer.count - offset)
+      #endif
+      if count < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += count
+    }
+    return nil
+  }
+
+  /// The free bytes on the filesystem that holds `path`, or nil if unknown.
+  static func freeBytes(at path: String) -> Int64? {
+    var info = statvfs()
+    guard statvfs(path, &info) == 0 else { return nil }
+    return Int64(info.f_bavail) * Int64(info.f_frsize)
+  }
+}
+
+/// A failed system call: which, on what, and `errno`.
+struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+  var operation: String
+  var path: String
+  var code: Int32
+
+  var description: String { "\(operation) '\(path)': \(Platform.describe(errno: code))" }
+  var isNoSpace: Bool { code == ENOSPC || code == EDQUOT }
+}
+
+/// Modification times of `stat` results, which Linux and macOS spell differently.
+enum FileTimes {
+  /// The modification time in nanoseconds since the epoch.
+  static func modifiedNs(_ info: stat) -> Int64 {
+    #if canImport(Darwin)
+      let time = info.st_mtimespec
+    #else
+      let time = info.st_mtim
+    #endif
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+  }
+
+  /// The modification time in milliseconds since the epoch (rounded down).
+  static func modifiedMs(_ info: stat) -> Int64 {
+    let ns = modifiedNs(info)
+    return ns >= 0 ? ns / 1_000_000 : (ns - 999_999) / 1_000_000
+  }
+
+  /// Sets an open file's access and modification times to `ms`. Best effort.
+  static func setModified(fd: Int32, ms: Int64) {
+    let spec = timespec(tv_sec: Int(ms / 1000), tv_nsec: Int((ms % 1000) * 1_000_000))
+    var times = [spec, spec]
+    _ = futimens(fd, &times)
+  }
+}
+
+/// The name of a `readdir` entry.
+func directoryEntryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+  withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+    pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import CLibCrypto
+
+/// An incremental SHA-256 over OpenSSL's libcrypto.
+///
+/// One value owns one `EVP_MD_CTX`, freed in `deinit`. Not thread-safe; use one per stream.
+public final class SHA256 {
+  private let context: OpaquePointer
+
+  /// Starts a new digest.
+  public init() {
+    // EVP_MD_CTX_new only fails when the allocator does; that is not recoverable.
+    guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
+    self.context = context
+    EVP_DigestInit_ex(context, EVP_sha256(), nil)
+  }
+
+  deinit { EVP_MD_CTX_free(context) }
+
+  /// Feeds `count` bytes at `bytes` into the digest.
+  public func update(_ bytes: UnsafeRawPointer, count: Int) {
+    if count > 0 { EVP_DigestUpdate(context, bytes, count) }
+  }
+
+  /// Feeds a byte sequence into the digest.
+  public func update<Bytes: ContiguousBytes>(_ data: Bytes) {
+    data.withUnsafeBytes { buffer in
+      if let base = buffer.baseAddress { update(base, count: buffer.count) }
+    }
+  }
+
+  /// Finishes the digest and returns it as 64 lowercase hex digits. Call once.
+  public func finalize() -> String {
+    var digest = [UInt8](repeating: 0, count: 32)
+    var length: UInt32 = 0
+    EVP_DigestFinal_ex(context, &digest, &length)
+    return hexString(digest)
+  }
+
+  /// The SHA-256 of `text`'s UTF-8 bytes, as hex.
+  public static func hex(of text: String) -> String {
+    let hash = SHA256()
+    hash.update(Array(text.utf8))
+    return hash.finalize()
+  }
+}
+
+private let hexDigits = Array("0123456789abcdef".utf8)
+
+/// Lowercase hex of `bytes`.
+func hexString(_ bytes: [UInt8]) -> String {
+  var out = [UInt8]()
+  out.reserveCapacity(bytes.count * 2)
+  for byte in bytes {
+    out.append(hexDigits[Int(byte >> 4)])
+    out.append(hexDigits[Int(byte & 0x0f)])
+  }
+  return String(decoding: out, as: UTF8.self)
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Decides whether a save directory changed since the ledger's agreement: first by metadata
+/// (path, size, mtime in ns, mode), and when that differs, by content, hashing only the files
+/// whose metadata differs from the agreed index. A game that rewrites identical bytes raises
+/// no change.
+struct Fingerprint {
+  var snapshot: Snapshot
+
+  /// Whether the save differs from the agreed record. A missing or damaged index counts as
+  /// changed (never as agreement).
+  func hasChanged(since record: LedgerRecord, index: () -> [String: LedgerIndexEntry]?) throws -> Bool {
+    if snapshot.metadataDigest == record.metadataDigest { return false }
+    guard let known = index() else { return true }
+    return try contentDigest(known: known) != record.contentDigest
+  }
+
+  /// The content digest of the snapshot, reusing `known` hashes for files whose metadata
+  /// matches and hashing the rest.
+  func contentDigest(known: [String: LedgerIndexEntry] = [:]) throws -> String {
+    ContentDigest.of(try contentEntries(known: known))
+  }
+
+  /// The snapshot as manifest entries, with content hashes.
+  func contentEntries(known: [String: LedgerIndexEntry] = [:]) throws -> [ManifestEntry] {
+    try snapshot.entries.map { entry in
+      switch entry.kind {
+      case .directory: return ManifestEntry(path: entry.path, kind: .directory)
+      case .symlink: return ManifestEntry(path: entry.path, kind: .symlink, target: entry.linkTarget)
+      case .file:
+        if let agreed = known[entry.path], agreed.matches(entry), !agreed.detail.isEmpty {
+          return ManifestEntry(path: entry.path, kind: .file, size: entry.size, sha256: agreed.detail)
+        }
+        let (size, digest) = try Self.hashFile(snapshot.root + "/" + entry.path)
+        return ManifestEntry(path: entry.path, kind: .file, size: size, sha256: digest)
+      }
+    }
+  }
+
+  /// The size and SHA-256 of one file.
+  static func hashFile(_ path: String) throws -> (Int64, String) {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno)) }
+    defer { close(fd) }
+    let hash = SHA256()
+    let bufferSize = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
+    defer { buffer.deallocate() }
+    var total: Int64 = 0
+    while true {
+      let count = read(fd, buffer, bufferSize)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno))
+      }
+      if count == 0 { break }
+      hash.update(buffer, count: count)
+      total += Int64(count)
+    }
+    return (total, hash.finalize())
+  }
+}

@@ -1,0 +1,106 @@
+/// What `backup` did.
+public struct BackupReport: Codable, Sendable, Equatable {
+  public enum Outcome: String, Codable, Sendable {
+    /// A new archive was stored.
+    case uploaded
+    /// The save has not changed since the archive this device last agreed on; nothing stored.
+    case unchanged
+  }
+  public var game: String
+  public var container: String
+  public var outcome: Outcome
+  /// The archive stored, or the agreed one when unchanged.
+  public var archive: String
+  public var files: Int
+  public var bytes: Int64
+  /// The archive's size (0 when nothing was uploaded).
+  public var archiveBytes: Int64
+  /// Entries left out of the archive, with why.
+  public var skipped: [String]
+  /// A newer archive from another device that this backup did not include (the player may
+  /// want `sync` or `restore`).
+  public var newerCloudArchive: String?
+}
+
+extension Vault {
+  /// Packs the save directory and uploads it, then records the agreement in the ledger.
+  ///
+  /// When the save is unchanged since the archive this device last agreed on (and that archive
+  /// is still in the container), uploads nothing unless `force`. A missing or empty save
+  /// directory is refused unless `force`, so an empty archive never silently becomes latest.
+  public func backup(_ target: Target, force: Bool) throws -> BackupReport {
+    let container = try makeContainer(target, paths)
+    let held = try lock(target)
+    defer { withExtendedLifetime(held) {} }
+    try container.probe()
+    var snapshot = try Snapshot.scan(target.saveDirectory)
+    if snapshot == nil || snapshot?.isEmpty == true {
+      guard force else {
+        if snapshot == nil { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
+        throw VaultError.saveDirectoryEmpty(path: target.saveDirectory)
+      }
+      snapshot = snapshot ?? Snapshot(root: target.saveDirectory, entries: [], skipped: [])
+    }
+    guard let snapshot else { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
+    for item in snapshot.skipped { context.log.warning("skipped '\(item.path)': \(item.reason)") }
+
+    let archives = try container.archivesNewestFirst(game: target.game)
+    let record = ledger.load(game: target.game, container: target.containerURL)
+    let newer = archives.first.flatMap { latest in
+      latest.name != record?.archive && latest.device != target.device ? latest.name : nil
+    }
+    if !force, let record, archives.contains(where: { $0.name == record.archive }),
+      try !Fingerprint(snapshot: snapshot).hasChanged(
+        since: record, index: { ledger.loadIndex(game: target.game, container: target.containerURL) })
+    {
+      verbose("the save matches '\(record.archive)', agreed \(record.agreedAtMs) ms; nothing to upload")
+      return BackupReport(
+        game: target.game, container: target.containerURL, outcome: .unchanged, archive: record.archive,
+        files: snapshot.fileCount, bytes: snapshot.byteCount, archiveBytes: 0,
+        skipped: snapshot.skipped.map(\.path), newerCloudArchive: newer)
+    }
+    let (stored, manifest) = try store(snapshot, game: target.game, device: target.device, in: container)
+    try recordAgreement(target: target, archive: stored.name, snapshot: snapshot, content: manifest.entries)
+    return BackupReport(
+      game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
+      files: manifest.files, bytes: manifest.bytes, archiveBytes: stored.size,
+      skipped: snapshot.skipped.map(\.path), newerCloudArchive: newer)
+  }
+
+  /// Packs `snapshot` into a new archive in `container`, named for now and `device`.
+  func store(_ snapshot: Snapshot, game: String, device: String, in container: any Container) throws
+    -> (StoredArchive, Manifest)
+  {
+    var createdMs = context.clock()
+    while true {
+      let name = ArchiveName(createdMs: createdMs, device: device)
+      let header = ArchiveHeader(format: 1, game: game, device: name.device, createdMs: createdMs)
+      var manifest = Manifest(header: header, entries: [])
+      do {
+        let stored = try container.upload(game: game, name: name.description) { fd in
+          let result = try Packer(header: header).pack(snapshot, to: fd, outputName: name.description)
+          manifest = result.manifest
+          return result.byteCount
+        }
+        verbose("stored '\(stored.name)' (\(stored.size) bytes) in '\(container.displayName)'")
+        return (stored, manifest)
+      } catch ContainerError.alreadyExists {
+        createdMs += 1  // two backups in one millisecond: the next name is free
+      }
+    }
+  }
+
+  /// Writes the ledger: this device and the container agree on `archive`, which holds the
+  /// save as `snapshot` shows it.
+  func recordAgreement(target: Target, archive: String, snapshot: Snapshot, content: [ManifestEntry]) throws {
+    let index = LedgerIndexEntry.entries(snapshot: snapshot, content: content)
+    var known: [String: LedgerIndexEntry] = [:]
+    for entry in index { known[entry.path] = entry }
+    let record = LedgerRecord(
+      game: target.game, container: target.containerURL, archive: archive,
+      metadataDigest: snapshot.metadataDigest,
+      contentDigest: try Fingerprint(snapshot: snapshot).contentDigest(known: known),
+      files: snapshot.fileCount, bytes: snapshot.byteCount, agreedAtMs: context.clock())
+    try ledger.save(record, index: index)
+  }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Which archive to restore.
+public enum RestoreSelection: Sendable, Equatable {
+  case latest
+  case named(String)
+}
+
+/// What `restore` did.
+public struct RestoreReport: Codable, Sendable, Equatable {
+  public var game: String
+  public var container: String
+  public var archive: String
+  public var saveDir: String
+  /// Whether a manifest vouched for every byte (false for a plain tar from another tool).
+  public var verified: Bool
+  public var files: Int
+  public var bytes: Int64
+  /// Where the save that was replaced was kept (nil when there was none).
+  public var preRestoreCopy: String?
+}
+
+extension Vault {
+  /// Restores an archive over the save directory, never destroying anything:
+  ///
+  /// 1. the archive's listed size is checked against what is read;
+  /// 2. it is extracted into a fresh 0700 staging folder beside the save directory, every
+  ///    entry checked in Swift and written by libarchive with its secure flags, and verified
+  ///    against its manifest;
+  /// 3. the current save is packed into a pre-restore copy under
+  ///    `$XDG_DATA_HOME/savevault/pre-restore/<game>/`;
+  /// 4. the folders are swapped with `rename` and the parent is flushed.
+  ///
+  /// A refused archive throws `ArchiveError.refused` with the save directory untouched and the
+  /// staging folder removed. A save directory reached through a symlink is replaced where it
+  /// really is; the link stays.
+  public func restore(_ target: Target, selection: RestoreSelection) throws -> RestoreReport {
+    let container = try makeContainer(target, paths)
+    let held = try lock(target)
+    defer { withExtendedLifetime(held) {} }
+    let archives = try container.archivesNewestFirst(game: target.game)
+    let chosen: StoredArchive
+    switch selection {
+    case .latest:
+      guard let latest = archives.first else {
+        throw VaultError.noBackups(game: target.game, container: target.containerURL)
+      }
+      chosen = latest
+    case .named(let name):
+      guard let named = archives.first(where: { $0.name == name }) else {
+        throw ContainerError.notFound(container: target.containerURL, name: name)
+      }
+      chosen = named
+    }
+    verbose("restoring '\(chosen.name)' (\(chosen.size) bytes, made by \(chosen.device ?? "another tool"))")
+
+    let current = try Snapshot.scan(target.saveDirectory)
+    let destination = current?.root ?? target.saveDirectory
+    let parent = (destination as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    } catch {
+      throw VaultError.io(path: parent, reason: "cannot create it: \(error.localizedDescription)")
+    }
+    let staging = try makeTemporaryDirectory(in: parent, prefix: ".savevault-staging-")
+    var isStagingInUse = true
+    defer {
+      if isStagingInUse { removeTree(staging) }
+    }
+    let extraction = try container.read(game: target.game, name: chosen.name) { fd in
+      var info = stat()
+      guard fstat(fd, &info) == 0, Int64(info.st_size) == chosen.size else {
+        throw ArchiveError.refused(archive: chosen.name, reason: "its size changed while it was read")
+      }
+      if let free = Platform.freeBytes(at: parent), free < chosen.size + (16 << 20) {
+        throw ArchiveError.noSpace(path: parent)
+      }
+      return try Extractor(limits: limits).extract(fd: fd, archiveName: chosen.name, into: staging)
+    }
+    if !extraction.isVerified {
+      context.log.warning("'\(chosen.name)' has no SaveVault manifest: its structure was checked, its content could not be verified")
+    }
+    Platform.syncFilesystem(containing: staging)
+    chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
+
+    var preRestoreCopy: String?
+    if let current, !current.isEmpty {
+      let keeper = preRestoreStore(creating: true)
+      let (copy, _) = try store(current, game: target.game, device: target.device, in: keeper)
+      preRestoreCopy = keeper.root + "/" + target.game + "/" + copy.name
+      verbose("kept the current save as '\(preRestoreCopy ?? "")'")
+    }
+
+    try swap(staging: staging, into: destination, exists: current != nil, parent: parent)
+    isStagingInUse = false
+
+    if let restored = try Snapshot.scan(destination) {
+      try recordAgreement(target: target, archive: chosen.name, snapshot: restored, content: extraction.entries)
+    }
+    let files = extraction.entries.filter { $0.kind == .file }
+    return RestoreReport(
+      game: target.game, container: target.containerURL, archive: chosen.name, saveDir: target.saveDirectory,
+      verified: extraction.isVerified, files: files.count, bytes: files.reduce(0) { $0 + ($1.size ?? 0) },
+      preRestoreCopy: preRestoreCopy)
+  }
+
+  /// Puts the staging folder where the save directory is: the old folder is renamed aside,
+  /// the staging folder renamed in, the parent flushed, and the old folder removed (a pre-
+  /// restore copy of it already exists). On failure the old folder is put back.
+  private func swap(staging: String, into destination: String, exists: Bool, parent: String) throws {
+    guard exists else {
+      guard rename(staging, destination) == 0 else {
+        throw VaultError.io(path: destination, reason: Platform.describe(errno: errno))
+      }
+      try? Platform.syncDirectory(parent)
+      return
+    }
+    let aside = try makeTemporaryDirectory(in: parent, prefix: ".savevault-old-")
+    guard rename(destination, aside) == 0 else {
+      let code = errno
+      rmdir(aside)
+      throw VaultError.io(path: destination, reason: "cannot move it aside: \(Platform.describe(errno: code))")
+    }
+    guard rename(staging, destination) == 0 else {
+      let code = errno
+      rename(aside, destination)
+      throw VaultError.io(path: destination, reason: Platform.describe(errno: code))
+    }
+    try? Platform.syncDirectory(parent)
+    removeTree(aside)
+  }
+
+  private func makeTemporaryDirectory(in parent: String, prefix: String) throws -> String {
+    var template = Array((parent + "/" + prefix + "XXXXXX").utf8CString)
+    guard mkdtemp(&template) != nil else {
+      throw VaultError.io(path: parent, reason: "cannot create a folder there: \(Platform.describe(errno: errno))")
+    }
+    return String(cString: template)
+  }
+
+  private static func mode(of path: String) -> mode_t {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o755
+  }
+
+  /// Removes a folder SaveVault made (staging or set aside), making read-only folders
+  /// writable first.
+  func removeTree(_ path: String) {
+    let manager = FileManager.default
+    if let items = manager.enumerator(atPath: path) {
+      for case let item as String in items {
+        var info = stat()
+        let full = path + "/" + item
+        if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { chmod(full, 0o700) }
+      }
+    }
+    chmod(path, 0o700)
+    try? manager.removeItem(atPath: path)
+  }
+}

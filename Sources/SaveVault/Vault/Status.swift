@@ -1,0 +1,119 @@
+/// Where one game stands: `status`'s answer. Its JSON has the contract's fields
+/// (`game`, `state`, `local.modifiedMs`, `local.files`, `local.bytes`, `cloud.latest`,
+/// `cloud.modifiedMs`, `cloud.count`), with `null` for what does not exist.
+public struct StatusReport: Encodable, Sendable, Equatable {
+  public struct Local: Encodable, Sendable, Equatable {
+    public var saveDir: String
+    public var exists: Bool
+    public var modifiedMs: Int64?
+    public var files: Int
+    public var bytes: Int64
+    public var skipped: Int
+
+    public func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: Key.self)
+      try c.encode(saveDir, forKey: .saveDir)
+      try c.encode(exists, forKey: .exists)
+      try c.encode(modifiedMs, forKey: .modifiedMs)
+      try c.encode(files, forKey: .files)
+      try c.encode(bytes, forKey: .bytes)
+      try c.encode(skipped, forKey: .skipped)
+    }
+    enum Key: String, CodingKey { case saveDir, exists, modifiedMs, files, bytes, skipped }
+  }
+
+  public struct Cloud: Encodable, Sendable, Equatable {
+    public var container: String
+    public var latest: String?
+    public var modifiedMs: Int64?
+    public var device: String?
+    public var bytes: Int64?
+    public var count: Int
+
+    public func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: Key.self)
+      try c.encode(container, forKey: .container)
+      try c.encode(latest, forKey: .latest)
+      try c.encode(modifiedMs, forKey: .modifiedMs)
+      try c.encode(device, forKey: .device)
+      try c.encode(bytes, forKey: .bytes)
+      try c.encode(count, forKey: .count)
+    }
+    enum Key: String, CodingKey { case container, latest, modifiedMs, device, bytes, count }
+  }
+
+  public struct Agreed: Encodable, Sendable, Equatable {
+    public var archive: String
+    public var agreedAtMs: Int64
+  }
+
+  public struct PreRestore: Encodable, Sendable, Equatable {
+    /// The folder that holds this game's pre-restore copies.
+    public var directory: String
+    public var count: Int
+    public var latest: String?
+  }
+
+  public var game: String
+  public var state: SyncState
+  public var device: String
+  public var local: Local
+  public var cloud: Cloud
+  /// The last agreement this device recorded, if any.
+  public var ledger: Agreed?
+  public var preRestore: PreRestore
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Key.self)
+    try c.encode(game, forKey: .game)
+    try c.encode(state, forKey: .state)
+    try c.encode(device, forKey: .device)
+    try c.encode(local, forKey: .local)
+    try c.encode(cloud, forKey: .cloud)
+    try c.encode(ledger, forKey: .ledger)
+    try c.encode(preRestore, forKey: .preRestore)
+  }
+  enum Key: String, CodingKey { case game, state, device, local, cloud, ledger, preRestore }
+}
+
+extension Vault {
+  /// Compares the save directory, the container and the ledger, and says where the game
+  /// stands (DESIGN.md's table). Changes nothing; takes no lock.
+  public func status(_ target: Target) throws -> StatusReport {
+    let container = try makeContainer(target, paths)
+    let snapshot = try Snapshot.scan(target.saveDirectory)
+    let archives = try container.archivesNewestFirst(game: target.game)
+    let record = ledger.load(game: target.game, container: target.containerURL)
+    let latest = archives.first
+    let state = try Decision.state(
+      localExists: snapshot.map { !$0.isEmpty } ?? false, cloudHasArchives: latest != nil
+    ) {
+      guard let snapshot, let latest else { return .none(identicalContent: false) }
+      if let record {
+        let changed = try Fingerprint(snapshot: snapshot).hasChanged(
+          since: record, index: { ledger.loadIndex(game: target.game, container: target.containerURL) })
+        verbose("ledger: agreed on '\(record.archive)'; local \(changed ? "changed" : "unchanged") since")
+        return .recorded(localChanged: changed, cloudLatestIsAgreed: latest.name == record.archive)
+      }
+      verbose("no ledger for this device: comparing the save's content with '\(latest.name)'")
+      let local = try Fingerprint(snapshot: snapshot).contentDigest()
+      let cloud = try container.read(game: target.game, name: latest.name) { fd in
+        try ArchiveInspector.contentDigest(fd: fd, archiveName: latest.name)
+      }
+      return .none(identicalContent: local == cloud)
+    }
+    let copies = (try? preRestoreStore().archivesNewestFirst(game: target.game)) ?? []
+    return StatusReport(
+      game: target.game, state: state, device: target.device,
+      local: .init(
+        saveDir: target.saveDirectory, exists: snapshot != nil, modifiedMs: snapshot?.newestModifiedMs,
+        files: snapshot?.fileCount ?? 0, bytes: snapshot?.byteCount ?? 0,
+        skipped: snapshot?.skipped.count ?? 0),
+      cloud: .init(
+        container: target.containerURL, latest: latest?.name, modifiedMs: latest?.modifiedMs,
+        device: latest?.device, bytes: latest?.size, count: archives.count),
+      ledger: record.map { .init(archive: $0.archive, agreedAtMs: $0.agreedAtMs) },
+      preRestore: .init(
+        directory: preRestoreStore().root + "/" + target.game, count: copies.count, latest: copies.first?.name))
+  }
+}

@@ -1,0 +1,39 @@
+/// The use cases: backup, status, restore, list, prune. Each takes a resolved `Target`,
+/// returns a report, and throws domain errors; none prints or exits.
+public struct Vault: Sendable {
+  public var context: Context
+  public var paths: Paths
+  public var limits: ExtractionLimits
+  /// Makes the container for a target; replaced in tests to wrap containers.
+  public var makeContainer: @Sendable (Target, Paths) throws -> any Container
+
+  public init(context: Context, limits: ExtractionLimits = ExtractionLimits()) throws(ConfigError) {
+    self.context = context
+    self.paths = try Paths(environment: context.environment)
+    self.limits = limits
+    self.makeContainer = { target, paths in
+      try ContainerFactory.make(
+        target.container, url: target.containerURL,
+        isDefault: target.container == .folder(path: paths.defaultContainer))
+    }
+  }
+
+  /// Resolves flags, config and environment into a target.
+  public func resolve(_ request: TargetRequest) throws(ConfigError) -> Target {
+    try Target.resolve(request, paths: paths, context: context)
+  }
+
+  var ledger: LedgerStore { LedgerStore(directory: paths.ledgerDirectory) }
+
+  /// Where restore keeps the saves it replaced: a folder container of its own, never uploaded.
+  /// Reading it never creates it.
+  func preRestoreStore(creating: Bool = false) -> FolderContainer {
+    FolderContainer(root: paths.dataDirectory + "/pre-restore", createsRoot: creating)
+  }
+
+  func lock(_ target: Target) throws -> GameLock {
+    try GameLock(game: target.game, directory: paths.lockDirectory)
+  }
+
+  func verbose(_ message: @autoclosure () -> String) { context.log.verbose(message()) }
+}

@@ -1,0 +1,32 @@
+/// Failures of a use case that are neither the container's nor the archive's.
+public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The save directory does not exist.
+  case saveDirectoryMissing(path: String)
+  /// The save directory has nothing in it to back up.
+  case saveDirectoryEmpty(path: String)
+  /// The save directory is not a directory.
+  case saveDirectoryNotDirectory(path: String)
+  /// The container holds no backup of this game.
+  case noBackups(game: String, container: String)
+  /// Another SaveVault process holds this game's lock.
+  case busy(game: String, lockPath: String)
+  /// A local file operation failed.
+  case io(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .saveDirectoryMissing(let path):
+      "save directory '\(path)' does not exist: check the path (or pass --force to back up nothing)"
+    case .saveDirectoryEmpty(let path):
+      "save directory '\(path)' is empty; refusing to make an empty backup the latest (pass --force to do it anyway)"
+    case .saveDirectoryNotDirectory(let path):
+      "save directory '\(path)' is not a directory"
+    case .noBackups(let game, let container):
+      "container '\(container)' has no backups of '\(game)' yet: run 'savevault backup' first"
+    case .busy(let game, let lockPath):
+      "another savevault is working on '\(game)' (lock '\(lockPath)'): wait for it to finish"
+    case .io(let path, let reason):
+      "'\(path)': \(reason)"
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SaveVault
+
+/// The command-line interface: parses, runs one use case, prints, and turns errors into text
+/// and exit codes (the only place that does).
+enum CLI {
+  /// Runs the command line `words` and returns the process exit code.
+  static func run(_ words: [String], context makeContext: (Log) -> Context) -> Int32 {
+    let arguments: Arguments
+    do {
+      arguments = try Arguments.parse(words)
+    } catch {
+      Console(isQuiet: false, isVerbose: false).error(error.description)
+      return 2
+    }
+    let console = Console(isQuiet: arguments.isQuiet, isVerbose: arguments.isVerbose)
+    if arguments.isVersion {
+      Console.write(Help.version)
+      return 0
+    }
+    guard let command = arguments.command, command != "help" else {
+      if arguments.isHelp || arguments.command == "help" {
+        Console.write(Help.commands[arguments.positional.first ?? ""] ?? Help.main)
+        return 0
+      }
+      console.error(UsageError(message: "no command given", command: nil).description)
+      return 2
+    }
+    if arguments.isHelp {
+      guard let text = Help.commands[command] else {
+        console.error(UsageError(message: "unknown command '\(command)'", command: nil).description)
+        return 2
+      }
+      Console.write(text)
+      return 0
+    }
+    do {
+      let vault = try Vault(context: makeContext(console.log))
+      try Commands(vault: vault, console: console, arguments: arguments).run(command)
+      return 0
+    } catch {
+      console.error(String(describing: error))
+      return exitCode(for: error)
+    }
+  }
+
+  /// DESIGN.md's exit codes.
+  static func exitCode(for error: any Error) -> Int32 {
+    switch error {
+    case is UsageError, is ConfigError: return 2
+    case let error as ContainerError:
+      switch error {
+      case .unavailable, .transferFailed, .noSpace: return 4
+      case .notFound, .alreadyExists: return 1
+      }
+    case let error as ArchiveError:
+      if case .refused = error { return 5 }
+      return 1
+    case let error as VaultError:
+      if case .busy = error { return 6 }
+      return 1
+    default: return 1
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import SaveVault
+
+/// Runs one command against the library and prints its report.
+struct Commands {
+  var vault: Vault
+  var console: Console
+  var arguments: Arguments
+
+  static let targetOptions: Set<String> = ["game", "save-dir", "container"]
+
+  func run(_ command: String) throws {
+    switch command {
+    case "backup": try backup()
+    case "status": try status()
+    case "restore": try restore()
+    case "list": try list()
+    case "prune": try prune()
+    case "sync", "wrap":
+      throw UsageError(message: "'\(command)' is not available in this version yet", command: nil)
+    default:
+      throw UsageError(message: "unknown command '\(command)'", command: nil)
+    }
+  }
+
+  private func target() throws -> Target {
+    try vault.resolve(
+      TargetRequest(
+        game: arguments.options["game"], saveDirectory: arguments.options["save-dir"],
+        containerURL: arguments.options["container"], configFile: arguments.configFile))
+  }
+
+  private func backup() throws {
+    try arguments.requireOnly(Self.targetOptions.union(["force", "json"]))
+    let report = try vault.backup(try target(), force: arguments.has("force"))
+    if arguments.has("json") { return console.json(report) }
+    switch report.outcome {
+    case .uploaded:
+      console.out(
+        "Backed up \(report.game): \(report.files) files, \(Format.bytes(report.bytes)) -> \(report.archive) (\(Format.bytes(report.archiveBytes))) in \(report.container)")
+    case .unchanged:
+      console.out(
+        "\(report.game) is unchanged since \(report.archive); nothing uploaded (use --force to upload anyway)")
+    }
+    if let newer = report.newerCloudArchive {
+      console.out("Note: the container's latest archive \(newer) came from another device; see 'savevault status'.")
+    }
+  }
+
+  private func status() throws {
+    try arguments.requireOnly(Self.targetOptions.union(["json"]))
+    let report = try vault.status(try target())
+    if arguments.has("json") { return console.json(report) }
+    var lines = ["\(report.game): \(report.state.rawValue)"]
+    let local = report.local
+    if !local.exists {
+      lines.append("  local   \(local.saveDir): missing")
+    } else {
+      let newest = local.modifiedMs.map { "newest change \(Format.time($0)), " } ?? "empty, "
+      lines.append("  local   \(local.saveDir): \(newest)\(local.files) files, \(Format.bytes(local.bytes))")
+    }
+    let cloud = report.cloud
+    if let latest = cloud.latest {
+      lines.append("  cloud   \(latest)")
+      lines.append(
+        "          made \(cloud.modifiedMs.map(Format.time) ?? "?") by \(cloud.device ?? "another tool"), \(Format.bytes(cloud.bytes ?? 0))")
+      lines.append("          \(cloud.count) archive\(cloud.count == 1 ? "" : "s") in \(cloud.container)")
+    } else {
+      lines.append("  cloud   no archives in \(cloud.container)")
+    }
+    if let agreed = report.ledger {
+      lines.append("  agreed  \(agreed.archive) at \(Format.time(agreed.agreedAtMs))")
+    } else {
+      lines.append("  agreed  nothing yet on this device (\(report.device))")
+    }
+    if report.preRestore.count > 0 {
+      lines.append("  kept    \(report.preRestore.count) pre-restore cop\(report.preRestore.count == 1 ? "y" : "ies") in \(report.preRestore.directory)")
+    }
+    lines.append(advice(for: report.state))
+    console.out(lines.joined(separator: "\n"))
+  }
+
+  private func advice(for state: SyncState) -> String {
+    switch state {
+    case .inSync: "Nothing to do."
+    case .localChanged, .cloudEmpty: "Run 'savevault backup' to upload the local save."
+    case .cloudChanged, .localMissing: "Run 'savevault restore --latest' to get the cloud's save (the local one is kept)."
+    case .conflict: "Both sides changed: choose 'savevault backup' (keep local) or 'savevault restore --latest' (take cloud; local is kept)."
+    }
+  }
+
+  private func restore() throws {
+    try arguments.requireOnly(Self.targetOptions.union(["latest", "archive", "json"]))
+    let selection: RestoreSelection
+    switch (arguments.has("latest"), arguments.options["archive"]) {
+    case (true, nil): selection = .latest
+    case (false, let name?): selection = .named(name)
+    case (true, _?): throw UsageError(message: "give either --latest or --archive NAME, not both", command: "restore")
+    case (false, nil): throw UsageError(message: "say which archive: --latest or --archive NAME", command: "restore")
+    }
+    let report = try vault.restore(try target(), selection: selection)
+    if arguments.has("json") { return console.json(report) }
+    console.out(
+      "Restored \(report.game) from \(report.archive) (\(report.verified ? "verified" : "unverified: no manifest"), \(report.files) files, \(Format.bytes(report.bytes))) into \(report.saveDir)")
+    if let copy = report.preRestoreCopy { console.out("The previous save is kept in \(copy)") }
+  }
+
+  private func list() throws {
+    try arguments.requireOnly(Self.targetOptions.union(["json"]))
+    let report = try vault.list(try target())
+    if arguments.has("json") { return console.json(report) }
+    guard !report.archives.isEmpty else {
+      return console.out("No archives of \(report.game) in \(report.container).")
+    }
+    let width = report.archives.map(\.name.count).max() ?? 0
+    for archive in report.archives {
+      let name = archive.name.padding(toLength: width, withPad: " ", startingAt: 0)
+      let size = Format.bytes(archive.size).padding(toLength: 10, withPad: " ", startingAt: 0)
+      console.out("\(name)  \(size)  \(Format.time(archive.modifiedMs))  \(archive.device ?? "-")")
+    }
+  }
+
+  private func prune() throws {
+    try arguments.requireOnly(Self.targetOptions.union(["keep", "json"]))
+    guard let text = arguments.options["keep"] else {
+      throw UsageError(message: "say how many archives to keep: --keep N", command: "prune")
+    }
+    guard let keep = Int(text), keep >= 1 else {
+      throw UsageError(message: "--keep needs a whole number of at least 1, not '\(text)'", command: "prune")
+    }
+    let report = try vault.prune(try target(), keep: keep)
+    if arguments.has("json") { return console.json(report) }
+    for name in report.deleted { console.out("deleted \(name)") }
+    console.out("Kept \(report.kept.count) archive\(report.kept.count == 1 ? "" : "s") of \(report.game); deleted \(report.deleted.count).")
+  }
+}

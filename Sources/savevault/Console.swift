@@ -1,0 +1,65 @@
+import Foundation
+import SaveVault
+
+/// Where the CLI writes: results to stdout, everything else to stderr.
+struct Console: Sendable {
+  var isQuiet: Bool
+  var isVerbose: Bool
+
+  func out(_ text: String) {
+    if !isQuiet { Self.write(text) }
+  }
+
+  /// Writes a line to stdout, unbuffered.
+  static func write(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  }
+
+  /// Machine output: printed even when quiet.
+  func json<Value: Encodable>(_ value: Value) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
+  }
+
+  func error(_ text: String) {
+    FileHandle.standardError.write(Data("savevault: error: \(text)\n".utf8))
+  }
+
+  var log: Log {
+    let quiet = isQuiet
+    let verbose = isVerbose
+    return Log(
+      warning: { message in
+        if !quiet { FileHandle.standardError.write(Data("savevault: warning: \(message)\n".utf8)) }
+      },
+      verbose: { message in
+        if verbose { FileHandle.standardError.write(Data("savevault: \(message)\n".utf8)) }
+      })
+  }
+}
+
+/// Human formatting of sizes and times.
+enum Format {
+  static func bytes(_ count: Int64) -> String {
+    if count < 1024 { return "\(count) B" }
+    let units = ["KiB", "MiB", "GiB", "TiB"]
+    var value = Double(count) / 1024
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 {
+      value /= 1024
+      unit += 1
+    }
+    return String(format: "%.1f %@", value, units[unit])
+  }
+
+  /// Local date and time with milliseconds, and the epoch ms: `2026-11-29 15:38:47.123 CET (1764427127123 ms)`.
+  static func time(_ ms: Int64) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone.current
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS zzz"
+    return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) + " (\(ms) ms)"
+  }
+}

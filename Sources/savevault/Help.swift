@@ -1,0 +1,104 @@
+/// The help texts, one per command, and the version.
+enum Help {
+  static let version = "savevault 0.1.0"
+
+  static let target = """
+    Target:
+      --game NAME          a game from the config file (its save directory and container)
+      --save-dir DIR       a save directory; the game name defaults to DIR's last component
+      --container URL      a folder path or file:///path (default: $SAVEVAULT_CONTAINER, the
+                           config file, or $XDG_DATA_HOME/savevault/container)
+    """
+
+  static let global = """
+    Global options:
+      --config FILE        config file (default: $SAVEVAULT_CONFIG or
+                           $XDG_CONFIG_HOME/savevault/config.json)
+      -q, --quiet          print only errors
+      -v, --verbose        explain each decision on stderr
+      -h, --help           show help
+          --version        show the version
+    """
+
+  static let main = """
+    savevault: cloud saves for any game, with the player in charge.
+
+    Usage: savevault COMMAND [TARGET] [OPTIONS]
+
+    Commands:
+      backup    pack the save directory into a packsave-*.tar archive and upload it
+      status    compare the local save, the container and the last agreement
+      restore   restore an archive over the save directory (the current save is kept)
+      list      list a game's archives, newest first
+      prune     delete old archives, never the newest of any device
+
+    \(target)
+
+    \(global)
+
+    Exit codes: 0 done, 1 runtime error, 2 usage error, 3 conflict unresolved,
+    4 container unavailable, 5 archive refused, 6 busy (another savevault holds the game).
+
+    Run 'savevault COMMAND --help' for a command's options.
+    """
+
+  static let commands: [String: String] = [
+    "backup": """
+      Usage: savevault backup [TARGET] [--force] [--json]
+
+      Packs the save directory into packsave-<UTC time>-<device>.tar and uploads it to the
+      container, then records the agreement on this device. When the save has not changed
+      since this device's last backup or restore, nothing is uploaded.
+
+        --force    upload even when unchanged; allow a missing or empty save directory
+        --json     print the result as JSON
+
+      \(target)
+      """,
+    "status": """
+      Usage: savevault status [TARGET] [--json]
+
+      Shows the local save (newest modification in ms, files, bytes), the container's latest
+      archive (time in ms, device, count) and the state: in-sync, local-changed,
+      cloud-changed, conflict, cloud-empty or local-missing. Changes nothing.
+
+        --json     print one JSON object
+
+      \(target)
+      """,
+    "restore": """
+      Usage: savevault restore [TARGET] (--latest | --archive NAME) [--json]
+
+      Verifies the archive, extracts it into a staging folder beside the save directory,
+      keeps the current save as a pre-restore copy under
+      $XDG_DATA_HOME/savevault/pre-restore/<game>/, then swaps the folders. A corrupt or
+      hostile archive is refused (exit 5) before anything in the save directory changes.
+
+        --latest         restore the newest archive
+        --archive NAME   restore the named archive (see 'savevault list')
+        --json           print the result as JSON
+
+      \(target)
+      """,
+    "list": """
+      Usage: savevault list [TARGET] [--json]
+
+      Lists the game's archives in the container, newest first: name, size, time (local
+      time and ms since the epoch) and the device that made it.
+
+        --json     print the list as JSON
+
+      \(target)
+      """,
+    "prune": """
+      Usage: savevault prune [TARGET] --keep N [--json]
+
+      Deletes archives older than the newest N, but never the newest archive of any device.
+
+        --keep N   how many of the newest archives to keep (at least 1)
+        --json     print what was kept and deleted as JSON
+
+      \(target)
+      """,
+  ]
+}

@@ -1,0 +1,62 @@
+import Testing
+
+@testable import SaveVault
+
+@Suite("Archive names")
+struct ArchiveNameTests {
+  @Test(
+    "format and parse agree to the millisecond",
+    arguments: [
+      (Int64(0), "packsave-19700101T000000.000Z-deck.tar"),
+      (1_795_968_071_609, "packsave-20261129T160111.609Z-deck.tar"),
+      (951_782_400_001, "packsave-20000229T000000.001Z-deck.tar"),  // leap day
+      (-1, "packsave-19691231T235959.999Z-deck.tar"),  // before 1970
+      (253_402_300_799_999, "packsave-99991231T235959.999Z-deck.tar"),
+    ])
+  func roundTrip(ms: Int64, name: String) throws {
+    #expect(ArchiveName(createdMs: ms, device: "deck").description == name)
+    let parsed = try #require(ArchiveName(parsing: name))
+    #expect(parsed.createdMs == ms)
+    #expect(parsed.device == "deck")
+  }
+
+  @Test(
+    "names that are not SaveVault's do not parse",
+    arguments: [
+      "packsave-.tar", "packsave-20261129T160111.609Z.tar", "packsave-20261129T160111.609Z-.tar",
+      "packsave-20261329T160111.609Z-deck.tar", "packsave-20260230T160111.609Z-deck.tar",
+      "packsave-20261129T246111.609Z-deck.tar", "packsave-20261129X160111.609Z-deck.tar",
+      "packsave-2026112AT160111.609Z-deck.tar", "packsave-20261129T160111.609Z-deck.zip",
+      "savepack-20261129T160111.609Z-deck.tar", "packsave-20261129T160111.609Z-de ck.tar",
+    ])
+  func rejects(name: String) {
+    #expect(ArchiveName(parsing: name) == nil)
+  }
+
+  @Test(
+    "device names become safe file-name parts",
+    arguments: [
+      ("steamdeck", "steamdeck"), ("Alice's PC", "Alice_s_PC"), ("..hidden", "hidden"), ("", "device"),
+      ("a/b", "a_b"), ("my-deck.local", "my-deck.local"),
+    ])
+  func sanitize(device: String, expected: String) {
+    #expect(ArchiveName.sanitize(device: device) == expected)
+    let name = ArchiveName(createdMs: 5, device: device)
+    #expect(ArchiveName(parsing: name.description)?.device == expected)
+  }
+
+  @Test("names sort in time order")
+  func sortOrder() {
+    let times: [Int64] = [1_000, 999, 1_795_968_071_609, 86_400_000, 1_795_968_071_610]
+    let names = times.map { ArchiveName(createdMs: $0, device: "x").description }
+    #expect(names.sorted() == times.sorted().map { ArchiveName(createdMs: $0, device: "x").description })
+  }
+
+  @Test("backup names are recognised, other files are not", arguments: [
+    ("packsave-anything.tar", true), ("packsave-.tar", false), (".savevault-tmp-abc", false),
+    ("notes.txt", false), ("packsave-x/y.tar", false),
+  ])
+  func backupNames(name: String, isBackup: Bool) {
+    #expect(ArchiveName.isBackupName(name) == isBackup)
+  }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A temporary directory owned by one test, removed when the value goes away.
+final class TemporaryDirectory {
+  let path: String
+
+  init(_ label: String = "test") {
+    var template = Array(("/tmp/savevault-\(label)-XXXXXX").utf8CString)
+    guard mkdtemp(&template) != nil else { fatalError("mkdtemp failed") }
+    path = String(cString: template)
+  }
+
+  deinit {
+    _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwx", path]).waitUntilExit()
+    try? FileManager.default.removeItem(atPath: path)
+  }
+
+  func sub(_ relative: String) -> String { path + "/" + relative }
+}
+
+/// Writes a file (creating parent folders), optionally with a mode and an mtime in ns.
+func writeFile(_ path: String, _ content: String, mode: Int? = nil, modifiedNs: Int64? = nil) throws {
+  try writeFile(path, Data(content.utf8), mode: mode, modifiedNs: modifiedNs)
+}
+
+func writeFile(_ path: String, _ data: Data, mode: Int? = nil, modifiedNs: Int64? = nil) throws {
+  try FileManager.default.createDirectory(
+    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+  try data.write(to: URL(fileURLWithPath: path))
+  if let mode { chmod(path, mode_t(mode)) }
+  if let modifiedNs { setModified(path, ns: modifiedNs) }
+}
+
+func makeDirectory(_ path: String) throws {
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+}
+
+func setModified(_ path: String, ns: Int64) {
+  let spec = timespec(tv_sec: Int(floorDiv(ns, 1_000_000_000)), tv_nsec: Int(floorMod(ns, 1_000_000_000)))
+  var times = [spec, spec]
+  _ = utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)
+}
+
+/// One entry of a tree as compared by tests: kind, content, mode, mtime (ns) and link target.
+struct TreeEntry: Equatable, CustomStringConvertible {
+  var kind: String
+  var content: Data?
+  var mode: UInt32
+  var modifiedNs: Int64?
+  var target: String?
+
+  var description: String {
+    "\(kind) mode \(String(mode, radix: 8)) \(content.map { "\($0.count) bytes" } ?? "") mtime \(modifiedNs.map(String.init) ?? "-") \(target ?? "")"
+  }
+}
+
+/// Every entry under `root` by relative path (`.savevault` excluded). Directory mtimes are left
+/// out (creating children changes them); file mtimes are compared to the nanosecond.
+func tree(_ root: String, includeTimes: Bool = true) -> [String: TreeEntry] {
+  var result: [String: TreeEntry] = [:]
+  guard let items = FileManager.default.enumerator(atPath: root) else { return result }
+  for case let item as String in items {
+    if item == ".savevault" || item.hasPrefix(".savevault/") { continue }
+    let full = root + "/" + item
+    var info = stat()
+    guard lstat(full, &info) == 0 else { continue }
+    let mode = UInt32(info.st_mode) & 0o7777
+    let ns = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    switch info.st_mode & S_IFMT {
+    case S_IFREG:
+      result[item] = TreeEntry(
+        kind: "file", content: FileManager.default.contents(atPath: full), mode: mode,
+        modifiedNs: includeTimes ? ns : nil)
+    case S_IFDIR:
+      result[item] = TreeEntry(kind: "dir", mode: mode)
+    case S_IFLNK:
+      result[item] = TreeEntry(
+        kind: "link", mode: 0, target: try? FileManager.default.destinationOfSymbolicLink(atPath: full))
+    default:
+      result[item] = TreeEntry(kind: "special", mode: mode)
+    }
+  }
+  return result
+}
+
+/// The result of running a program.
+struct RunResult {
+  var code: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// Runs `executable` with `arguments`, an exact environment and optional stdin, and waits.
+@discardableResult
+func runProgram(
+  _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+  currentDirectory: String? = nil
+) throws -> RunResult {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  if let environment { process.environment = environment }
+  if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+  let outPipe = Pipe()
+  let errPipe = Pipe()
+  process.standardOutput = outPipe
+  process.standardError = errPipe
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  // Read both pipes concurrently so that neither can fill and block the child.
+  nonisolated(unsafe) var errData = Data()
+  let group = DispatchGroup()
+  group.enter()
+  DispatchQueue.global().async {
+    errData = errPipe.fileHandleForReading.readDataToEndOfFile()
+    group.leave()
+  }
+  let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  return RunResult(
+    code: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Finds a program on the usual paths.
+func which(_ name: String) -> String? {
+  for folder in ["/usr/local/bin", "/usr/bin", "/bin", "/root/.pyenv/shims"] + (ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []) {
+    let path = folder + "/" + name
+    if FileManager.default.isExecutableFile(atPath: path) { return path }
+  }
+  return nil
+}
+
+/// A context for library tests: a private HOME, a fixed device and a clock that moves on
+/// one millisecond per reading from `startMs`.
+func testContext(home: String, startMs: Int64 = 1_795_968_000_000, environment extra: [String: String] = [:]) -> Context {
+  let counter = Counter(startMs)
+  var environment = ["HOME": home, "SAVEVAULT_DEVICE": "testbox"]
+  environment.merge(extra) { $1 }
+  return Context(
+    environment: environment, currentDirectory: home, clock: { counter.next() }, log: .silent, hostName: "testhost")
+}
+
+/// A thread-safe ticking clock.
+final class Counter: @unchecked Sendable {
+  private var value: Int64
+  private let lock = NSLock()
+  init(_ start: Int64) { value = start }
+  func next() -> Int64 {
+    lock.lock()
+    defer { lock.unlock() }
+    value += 1
+    return value
+  }
+}

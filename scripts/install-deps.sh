@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what building and testing SaveVault needs on Debian/Ubuntu: libarchive and OpenSSL
+# headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both).
+# The Swift toolchain (6.0 or newer) must already be on PATH.
+set -euo pipefail
+
+need=()
+pkg-config --exists libarchive 2>/dev/null || need+=(libarchive-dev)
+pkg-config --exists libcrypto 2>/dev/null || need+=(libssl-dev)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v tar >/dev/null || need+=(tar)
+command -v python3 >/dev/null || need+=(python3)
+command -v flock >/dev/null || need+=(util-linux)
+
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing: ${need[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "error: no Swift toolchain on PATH: install Swift 6 from swift.org and put its usr/bin on PATH" >&2
+  exit 1
+fi
