@@ -172,4 +172,29 @@ struct PackRestoreTests {
     try writeFile(deckSave + "/a.sav", "v2 from deck")
     #expect(try deck.status(deckTarget).state == .conflict)
   }
+
+  @Test("a restore killed between its two renames is rolled back by the next run; staging is removed")
+  func interruptedRestore() throws {
+    let dir = TemporaryDirectory("interrupted")
+    let save = dir.sub("games/save")
+    try writeFile(save + "/a.sav", "mine")
+    let before = tree(save)
+    let vault = try Vault(context: testContext(home: dir.sub("home")))
+    let target = try vault.resolve(TargetRequest(saveDirectory: save))
+    _ = try vault.backup(target, force: false)
+    // What a SIGKILL after "rename(save, aside)" leaves: no save, an aside folder, a staging folder.
+    let aside = dir.sub("games/" + Vault.asidePrefix("save") + "k1ll3d")
+    let staging = dir.sub("games/" + Vault.stagingPrefix("save") + "k1ll3d")
+    #expect(rename(save, aside) == 0)
+    try writeFile(staging + "/a.sav", "half")
+    // Another game's leftovers in the same folder are not touched.
+    let otherStaging = dir.sub("games/" + Vault.stagingPrefix("save-2") + "busy")
+    try makeDirectory(otherStaging)
+
+    _ = try vault.backup(target, force: false)
+    #expect(tree(save) == before)
+    #expect(!FileManager.default.fileExists(atPath: aside))
+    #expect(!FileManager.default.fileExists(atPath: staging))
+    #expect(FileManager.default.fileExists(atPath: otherStaging))
+  }
 }

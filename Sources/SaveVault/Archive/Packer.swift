@@ -37,6 +37,7 @@ struct Packer {
     }
     try check(archive_write_set_format_pax(a))
     try check(archive_write_add_filter_none(a))
+    try check(archive_write_set_bytes_in_last_block(a, 1))  // no padding past the end marker
     try check(archive_write_open_fd(a, fd))
 
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)

@@ -94,10 +94,13 @@ public struct FolderContainer: Container {
     let folder = root + "/" + game
     try makeDirectory(folder)
     removeStaleTemporaries(in: folder)
-    var template = Array((folder + "/" + Self.temporaryPrefix + "XXXXXX").utf8CString)
-    let fd = mkstemp(&template)
-    guard fd >= 0 else { throw failure(errno, "create a temporary file in '\(folder)'", name) }
-    let temporary = String(cString: template)
+    let fd: Int32
+    let temporary: String
+    do {
+      (fd, temporary) = try Platform.makeTemporaryFile(prefix: folder + "/" + Self.temporaryPrefix)
+    } catch {
+      throw failure(error.code, "create a temporary file in '\(folder)'", name)
+    }
     var isStored = false
     defer {
       if !isStored { unlink(temporary) }

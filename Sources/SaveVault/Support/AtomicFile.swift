@@ -18,10 +18,13 @@ enum AtomicFile {
     } catch {
       throw VaultError.io(path: folder, reason: "cannot create it: \(error.localizedDescription)")
     }
-    var template = Array((path + ".tmp-XXXXXX").utf8CString)
-    let fd = mkstemp(&template)
-    guard fd >= 0 else { throw VaultError.io(path: path, reason: Platform.describe(errno: errno)) }
-    let temporary = String(cString: template)
+    let fd: Int32
+    let temporary: String
+    do {
+      (fd, temporary) = try Platform.makeTemporaryFile(prefix: path + ".tmp-")
+    } catch {
+      throw VaultError.io(path: path, reason: Platform.describe(errno: error.code))
+    }
     var isDone = false
     defer {
       if !isDone { unlink(temporary) }

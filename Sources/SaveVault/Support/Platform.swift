@@ -26,6 +26,37 @@ enum Platform {
     return String(cString: resolved)
   }
 
+  /// Where `path` really is, even when it does not exist yet: `realpath` if it exists;
+  /// otherwise a dangling symlink's target (followed up to 8 times), or the real parent
+  /// folder joined with the last component.
+  static func resolvedPath(_ path: String) -> String {
+    var current = path
+    for _ in 0..<8 {
+      if let real = realPath(current) { return real }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(current, &buffer, buffer.count - 1)
+      guard count > 0 else { break }
+      let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let folder = (current as NSString).deletingLastPathComponent
+      current = target.hasPrefix("/") ? target : folder + "/" + target
+    }
+    let folder = (current as NSString).deletingLastPathComponent
+    let name = (current as NSString).lastPathComponent
+    return (realPath(folder) ?? folder) + "/" + name
+  }
+
+  /// The names in `folder` that start with `prefix` (none if it cannot be read).
+  static func names(in folder: String, withPrefix prefix: String) -> [String] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = directoryEntryName(entry)
+      if name.hasPrefix(prefix) { names.append(name) }
+    }
+    return names
+  }
+
   /// Flushes a directory's entries to disk (after a rename or create inside it).
   static func syncDirectory(_ path: String) throws(SystemError) {
     let fd = open(path, O_RDONLY | O_DIRECTORY)
@@ -54,7 +85,29 @@ enum Platform {
   static func hostName() -> String {
     var buffer = [CChar](repeating: 0, count: 256)
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "device" }
-    return String(cString: buffer)
+    return string(fromCString: buffer)
+  }
+
+  /// Creates a new file `<prefix>XXXXXX` (mode 0600) and returns its descriptor and path.
+  static func makeTemporaryFile(prefix: String) throws(SystemError) -> (fd: Int32, path: String) {
+    var template = Array((prefix + "XXXXXX").utf8CString)
+    let fd = mkstemp(&template)
+    guard fd >= 0 else { throw SystemError(operation: "create", path: prefix + "XXXXXX", code: errno) }
+    return (fd, string(fromCString: template))
+  }
+
+  /// Creates a new folder `<prefix>XXXXXX` (mode 0700) and returns its path.
+  static func makeTemporaryDirectory(prefix: String) throws(SystemError) -> String {
+    var template = Array((prefix + "XXXXXX").utf8CString)
+    guard mkdtemp(&template) != nil else {
+      throw SystemError(operation: "create", path: prefix + "XXXXXX", code: errno)
+    }
+    return string(fromCString: template)
+  }
+
+  /// The text of a NUL-terminated C buffer.
+  private static func string(fromCString buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Links `source` to `destination` without ever replacing an existing `destination`, then

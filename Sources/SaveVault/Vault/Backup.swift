@@ -33,6 +33,7 @@ extension Vault {
     let held = try lock(target)
     defer { withExtendedLifetime(held) {} }
     try container.probe()
+    recoverInterruptedRestore(target)
     var snapshot = try Snapshot.scan(target.saveDirectory)
     if snapshot == nil || snapshot?.isEmpty == true {
       guard force else {

@@ -60,15 +60,16 @@ extension Vault {
     }
     verbose("restoring '\(chosen.name)' (\(chosen.size) bytes, made by \(chosen.device ?? "another tool"))")
 
+    recoverInterruptedRestore(target)
     let current = try Snapshot.scan(target.saveDirectory)
-    let destination = current?.root ?? target.saveDirectory
+    let destination = current?.root ?? Platform.resolvedPath(target.saveDirectory)
     let parent = (destination as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
     } catch {
       throw VaultError.io(path: parent, reason: "cannot create it: \(error.localizedDescription)")
     }
-    let staging = try makeTemporaryDirectory(in: parent, prefix: ".savevault-staging-")
+    let staging = try makeTemporaryDirectory(in: parent, prefix: Self.stagingPrefix(target.game))
     var isStagingInUse = true
     defer {
       if isStagingInUse { removeTree(staging) }
@@ -97,7 +98,7 @@ extension Vault {
       verbose("kept the current save as '\(preRestoreCopy ?? "")'")
     }
 
-    try swap(staging: staging, into: destination, exists: current != nil, parent: parent)
+    try swap(staging: staging, into: destination, exists: current != nil, parent: parent, game: target.game)
     isStagingInUse = false
 
     if let restored = try Snapshot.scan(destination) {
@@ -113,7 +114,9 @@ extension Vault {
   /// Puts the staging folder where the save directory is: the old folder is renamed aside,
   /// the staging folder renamed in, the parent flushed, and the old folder removed (a pre-
   /// restore copy of it already exists). On failure the old folder is put back.
-  private func swap(staging: String, into destination: String, exists: Bool, parent: String) throws {
+  private func swap(staging: String, into destination: String, exists: Bool, parent: String, game: String)
+    throws
+  {
     guard exists else {
       guard rename(staging, destination) == 0 else {
         throw VaultError.io(path: destination, reason: Platform.describe(errno: errno))
@@ -121,7 +124,7 @@ extension Vault {
       try? Platform.syncDirectory(parent)
       return
     }
-    let aside = try makeTemporaryDirectory(in: parent, prefix: ".savevault-old-")
+    let aside = try makeTemporaryDirectory(in: parent, prefix: Self.asidePrefix(game))
     guard rename(destination, aside) == 0 else {
       let code = errno
       rmdir(aside)
@@ -137,11 +140,11 @@ extension Vault {
   }
 
   private func makeTemporaryDirectory(in parent: String, prefix: String) throws -> String {
-    var template = Array((parent + "/" + prefix + "XXXXXX").utf8CString)
-    guard mkdtemp(&template) != nil else {
-      throw VaultError.io(path: parent, reason: "cannot create a folder there: \(Platform.describe(errno: errno))")
+    do {
+      return try Platform.makeTemporaryDirectory(prefix: parent + "/" + prefix)
+    } catch {
+      throw VaultError.io(path: parent, reason: "cannot create a folder there: \(Platform.describe(errno: error.code))")
     }
-    return String(cString: template)
   }
 
   private static func mode(of path: String) -> mode_t {

@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Vault {
+  /// The staging folder restore extracts into, beside the save directory. Named by a
+  /// fixed-length hash of the game, so that no game's prefix is another's.
+  static func stagingPrefix(_ game: String) -> String { ".savevault-staging-\(gameTag(game))-" }
+  /// The name the replaced save directory has between the two renames of a restore.
+  static func asidePrefix(_ game: String) -> String { ".savevault-old-\(gameTag(game))-" }
+
+  private static func gameTag(_ game: String) -> String { String(SHA256.hex(of: game).prefix(12)) }
+
+  /// Finishes what a killed restore of this game left beside its save directory. Call with the
+  /// game's lock held.
+  ///
+  /// - A staging folder is an unfinished extraction: removed.
+  /// - A set-aside folder with the save directory missing means the kill came between the two
+  ///   renames: the old save is put back (the restore did not happen).
+  /// - A set-aside folder with the save directory present is a finished swap whose clean-up
+  ///   did not run (its pre-restore copy exists): removed.
+  func recoverInterruptedRestore(_ target: Target) {
+    let destination = Platform.resolvedPath(target.saveDirectory)
+    let parent = (destination as NSString).deletingLastPathComponent
+    for name in Platform.names(in: parent, withPrefix: Self.stagingPrefix(target.game)) {
+      context.log.warning("removing '\(parent)/\(name)', left by an interrupted restore")
+      removeTree(parent + "/" + name)
+    }
+    for name in Platform.names(in: parent, withPrefix: Self.asidePrefix(target.game)).sorted() {
+      let aside = parent + "/" + name
+      var info = stat()
+      if lstat(destination, &info) != 0 && errno == ENOENT {
+        if rename(aside, destination) == 0 {
+          context.log.warning("put back '\(destination)' after an interrupted restore")
+          try? Platform.syncDirectory(parent)
+          continue
+        }
+      }
+      removeTree(aside)
+    }
+  }
+}
