@@ -49,15 +49,17 @@ enum ArchiveInspector {
         case .accepted(let target) = EntryPolicy.check(path: link),
         let original = entries.first(where: { $0.path == target })
       {
-        entries.append(ManifestEntry(path: path, kind: .file, size: original.size, sha256: original.sha256))
+        entries.append(
+          ManifestEntry(path: path, kind: .file, size: original.size, sha256: original.sha256).stamped(from: e))
         continue
       }
       switch UInt32(archive_entry_filetype(e)) {
-      case SV_AE_IFDIR: entries.append(ManifestEntry(path: path, kind: .directory))
+      case SV_AE_IFDIR: entries.append(ManifestEntry(path: path, kind: .directory).stamped(from: e))
       case SV_AE_IFLNK:
         let target = archive_entry_symlink_utf8(e).map { String(cString: $0) } ?? ""
-        entries.append(ManifestEntry(path: path, kind: .symlink, target: target))
-      default: entries.append(ManifestEntry(path: path, kind: .file, size: size, sha256: hash.finalize()))
+        entries.append(ManifestEntry(path: path, kind: .symlink, target: target).stamped(from: e))
+      default:
+        entries.append(ManifestEntry(path: path, kind: .file, size: size, sha256: hash.finalize()).stamped(from: e))
       }
     }
     if let manifest, Extractor.firstMismatch(extracted: entries, manifest: manifest.entries) != nil {

@@ -88,6 +88,13 @@ struct Extractor {
         continue
       }
       let kind = try state.admit(path: path, entry: e, refuse: refuse)
+      let stamp = ManifestEntry(path: path, kind: .file).stamped(from: e)
+      func record(_ entry: ManifestEntry) {
+        var entry = entry
+        entry.mode = stamp.mode
+        entry.modifiedNs = stamp.modifiedNs
+        state.extracted.append(entry)
+      }
       archive_entry_set_pathname_utf8(e, path)
       archive_entry_set_perm(e, archive_entry_perm(e) & 0o777)
       archive_entry_set_uid(e, 0)
@@ -97,16 +104,16 @@ struct Extractor {
       switch kind {
       case .file:
         let (size, digest) = try copyData(reader: reader, disk: disk, refuse: refuse)
-        state.extracted.append(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
+        record(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
         state.fileHashes[path] = (size, digest)
       case .hardlink(let target):
         let (size, digest) = state.fileHashes[target] ?? (0, "")
-        state.extracted.append(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
+        record(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
         state.fileHashes[path] = (size, digest)
       case .directory:
-        state.extracted.append(ManifestEntry(path: path, kind: .directory))
+        record(ManifestEntry(path: path, kind: .directory))
       case .symlink(let target):
-        state.extracted.append(ManifestEntry(path: path, kind: .symlink, target: target))
+        record(ManifestEntry(path: path, kind: .symlink, target: target))
       }
       guard archive_write_finish_entry(w) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
     }
@@ -124,6 +131,9 @@ struct Extractor {
       if let mismatch = Self.firstMismatch(extracted: state.extracted, manifest: manifest.entries) {
         throw refuse(mismatch)
       }
+      guard manifest == Manifest(header: header, entries: manifest.entries) else {
+        throw refuse("its manifest's totals do not match its entries (the archive is corrupt)")
+      }
     }
     return Extraction(header: state.header, manifest: state.manifest, entries: state.extracted)
   }
@@ -140,6 +150,9 @@ struct Extractor {
       if listed.size != entry.size { return "'\(entry.path)' has \(entry.size ?? 0) bytes, its manifest says \(listed.size ?? 0)" }
       if listed.sha256 != entry.sha256 { return "'\(entry.path)' does not match its checksum (the archive is corrupt)" }
       if listed.target != entry.target { return "symlink '\(entry.path)' does not match its manifest" }
+      if listed.mode != entry.mode || listed.modifiedNs != entry.modifiedNs {
+        return "the mode or time of '\(entry.path)' does not match its manifest (the archive is corrupt)"
+      }
     }
     if let missing = expected.keys.sorted().first { return "'\(missing)' is in its manifest but not in the archive (truncated?)" }
     return nil

@@ -47,3 +47,14 @@ enum LibArchiveLocale {
     if setlocale(LC_CTYPE, "C.UTF-8") == nil { _ = setlocale(LC_CTYPE, "en_US.UTF-8") }
   }()
 }
+
+extension ManifestEntry {
+  /// This entry with the mode and modification time of the libarchive header `e`, so that a
+  /// manifest also vouches for the metadata a restore applies.
+  func stamped(from e: OpaquePointer) -> ManifestEntry {
+    var copy = self
+    copy.mode = UInt32(archive_entry_perm(e)) & 0o7777
+    copy.modifiedNs = Int64(archive_entry_mtime(e)) * 1_000_000_000 + Int64(archive_entry_mtime_nsec(e))
+    return copy
+  }
+}

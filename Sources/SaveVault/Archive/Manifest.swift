@@ -10,8 +10,14 @@ public struct ManifestEntry: Codable, Equatable, Sendable {
   public var sha256: String?
   /// The target, for symlinks.
   public var target: String?
+  /// Permission bits as stored in the entry's header.
+  public var mode: UInt32?
+  /// Modification time in ns as stored in the entry's header.
+  public var modifiedNs: Int64?
 
-  public init(path: String, kind: EntryKind, size: Int64? = nil, sha256: String? = nil, target: String? = nil) {
+  public init(
+    path: String, kind: EntryKind, size: Int64? = nil, sha256: String? = nil, target: String? = nil
+  ) {
     self.path = path
     self.kind = kind
     self.size = size
@@ -59,7 +65,7 @@ public struct Manifest: Codable, Equatable, Sendable {
 }
 
 /// The digest of a save's content: equal digests mean the same paths, kinds, bytes and link
-/// targets, whatever the modification times.
+/// targets, whatever the modification times and modes.
 enum ContentDigest {
   static func of(_ entries: [ManifestEntry]) -> String {
     let sorted = entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }

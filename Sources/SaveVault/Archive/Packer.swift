@@ -56,16 +56,16 @@ struct Packer {
       case .directory:
         archive_entry_set_filetype(e, SV_AE_IFDIR)
         try check(archive_write_header(a, e))
-        entries.append(ManifestEntry(path: item.path, kind: .directory))
+        entries.append(ManifestEntry(path: item.path, kind: .directory).stamped(from: e))
       case .symlink:
         archive_entry_set_filetype(e, SV_AE_IFLNK)
         archive_entry_set_symlink_utf8(e, item.linkTarget ?? "")
         try check(archive_write_header(a, e))
-        entries.append(ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget))
+        entries.append(ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget).stamped(from: e))
       case .file:
         let path = snapshot.root + "/" + item.path
         let (size, digest) = try copyFile(path, entry: entry, writer: writer, outputName: outputName, buffer: buffer)
-        entries.append(ManifestEntry(path: item.path, kind: .file, size: size, sha256: digest))
+        entries.append(ManifestEntry(path: item.path, kind: .file, size: size, sha256: digest).stamped(from: e))
       }
     }
     let manifest = Manifest(header: header, entries: entries)

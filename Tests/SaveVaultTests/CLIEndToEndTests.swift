@@ -1,0 +1,800 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// End-to-end tests of the built `savevault` binary: every test gets its own temporary
+// directory, a private HOME and an exact environment, and talks to the binary only through
+// its arguments, environment, exit code, stdout, stderr and the files it leaves behind.
+
+// MARK: - Tests
+
+@Suite("CLIEndToEnd: the built savevault binary")
+struct CLIEndToEndTests {
+  // 1
+  @Test("round trip: backup, status, edit, restore, pre-restore copy")
+  func roundTrip() throws {
+    let box = try Sandbox("roundtrip")
+    let save = box.tmp.sub("saves/MyGame")
+    let edited = "Slot 1/Ünïcødé save.dat"
+    try writeFile(save + "/" + edited, "level 3, 1200 coins, ✓\n")
+    try writeFile(save + "/Slot 1/deep/nested/level.bin", Data((0..<1024).map { UInt8($0 % 256) }))
+    try writeFile(save + "/empty.txt", "")
+    try makeDirectory(save + "/Empty Folder")
+    try writeFile(save + "/config/secret.cfg", "token=abc\n", mode: 0o600)
+    try writeFile(save + "/tools/run.sh", "#!/bin/sh\necho hi\n", mode: 0o755)
+    let firstContent = "level 3, 1200 coins, ✓\n"
+    let totalBytes: Int64 = Int64(firstContent.utf8.count) + 1024 + 10 + 18
+
+    let backup = try box.run(["backup", "--save-dir", save, "--json"])
+    #expect(backup.code == 0, "backup failed: \(backup.stderr)")
+    let backupJSON = try jsonObject(backup.stdout)
+    #expect(backupJSON["outcome"] as? String == "uploaded")
+    let archive = try #require(backupJSON["archive"] as? String)
+    #expect(archiveNames(in: box.defaultContainer + "/MyGame") == [archive])
+    let afterBackup = tree(save)
+    #expect(afterBackup["Empty Folder"]?.kind == "dir")
+    #expect(afterBackup["config/secret.cfg"]?.mode == 0o600)
+    #expect(afterBackup["tools/run.sh"]?.mode == 0o755)
+
+    let status = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(status.code == 0, "status failed: \(status.stderr)")
+    let report = try jsonObject(status.stdout)
+    for key in [
+      "game", "state", "local.modifiedMs", "local.files", "local.bytes", "cloud.latest", "cloud.modifiedMs",
+      "cloud.count",
+    ] {
+      #expect(lookup(report, key) != nil, "status --json lacks '\(key)': \(status.stdout)")
+    }
+    #expect(report["game"] as? String == "MyGame")
+    #expect(report["state"] as? String == "in-sync")
+    #expect(integer(lookup(report, "local.files")) == 5)
+    #expect(integer(lookup(report, "local.bytes")) == totalBytes)
+    #expect(integer(lookup(report, "local.modifiedMs")) != nil)
+    #expect(lookup(report, "cloud.latest") as? String == archive)
+    #expect(integer(lookup(report, "cloud.modifiedMs")) != nil)
+    #expect(integer(lookup(report, "cloud.count")) == 1)
+
+    let editedContent = "level 4, 9999 coins, EDITED after the backup\n"
+    try writeFile(save + "/" + edited, editedContent)
+    let changed = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(changed.code == 0, "status failed: \(changed.stderr)")
+    #expect(try jsonObject(changed.stdout)["state"] as? String == "local-changed")
+
+    let restore = try box.run(["restore", "--latest", "--save-dir", save, "--json"])
+    #expect(restore.code == 0, "restore failed: \(restore.stderr)")
+    let restoreJSON = try jsonObject(restore.stdout)
+    #expect(restoreJSON["archive"] as? String == archive)
+    #expect(restoreJSON["verified"] as? Bool == true)
+
+    let afterRestore = tree(save)
+    #expect(afterRestore == afterBackup)
+    for key in Set(afterBackup.keys).union(afterRestore.keys).sorted() where afterBackup[key] != afterRestore[key] {
+      Issue.record("'\(key)' after restore: \(afterRestore[key].map(String.init(describing:)) ?? "missing"), after backup: \(afterBackup[key].map(String.init(describing:)) ?? "missing")")
+    }
+
+    let copy = try #require(restoreJSON["preRestoreCopy"] as? String, "no preRestoreCopy in \(restore.stdout)")
+    #expect(FileManager.default.fileExists(atPath: copy))
+    #expect(copy.hasPrefix(box.home + "/.local/share/savevault/"))
+    #expect(!copy.hasPrefix(box.defaultContainer + "/"), "the pre-restore copy must never be a backup")
+    let unpacked = box.tmp.sub("unpacked-copy")
+    try makeDirectory(unpacked)
+    let untar = try runProgram(try tarTool(), ["-xf", copy, "-C", unpacked])
+    #expect(untar.code == 0, "tar -xf of the pre-restore copy failed: \(untar.stderr)")
+    #expect(FileManager.default.contents(atPath: unpacked + "/" + edited) == Data(editedContent.utf8))
+
+    let after = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(try jsonObject(after.stdout)["state"] as? String == "in-sync")
+  }
+
+  // 2
+  @Test("an unchanged backup uploads nothing; --force does")
+  func unchangedBackupUploadsNothing() throws {
+    let box = try Sandbox("unchanged")
+    let save = box.tmp.sub("saves/hades")
+    try writeFile(save + "/slot.sav", "run 12")
+    let folder = box.defaultContainer + "/hades"
+
+    let first = try box.run(["backup", "--save-dir", save])
+    #expect(first.code == 0, "backup failed: \(first.stderr)")
+    let second = try box.run(["backup", "--save-dir", save])
+    #expect(second.code == 0, "backup failed: \(second.stderr)")
+    #expect(second.stdout.contains("unchanged"), "stdout: \(second.stdout)")
+    let third = try box.run(["backup", "--save-dir", save, "--json"])
+    #expect(third.code == 0)
+    #expect(try jsonObject(third.stdout)["outcome"] as? String == "unchanged")
+    #expect(archiveNames(in: folder).count == 1, "\(archiveNames(in: folder))")
+
+    let forced = try box.run(["backup", "--save-dir", save, "--force", "--json"])
+    #expect(forced.code == 0, "backup --force failed: \(forced.stderr)")
+    #expect(try jsonObject(forced.stdout)["outcome"] as? String == "uploaded")
+    #expect(archiveNames(in: folder).count == 2, "\(archiveNames(in: folder))")
+  }
+
+  // 3
+  @Test("rewriting identical bytes is still in sync")
+  func identicalRewriteIsInSync() throws {
+    let box = try Sandbox("rewrite")
+    let save = box.tmp.sub("saves/stardew")
+    try writeFile(save + "/farm.xml", "<farm>cows: 3</farm>")
+    try writeFile(save + "/other.dat", "x")
+    let backup = try box.run(["backup", "--save-dir", save])
+    #expect(backup.code == 0, "backup failed: \(backup.stderr)")
+
+    // The game writes the same bytes again: new mtime, same content.
+    try writeFile(save + "/farm.xml", "<farm>cows: 3</farm>", modifiedNs: 1_900_000_000_123_456_789)
+    let status = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(status.code == 0, "status failed: \(status.stderr)")
+    #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync")
+    let again = try box.run(["backup", "--save-dir", save, "--json"])
+    #expect(again.code == 0, "backup failed: \(again.stderr)")
+    #expect(try jsonObject(again.stdout)["outcome"] as? String == "unchanged")
+    #expect(archiveNames(in: box.defaultContainer + "/stardew").count == 1)
+  }
+
+  // 4
+  @Test("a missing container folder is 'unavailable' (exit 4), never created",
+    arguments: ["backup", "status", "list", "restore", "prune"])
+  func missingContainer(_ command: String) throws {
+    let extra: [String] = command == "restore" ? ["--latest"] : command == "prune" ? ["--keep", "1"] : []
+    let box = try Sandbox("nocontainer")
+    let save = box.tmp.sub("saves/celeste")
+    try writeFile(save + "/0.celeste", "deaths: 4000")
+    let missing = box.tmp.sub("does-not-exist")
+    let result = try box.run([command, "--save-dir", save, "--container", missing] + extra)
+    #expect(result.code == 4, "\(command): exit \(result.code), stderr: \(result.stderr)")
+    #expect(result.stderr.contains(missing), "stderr does not name the folder: \(result.stderr)")
+    #expect(!exists(missing), "\(command) created the missing container folder")
+  }
+
+  // 5
+  @Test("a missing or empty save directory is refused; --force allows an empty one")
+  func missingOrEmptySaveDirectory() throws {
+    let box = try Sandbox("emptysave")
+    let missing = box.tmp.sub("saves/ghost")
+    let gone = try box.run(["backup", "--save-dir", missing])
+    #expect(gone.code == 1, "exit \(gone.code), stderr: \(gone.stderr)")
+    #expect(gone.stderr.contains(missing) && gone.stderr.contains("does not exist"), "stderr: \(gone.stderr)")
+    #expect(archiveNames(in: box.defaultContainer + "/ghost").isEmpty)
+
+    let empty = box.tmp.sub("saves/blank")
+    try makeDirectory(empty)
+    let refused = try box.run(["backup", "--save-dir", empty])
+    #expect(refused.code == 1, "exit \(refused.code), stderr: \(refused.stderr)")
+    #expect(refused.stderr.contains("empty"), "stderr: \(refused.stderr)")
+    #expect(archiveNames(in: box.defaultContainer + "/blank").isEmpty, "an empty backup was uploaded")
+
+    let forced = try box.run(["backup", "--save-dir", empty, "--force"])
+    #expect(forced.code == 0, "backup --force of an empty dir: exit \(forced.code), stderr: \(forced.stderr)")
+    #expect(archiveNames(in: box.defaultContainer + "/blank").count == 1)
+  }
+
+  // 6
+  @Test("a hostile archive is refused whole (exit 5), the save untouched", arguments: HostileArchive.allCases)
+  func hostileArchive(_ hostile: HostileArchive) throws {
+    let box = try Sandbox("hostile")
+    let saves = box.tmp.sub("saves")
+    let save = saves + "/game"
+    let precious = "precious-save-content-0123456789-unique"
+    try writeFile(save + "/slot1.sav", precious)
+    try writeFile(save + "/sub/options.ini", "volume=7\n", mode: 0o600)
+    try makeDirectory(save + "/empty")
+    let backup = try box.run(["backup", "--save-dir", save])
+    try #require(backup.code == 0, "backup failed: \(backup.stderr)")
+    let folder = box.defaultContainer + "/game"
+    let real = try #require(archiveNames(in: folder).first)
+    let evil = folder + "/packsave-20991231T235959.999Z-evil.tar"
+
+    let token = "savevault-e2e-\(UUID().uuidString)"
+    var mustNotExist: [String] = []
+    let absoluteTarget = "/tmp/" + token
+    defer { try? FileManager.default.removeItem(atPath: absoluteTarget) }
+    let outsideDirectory = box.tmp.sub("outside-dir")
+    try makeDirectory(outsideDirectory)
+    let outsideFile = box.tmp.sub("outside-file")
+    try writeFile(outsideFile, "outside, must stay as it is\n")
+
+    func buildWithPython(_ argument: String = "") throws {
+      let made = try runProgram(try python3(), ["-c", Self.hostileTarScript, hostile.rawValue, evil, argument])
+      try #require(made.code == 0, "python3 could not build the archive: \(made.stderr)")
+    }
+    switch hostile {
+    case .dotDotEscape:
+      try buildWithPython(token)
+      mustNotExist = [saves + "/" + token, box.tmp.sub(token), save + "/" + token]
+    case .absolutePath:
+      try buildWithPython(absoluteTarget)
+      mustNotExist = [absoluteTarget, save + absoluteTarget]
+    case .tmpDotDot:
+      try buildWithPython(token)
+      mustNotExist = [saves + "/" + token, box.tmp.sub(token), save + "/" + token]
+    case .symlinkAbsoluteThenFile:
+      try buildWithPython(outsideDirectory)
+      mustNotExist = [outsideDirectory + "/pwned"]
+    case .symlinkEscaping:
+      try buildWithPython()
+      mustNotExist = [box.tmp.sub("outside")]
+    case .characterDevice, .fifo, .duplicatePath, .symlinkChainEscaping, .emptySymlinkTarget, .hugeDeclaredSize,
+      .tooDeep:
+      try buildWithPython()
+    case .doubleSlashAbsolute:
+      try buildWithPython(absoluteTarget)
+      mustNotExist = [absoluteTarget]
+    case .hardlinkOutsideWithData:
+      try buildWithPython(outsideFile)
+    case .directoryThenSymlink:
+      try buildWithPython(outsideDirectory)
+    case .truncated:
+      let data = try #require(FileManager.default.contents(atPath: folder + "/" + real))
+      try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: evil))
+    case .flippedByte:
+      var data = try #require(FileManager.default.contents(atPath: folder + "/" + real))
+      let range = try #require(data.range(of: Data(precious.utf8)), "the file's content is not in the archive")
+      data[range.lowerBound + 5] ^= 0x01
+      try data.write(to: URL(fileURLWithPath: evil))
+    case .flippedMtimeDigit:
+      // The pax record "mtime=…" in slot1.sav's header, one digit changed: same length, other time.
+      var data = try #require(FileManager.default.contents(atPath: folder + "/" + real))
+      let content = try #require(data.range(of: Data(precious.utf8)))
+      let record = try #require(
+        data.range(of: Data("mtime=".utf8), options: .backwards, in: data.startIndex..<content.lowerBound))
+      data[record.upperBound] = data[record.upperBound] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
+      try data.write(to: URL(fileURLWithPath: evil))
+    case .editedManifestTotals:
+      var data = try #require(FileManager.default.contents(atPath: folder + "/" + real))
+      let totals = try #require(data.range(of: Data("\"files\":2".utf8)), "no file count in the manifest")
+      data.replaceSubrange(totals, with: Data("\"files\":3".utf8))
+      try data.write(to: URL(fileURLWithPath: evil))
+    }
+    #expect(archiveNames(in: folder) == [real, (evil as NSString).lastPathComponent])
+
+    let before = tree(save)
+    let result = try box.run(["restore", "--latest", "--save-dir", save])
+    #expect(result.code == 5, "\(hostile): exit \(result.code), stderr: \(result.stderr)")
+    #expect(result.stderr.contains("refused"), "stderr: \(result.stderr)")
+    #expect(tree(save) == before, "\(hostile): the save directory changed")
+    for path in mustNotExist {
+      #expect(!exists(path), "\(hostile) created '\(path)' outside the save directory")
+    }
+    #expect(
+      (try? FileManager.default.contentsOfDirectory(atPath: outsideDirectory)) == [],
+      "\(hostile) wrote into a folder outside the save directory")
+    #expect(
+      FileManager.default.contents(atPath: outsideFile) == Data("outside, must stay as it is\n".utf8),
+      "\(hostile) changed a file outside the save directory")
+    let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: saves)) ?? [])
+      .filter { $0.hasPrefix(".savevault-") }
+    #expect(leftovers.isEmpty, "\(hostile) left \(leftovers) beside the save directory")
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: saves)) ?? []).sorted() == ["game"])
+  }
+
+  // 7
+  @Test("a plain GNU tar restores, with a warning that it could not be verified")
+  func plainTarRestores() throws {
+    let box = try Sandbox("plaintar")
+    let save = box.tmp.sub("saves/game")
+    try writeFile(save + "/old.sav", "the old save")
+    let backup = try box.run(["backup", "--save-dir", save])
+    try #require(backup.code == 0, "backup failed: \(backup.stderr)")
+
+    let plain = box.tmp.sub("plain")
+    try writeFile(plain + "/level1.sav", "made by another tool")
+    try writeFile(plain + "/sub dir/level2.sav", Data([0, 1, 2, 255, 254]))
+    let folder = box.defaultContainer + "/game"
+    let name = "packsave-20991231T235959.999Z-othertool.tar"
+    let tarred = try runProgram(try tarTool(), ["-cf", folder + "/" + name, "-C", plain, "."])
+    try #require(tarred.code == 0, "tar -cf failed: \(tarred.stderr)")
+
+    let restore = try box.run(["restore", "--latest", "--save-dir", save])
+    #expect(restore.code == 0, "restore of a plain tar: exit \(restore.code), stderr: \(restore.stderr)")
+    #expect(restore.stderr.contains("could not be verified"), "no warning on stderr: \(restore.stderr)")
+    #expect(FileManager.default.contents(atPath: save + "/level1.sav") == Data("made by another tool".utf8))
+    #expect(contentTree(save) == contentTree(plain))
+  }
+
+  // 8
+  @Test("list shows archives newest first")
+  func listNewestFirst() throws {
+    let box = try Sandbox("list")
+    let save = box.tmp.sub("saves/portal")
+    try writeFile(save + "/slot.sav", "chamber 19")
+    var made: [String] = []
+    for flags in [[], ["--force"], ["--force"]] {
+      let backup = try box.run(["backup", "--save-dir", save, "--json"] + flags)
+      try #require(backup.code == 0, "backup failed: \(backup.stderr)")
+      made.append(try #require(try jsonObject(backup.stdout)["archive"] as? String))
+    }
+    let list = try box.run(["list", "--save-dir", save, "--json"])
+    #expect(list.code == 0, "list failed: \(list.stderr)")
+    let archives = try #require(try jsonObject(list.stdout)["archives"] as? [[String: Any]])
+    #expect(archives.count == 3)
+    let times = archives.compactMap { integer($0["modifiedMs"]) }
+    #expect(times.count == 3)
+    #expect(zip(times, times.dropFirst()).allSatisfy { $0 > $1 }, "not newest first: \(times)")
+    #expect(archives.compactMap { $0["name"] as? String } == made.reversed())
+    #expect(archives.allSatisfy { $0["device"] as? String == "testbox" })
+
+    let text = try box.run(["list", "--save-dir", save])
+    #expect(text.code == 0)
+    let positions = made.compactMap { text.stdout.range(of: $0)?.lowerBound }
+    #expect(positions.count == 3 && positions[2] < positions[1] && positions[1] < positions[0], "\(text.stdout)")
+  }
+
+  // 9
+  @Test("prune keeps the newest overall and the newest of each device")
+  func prune() throws {
+    let box = try Sandbox("prune")
+    let save = box.tmp.sub("saves/zelda")
+    try writeFile(save + "/slot.sav", "hearts: 20")
+    let folder = box.defaultContainer + "/zelda"
+    func backup(device: String) throws -> String {
+      let result = try box.run(["backup", "--save-dir", save, "--force", "--json"], environment: ["SAVEVAULT_DEVICE": device])
+      try #require(result.code == 0, "backup failed: \(result.stderr)")
+      return try #require(try jsonObject(result.stdout)["archive"] as? String)
+    }
+    let a1 = try backup(device: "a")
+    let a2 = try backup(device: "a")
+    let b1 = try backup(device: "b")
+    #expect(archiveNames(in: folder) == [a1, a2, b1].sorted())
+
+    let noKeep = try box.run(["prune", "--save-dir", save])
+    #expect(noKeep.code == 2, "prune without --keep: exit \(noKeep.code)")
+    let zero = try box.run(["prune", "--save-dir", save, "--keep", "0"])
+    #expect(zero.code == 2, "prune --keep 0: exit \(zero.code)")
+    #expect(archiveNames(in: folder).count == 3, "a refused prune deleted something")
+
+    let pruned = try box.run(["prune", "--save-dir", save, "--keep", "1", "--json"])
+    #expect(pruned.code == 0, "prune failed: \(pruned.stderr)")
+    let report = try jsonObject(pruned.stdout)
+    #expect(report["deleted"] as? [String] == [a1])
+    #expect(Set(report["kept"] as? [String] ?? []) == [a2, b1])
+    #expect(archiveNames(in: folder) == [a2, b1].sorted())
+  }
+
+  // 10
+  @Test("usage errors exit 2")
+  func usageErrors() throws {
+    let box = try Sandbox("usage")
+    let save = box.tmp.sub("saves/game")
+    try writeFile(save + "/slot.sav", "x")
+    let badConfig = box.tmp.sub("bad.json")
+    try writeFile(badConfig, "{ \"games\": { not json")
+    let cases: [[String]] = [
+      ["frobnicate"],
+      ["frobnicate", "--save-dir", save],
+      ["backup", "--save-dir", save, "--bogus"],
+      ["status", "--save-dir", save, "-x"],
+      ["restore", "--save-dir", save],
+      ["status", "--game", "nosuch"],
+      ["backup", "--game", "nosuch"],
+      ["status", "--save-dir", save, "--config", badConfig],
+      ["--config", badConfig, "backup", "--save-dir", save],
+      [],
+    ]
+    for words in cases {
+      let result = try box.run(words)
+      #expect(result.code == 2, "\(words): exit \(result.code), stderr: \(result.stderr)")
+      #expect(!result.stderr.isEmpty, "\(words): no message on stderr")
+    }
+    #expect(archiveNames(in: box.defaultContainer + "/game").isEmpty)
+  }
+
+  @Test("--help on every command and --version exit 0")
+  func helpAndVersion() throws {
+    let box = try Sandbox("help")
+    for command in ["backup", "status", "restore", "list", "prune"] {
+      for words in [[command, "--help"], ["--help", command], [command, "-h"]] {
+        let result = try box.run(words)
+        #expect(result.code == 0, "\(words): exit \(result.code)")
+        #expect(result.stdout.contains("Usage:") && result.stdout.contains(command), "\(words): \(result.stdout)")
+      }
+    }
+    let main = try box.run(["--help"])
+    #expect(main.code == 0 && main.stdout.contains("Usage:"))
+    let version = try box.run(["--version"])
+    #expect(version.code == 0)
+    #expect(version.stdout.hasPrefix("savevault "), "\(version.stdout)")
+  }
+
+  // 11
+  @Test("a game from $XDG_CONFIG_HOME/savevault/config.json")
+  func configFromXDGConfigHome() throws {
+    let box = try Sandbox("xdgconfig")
+    let save = box.tmp.sub("somewhere/Celeste Saves")
+    try writeFile(save + "/0.celeste", "strawberries: 175")
+    let configHome = box.tmp.sub("xdg-config")
+    let config = try JSONSerialization.data(withJSONObject: ["games": ["celeste": ["saveDir": save]]])
+    try writeFile(configHome + "/savevault/config.json", config)
+    let environment = ["XDG_CONFIG_HOME": configHome]
+
+    let backup = try box.run(["backup", "--game", "celeste"], environment: environment)
+    #expect(backup.code == 0, "backup --game celeste failed: \(backup.stderr)")
+    #expect(archiveNames(in: box.defaultContainer + "/celeste").count == 1)
+    let status = try box.run(["status", "--game", "celeste", "--json"], environment: environment)
+    #expect(status.code == 0, "status failed: \(status.stderr)")
+    let report = try jsonObject(status.stdout)
+    #expect(report["game"] as? String == "celeste")
+    #expect(report["state"] as? String == "in-sync")
+
+    // Without XDG_CONFIG_HOME the file is not found: an unknown game.
+    let unknown = try box.run(["backup", "--game", "celeste"])
+    #expect(unknown.code == 2)
+  }
+
+  @Test("SAVEVAULT_CONTAINER is the container when no flag names one")
+  func containerFromEnvironment() throws {
+    let box = try Sandbox("envcontainer")
+    let save = box.tmp.sub("saves/doom")
+    try writeFile(save + "/savegame0.dsg", "E1M1")
+    let container = box.tmp.sub("cloud")
+    try makeDirectory(container)
+    let backup = try box.run(["backup", "--save-dir", save], environment: ["SAVEVAULT_CONTAINER": container])
+    #expect(backup.code == 0, "backup failed: \(backup.stderr)")
+    #expect(archiveNames(in: container + "/doom").count == 1)
+    #expect(archiveNames(in: box.defaultContainer + "/doom").isEmpty)
+    let list = try box.run(["list", "--save-dir", save, "--json"], environment: ["SAVEVAULT_CONTAINER": container])
+    #expect(list.code == 0)
+    #expect((try jsonObject(list.stdout)["archives"] as? [Any])?.count == 1)
+  }
+
+  @Test("--container file:///path is a folder")
+  func fileURLContainer() throws {
+    let box = try Sandbox("fileurl")
+    let save = box.tmp.sub("saves/quake")
+    try writeFile(save + "/s0.sav", "E1M7")
+    let container = box.tmp.sub("nas share")
+    try makeDirectory(container)
+    let url = "file://" + (container.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? container)
+    let backup = try box.run(["backup", "--save-dir", save, "--container", url])
+    #expect(backup.code == 0, "backup --container \(url) failed: \(backup.stderr)")
+    #expect(archiveNames(in: container + "/quake").count == 1)
+    #expect(archiveNames(in: box.defaultContainer + "/quake").isEmpty)
+  }
+
+  @Test("SAVEVAULT_CONFIG names the config file")
+  func configFromEnvironment() throws {
+    let box = try Sandbox("envconfig")
+    let save = box.tmp.sub("saves/HollowKnight")
+    try writeFile(save + "/user1.dat", "geo: 3000")
+    let container = box.tmp.sub("box")
+    try makeDirectory(container)
+    let configPath = box.tmp.sub("custom/savevault.json")
+    let config = try JSONSerialization.data(
+      withJSONObject: ["games": ["hollow": ["saveDir": save, "container": container]]])
+    try writeFile(configPath, config)
+
+    let backup = try box.run(["backup", "--game", "hollow"], environment: ["SAVEVAULT_CONFIG": configPath])
+    #expect(backup.code == 0, "backup --game hollow failed: \(backup.stderr)")
+    #expect(archiveNames(in: container + "/hollow").count == 1)
+
+    // --config wins over SAVEVAULT_CONFIG.
+    let other = box.tmp.sub("other.json")
+    try writeFile(other, "{\"games\":{}}")
+    let overridden = try box.run(
+      ["backup", "--game", "hollow", "--config", other], environment: ["SAVEVAULT_CONFIG": configPath])
+    #expect(overridden.code == 2, "--config should win: exit \(overridden.code), \(overridden.stderr)")
+  }
+
+  // 12
+  @Test("another process holding the game's lock makes backup exit 6")
+  func busy() throws {
+    let box = try Sandbox("busy")
+    let save = box.tmp.sub("saves/factorio")
+    try writeFile(save + "/world.zip", "belts")
+    let lockDirectory = box.home + "/.local/state/savevault/locks"
+    try makeDirectory(lockDirectory)
+    let lockFile = lockDirectory + "/factorio.lock"
+    let flockTool = try #require(which("flock"), "flock(1) is needed")
+
+    // One process holds the lock (flock on the shell's descriptor, then the shell becomes
+    // sleep with it), so terminating that one process releases it.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+    holder.arguments = ["-c", "exec 9>>\"$1\" && \"$2\" -x 9 && exec sleep 5", "sh", lockFile, flockTool]
+    holder.standardInput = FileHandle.nullDevice
+    holder.standardOutput = FileHandle.nullDevice
+    holder.standardError = FileHandle.nullDevice
+    try holder.run()
+    defer {
+      if holder.isRunning { holder.terminate() }
+      holder.waitUntilExit()
+    }
+    var isHeld = false
+    for _ in 0..<250 {
+      if try runProgram(flockTool, ["-n", lockFile, "true"]).code != 0 {
+        isHeld = true
+        break
+      }
+      usleep(20_000)
+    }
+    try #require(isHeld, "the lock holder never took the lock")
+
+    let backup = try box.run(["backup", "--save-dir", save])
+    #expect(backup.code == 6, "backup while locked: exit \(backup.code), stderr: \(backup.stderr)")
+    #expect(backup.stderr.contains("factorio"), "stderr: \(backup.stderr)")
+    #expect(archiveNames(in: box.defaultContainer + "/factorio").isEmpty)
+
+    holder.terminate()
+    holder.waitUntilExit()
+    let after = try box.run(["backup", "--save-dir", save])
+    #expect(after.code == 0, "backup after the holder died: exit \(after.code), stderr: \(after.stderr)")
+  }
+
+  // 13
+  @Test("archives are plain tar: tar and Python's tarfile read them")
+  func archivesArePlainTar() throws {
+    let box = try Sandbox("plain")
+    let save = box.tmp.sub("saves/witcher")
+    try writeFile(save + "/QuickSave.sav", Data((0..<5000).map { UInt8(($0 * 7) % 256) }))
+    try writeFile(save + "/Ünïcødé dir/slot 2.sav", "Geralt")
+    try writeFile(save + "/empty.sav", "")
+    try makeDirectory(save + "/screenshots")
+    try writeFile(save + "/keys.cfg", "k", mode: 0o600)
+    let backup = try box.run(["backup", "--save-dir", save, "--json"])
+    try #require(backup.code == 0, "backup failed: \(backup.stderr)")
+    let name = try #require(try jsonObject(backup.stdout)["archive"] as? String)
+    let archive = box.defaultContainer + "/witcher/" + name
+
+    let listed = try runProgram(try tarTool(), ["-tf", archive])
+    #expect(listed.code == 0, "tar -tf failed: \(listed.stderr)")
+    let tarNames = Set(listed.stdout.split(separator: "\n").map { String($0).trimmingCharacters(in: ["/"]) })
+    for expected in ["QuickSave.sav", "Ünïcødé dir/slot 2.sav", "empty.sav", "screenshots", "keys.cfg"] {
+      #expect(tarNames.contains(expected), "tar -tf lacks '\(expected)': \(listed.stdout)")
+    }
+
+    let script = "import sys, tarfile\nwith tarfile.open(sys.argv[1]) as t:\n    print('\\n'.join(t.getnames()))"
+    let python = try runProgram(try python3(), ["-c", script, archive])
+    #expect(python.code == 0, "tarfile could not read it: \(python.stderr)")
+    let pythonNames = Set(python.stdout.split(separator: "\n").map(String.init))
+    #expect(pythonNames == tarNames, "tar: \(tarNames.sorted()), tarfile: \(pythonNames.sorted())")
+
+    let out = box.tmp.sub("extracted")
+    try makeDirectory(out)
+    let extracted = try runProgram(try tarTool(), ["-xf", archive, "-C", out])
+    #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
+    #expect(contentTree(out) == contentTree(save))
+    #expect(tree(out)["keys.cfg"]?.mode == 0o600)
+    #expect(FileManager.default.fileExists(atPath: out + "/.savevault/manifest.json"))
+  }
+
+  @Test("setuid, setgid and sticky bits from an archive are cleared")
+  func specialModeBitsCleared() throws {
+    let box = try Sandbox("suid")
+    let save = box.tmp.sub("saves/game")
+    try writeFile(save + "/old.sav", "old")
+    let folder = box.defaultContainer + "/game"
+    try makeDirectory(folder)
+    let script = """
+      import io, sys, tarfile
+      with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
+          d = tarfile.TarInfo("shared"); d.type = tarfile.DIRTYPE; d.mode = 0o1777; t.addfile(d)
+          data = b"#!/bin/sh\\necho hi\\n"
+          f = tarfile.TarInfo("shared/tool"); f.size = len(data); f.mode = 0o6755
+          t.addfile(f, io.BytesIO(data))
+      """
+    let made = try runProgram(try python3(), ["-c", script, folder + "/packsave-20991231T235959.999Z-othertool.tar"])
+    try #require(made.code == 0, "python3: \(made.stderr)")
+    let restore = try box.run(["restore", "--latest", "--save-dir", save])
+    #expect(restore.code == 0, "restore: exit \(restore.code), stderr: \(restore.stderr)")
+    let restored = tree(save)
+    let tool = try #require(restored["shared/tool"])
+    let shared = try #require(restored["shared"])
+    #expect(tool.mode & 0o7000 == 0, "setuid/setgid kept: \(String(tool.mode, radix: 8))")
+    #expect(shared.mode & 0o7000 == 0, "sticky kept: \(String(shared.mode, radix: 8))")
+    #expect(tool.content == Data("#!/bin/sh\necho hi\n".utf8))
+  }
+
+  @Test("two devices sharing a container: local-missing, restore, cloud-changed, conflict")
+  func twoDevices() throws {
+    let box = try Sandbox("twodevices")
+    let cloud = box.tmp.sub("cloud")
+    try makeDirectory(cloud)
+    let deck = ["HOME": box.tmp.sub("home-deck"), "SAVEVAULT_DEVICE": "deck", "SAVEVAULT_CONTAINER": cloud]
+    let desk = ["HOME": box.tmp.sub("home-desk"), "SAVEVAULT_DEVICE": "desk", "SAVEVAULT_CONTAINER": cloud]
+    let deckSave = box.tmp.sub("deck/celeste")
+    let deskSave = box.tmp.sub("desk/celeste")
+    func state(_ save: String, _ environment: [String: String]) throws -> String? {
+      let status = try box.run(["status", "--save-dir", save, "--json"], environment: environment)
+      #expect(status.code == 0, "status: exit \(status.code), stderr: \(status.stderr)")
+      return try jsonObject(status.stdout)["state"] as? String
+    }
+
+    try writeFile(deckSave + "/0.celeste", "chapter 1")
+    try writeFile(deckSave + "/settings.celeste", "fullscreen")
+    #expect(try state(deckSave, deck) == "cloud-empty")
+    let first = try box.run(["backup", "--save-dir", deckSave], environment: deck)
+    try #require(first.code == 0, "backup: \(first.stderr)")
+
+    #expect(try state(deskSave, desk) == "local-missing")
+    let restore = try box.run(["restore", "--latest", "--save-dir", deskSave, "--json"], environment: desk)
+    #expect(restore.code == 0, "restore onto a new device: exit \(restore.code), stderr: \(restore.stderr)")
+    #expect(try jsonObject(restore.stdout)["preRestoreCopy"] == nil, "nothing to keep, yet a pre-restore copy")
+    #expect(tree(deskSave) == tree(deckSave))
+    #expect(try state(deskSave, desk) == "in-sync")
+
+    try writeFile(deckSave + "/0.celeste", "chapter 2")
+    let second = try box.run(["backup", "--save-dir", deckSave], environment: deck)
+    try #require(second.code == 0, "backup: \(second.stderr)")
+    #expect(try state(deskSave, desk) == "cloud-changed")
+
+    try writeFile(deskSave + "/0.celeste", "chapter 1, 200 strawberries")
+    #expect(try state(deskSave, desk) == "conflict")
+    #expect(try state(deckSave, deck) == "in-sync")
+  }
+}
+
+// MARK: - Helpers, inside the suite so that they never clash with other test files
+
+extension CLIEndToEndTests {
+  /// The built `savevault`, next to the test runner.
+  static let binary: String = {
+    var runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    if let resolved = realpath("/proc/self/exe", nil) {
+      runner = String(decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
+      free(resolved)
+    }
+    return (runner as NSString).deletingLastPathComponent + "/savevault"
+  }()
+
+  /// One test's world: a temporary directory with a private HOME, and the binary run with an
+  /// exact environment (HOME, PATH, SAVEVAULT_DEVICE=testbox, plus what the test adds).
+  struct Sandbox {
+    let tmp: TemporaryDirectory
+
+    init(_ label: String) throws {
+      tmp = TemporaryDirectory("e2e-\(label)")
+      try makeDirectory(tmp.sub("home"))
+    }
+
+    var home: String { tmp.sub("home") }
+    /// The embedded default container under the private HOME.
+    var defaultContainer: String { home + "/.local/share/savevault/container" }
+
+    func environment(_ extra: [String: String]) -> [String: String] {
+      var environment = [
+        "HOME": home,
+        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+        "SAVEVAULT_DEVICE": "testbox",
+      ]
+      environment.merge(extra) { $1 }
+      return environment
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
+      let binary = CLIEndToEndTests.binary
+      try #require(FileManager.default.isExecutableFile(atPath: binary), "the savevault binary is missing at \(binary)")
+      return try runProgram(binary, arguments, environment: environment(extra))
+    }
+  }
+
+  /// The `packsave-*.tar` names in `folder`, sorted; [] when the folder does not exist.
+  func archiveNames(in folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+      .filter { $0.hasPrefix("packsave-") && $0.hasSuffix(".tar") }.sorted()
+  }
+
+  /// Whether anything (even a dangling symlink) exists at `path`.
+  func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  func jsonObject(_ text: String) throws -> [String: Any] {
+    let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    return try #require(value as? [String: Any], "not a JSON object: \(text)")
+  }
+
+  /// Follows a dotted key path (`local.files`). `.some(NSNull())` for a key that is present
+  /// with a null value, nil for a missing key.
+  func lookup(_ object: [String: Any], _ path: String) -> Any? {
+    var current: Any? = object
+    for key in path.split(separator: ".") {
+      guard let dictionary = current as? [String: Any] else { return nil }
+      current = dictionary[String(key)]
+    }
+    return current
+  }
+
+  func integer(_ value: Any?) -> Int64? {
+    if let number = value as? NSNumber { return number.int64Value }
+    if let number = value as? Int { return Int64(number) }
+    return nil
+  }
+
+  /// A tree reduced to kind and content (for comparisons with other tools' extractions, where
+  /// modes and times are theirs).
+  func contentTree(_ root: String) -> [String: String] {
+    tree(root, includeTimes: false).mapValues { entry in
+      "\(entry.kind):\(entry.content.map { $0.base64EncodedString() } ?? "")\(entry.target ?? "")"
+    }
+  }
+
+  func python3() throws -> String {
+    try #require(which("python3"), "python3 is needed to build test archives")
+  }
+
+  func tarTool() throws -> String {
+    try #require(which("tar"), "tar is needed")
+  }
+
+  /// Builds hostile tars with Python's tarfile: `script CASE OUTPUT [ARG]`.
+  static let hostileTarScript = #"""
+    import io, sys, tarfile, time
+    case, out = sys.argv[1], sys.argv[2]
+    arg = sys.argv[3] if len(sys.argv) > 3 else ""
+    def make(name, kind=tarfile.REGTYPE, data=b"", link=""):
+        info = tarfile.TarInfo(name)
+        info.type = kind
+        info.mtime = int(time.time())
+        info.mode = 0o644
+        info.linkname = link
+        info.size = len(data) if kind == tarfile.REGTYPE else 0
+        return info, (io.BytesIO(data) if kind == tarfile.REGTYPE else None)
+    with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as t:
+        def add(*a, **k):
+            info, data = make(*a, **k)
+            t.addfile(info, data)
+        add("save.dat", data=b"benign entry before the hostile one\n")
+        if case == "dotDotEscape":
+            add("../" + arg, data=b"escaped\n")
+        elif case == "absolutePath":
+            add(arg, data=b"absolute\n")
+        elif case == "tmpDotDot":
+            add("tmp/../../" + arg, data=b"escaped\n")
+        elif case == "symlinkAbsoluteThenFile":
+            add("link", kind=tarfile.SYMTYPE, link=arg)
+            add("link/pwned", data=b"written through a symlink\n")
+        elif case == "symlinkEscaping":
+            add("escape", kind=tarfile.SYMTYPE, link="../../outside")
+        elif case == "characterDevice":
+            info, _ = make("dev-null", kind=tarfile.CHRTYPE)
+            info.devmajor, info.devminor = 1, 3
+            t.addfile(info)
+        elif case == "fifo":
+            add("pipe", kind=tarfile.FIFOTYPE)
+        elif case == "duplicatePath":
+            add("dup.dat", data=b"first\n")
+            add("dup.dat", data=b"second, longer\n")
+        elif case == "doubleSlashAbsolute":
+            add("/" + arg, data=b"absolute\n")
+        elif case == "hardlinkOutsideWithData":
+            info, _ = make("hl", kind=tarfile.LNKTYPE, link=arg)
+            data = b"overwritten through a hardlink\n"
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+        elif case == "directoryThenSymlink":
+            add("d", kind=tarfile.DIRTYPE)
+            add("d", kind=tarfile.SYMTYPE, link=arg)
+            add("d/pwned", data=b"written through a symlink\n")
+        elif case == "symlinkChainEscaping":
+            add("sub", kind=tarfile.DIRTYPE)
+            add("sub/up", kind=tarfile.SYMTYPE, link="..")
+            add("chain", kind=tarfile.SYMTYPE, link="sub/up/..")
+            add("chain/pwned", data=b"written through a chain of symlinks\n")
+        elif case == "emptySymlinkTarget":
+            add("empty-link", kind=tarfile.SYMTYPE, link="")
+        elif case == "hugeDeclaredSize":
+            info, _ = make("huge.bin")
+            info.size = 1 << 40
+            t.fileobj.write(info.tobuf(tarfile.PAX_FORMAT, "utf-8", "surrogateescape"))
+            t.fileobj.write(b"\0" * 4096)
+        elif case == "tooDeep":
+            add("/".join(["d"] * 5000) + "/f.sav", data=b"deep\n")
+        else:
+            sys.exit("unknown case " + case)
+    """#
+
+  /// The cases of hostile archives.
+  enum HostileArchive: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case dotDotEscape, absolutePath, tmpDotDot, symlinkAbsoluteThenFile, symlinkEscaping
+    case characterDevice, fifo, duplicatePath, truncated, flippedByte, flippedMtimeDigit, editedManifestTotals
+    // More from RELIABILITY.md's catalogue.
+    case doubleSlashAbsolute, hardlinkOutsideWithData, directoryThenSymlink, symlinkChainEscaping
+    case emptySymlinkTarget, hugeDeclaredSize, tooDeep
+
+    var testDescription: String { rawValue }
+  }
+}
