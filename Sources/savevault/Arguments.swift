@@ -5,7 +5,8 @@ struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   var command: String?
 
   var description: String {
-    message + "\n" + (command.map { "Run 'savevault \($0) --help' for its usage." } ?? "Run 'savevault --help' for usage.")
+    message + "\n"
+      + (command.map { "Run 'savevault \($0) --help' for its usage." } ?? "Run 'savevault --help' for usage.")
   }
 }
 
@@ -24,7 +25,9 @@ struct Arguments: Equatable {
   var trailing: [String]?
 
   /// Options that take a value, per command; flags take none.
-  static let valueOptions: Set<String> = ["game", "save-dir", "container", "archive", "keep", "config", "on-conflict"]
+  static let valueOptions: Set<String> = [
+    "game", "save-dir", "container", "archive", "keep", "config", "on-conflict",
+  ]
   static let flagOptions: Set<String> = ["force", "json", "latest", "help", "version", "quiet", "verbose"]
   static let globalShort: [Character: String] = ["h": "help", "q": "quiet", "v": "verbose"]
 

@@ -37,13 +37,16 @@ struct Commands {
     switch report.outcome {
     case .uploaded:
       console.out(
-        "Backed up \(report.game): \(report.files) files, \(Format.bytes(report.bytes)) -> \(report.archive) (\(Format.bytes(report.archiveBytes))) in \(report.container)")
+        "Backed up \(report.game): \(report.files) files, \(Format.bytes(report.bytes)) -> \(report.archive) (\(Format.bytes(report.archiveBytes))) in \(report.container)"
+      )
     case .unchanged:
       console.out(
-        "\(report.game) is unchanged since \(report.archive); nothing uploaded (use --force to upload anyway)")
+        "\(report.game) is unchanged since \(report.archive); nothing uploaded (use --force to upload anyway)"
+      )
     }
     if let newer = report.newerCloudArchive {
-      console.out("Note: the container's latest archive \(newer) came from another device; see 'savevault status'.")
+      console.out(
+        "Note: the container's latest archive \(newer) came from another device; see 'savevault status'.")
     }
   }
 
@@ -63,7 +66,8 @@ struct Commands {
     if let latest = cloud.latest {
       lines.append("  cloud   \(latest)")
       lines.append(
-        "          made \(cloud.modifiedMs.map(Format.time) ?? "?") by \(cloud.device ?? "another tool"), \(Format.bytes(cloud.bytes ?? 0))")
+        "          made \(cloud.modifiedMs.map(Format.time) ?? "?") by \(cloud.device ?? "another tool"), \(Format.bytes(cloud.bytes ?? 0))"
+      )
       lines.append("          \(cloud.count) archive\(cloud.count == 1 ? "" : "s") in \(cloud.container)")
     } else {
       lines.append("  cloud   no archives in \(cloud.container)")
@@ -74,7 +78,9 @@ struct Commands {
       lines.append("  agreed  nothing yet on this device (\(report.device))")
     }
     if report.preRestore.count > 0 {
-      lines.append("  kept    \(report.preRestore.count) pre-restore cop\(report.preRestore.count == 1 ? "y" : "ies") in \(report.preRestore.directory)")
+      lines.append(
+        "  kept    \(report.preRestore.count) pre-restore cop\(report.preRestore.count == 1 ? "y" : "ies") in \(report.preRestore.directory)"
+      )
     }
     lines.append(advice(for: report.state))
     console.out(lines.joined(separator: "\n"))
@@ -84,8 +90,10 @@ struct Commands {
     switch state {
     case .inSync: "Nothing to do."
     case .localChanged, .cloudEmpty: "Run 'savevault backup' to upload the local save."
-    case .cloudChanged, .localMissing: "Run 'savevault restore --latest' to get the cloud's save (the local one is kept)."
-    case .conflict: "Both sides changed: choose 'savevault backup' (keep local) or 'savevault restore --latest' (take cloud; local is kept)."
+    case .cloudChanged, .localMissing:
+      "Run 'savevault restore --latest' to get the cloud's save (the local one is kept)."
+    case .conflict:
+      "Both sides changed: choose 'savevault backup' (keep local) or 'savevault restore --latest' (take cloud; local is kept)."
     }
   }
 
@@ -95,13 +103,16 @@ struct Commands {
     switch (arguments.has("latest"), arguments.options["archive"]) {
     case (true, nil): selection = .latest
     case (false, let name?): selection = .named(name)
-    case (true, _?): throw UsageError(message: "give either --latest or --archive NAME, not both", command: "restore")
-    case (false, nil): throw UsageError(message: "say which archive: --latest or --archive NAME", command: "restore")
+    case (true, _?):
+      throw UsageError(message: "give either --latest or --archive NAME, not both", command: "restore")
+    case (false, nil):
+      throw UsageError(message: "say which archive: --latest or --archive NAME", command: "restore")
     }
     let report = try vault.restore(try target(), selection: selection)
     if arguments.has("json") { return console.json(report) }
     console.out(
-      "Restored \(report.game) from \(report.archive) (\(report.verified ? "verified" : "unverified: no manifest"), \(report.files) files, \(Format.bytes(report.bytes))) into \(report.saveDir)")
+      "Restored \(report.game) from \(report.archive) (\(report.verified ? "verified" : "unverified: no manifest"), \(report.files) files, \(Format.bytes(report.bytes))) into \(report.saveDir)"
+    )
     if let copy = report.preRestoreCopy { console.out("The previous save is kept in \(copy)") }
   }
 
@@ -131,6 +142,8 @@ struct Commands {
     let report = try vault.prune(try target(), keep: keep)
     if arguments.has("json") { return console.json(report) }
     for name in report.deleted { console.out("deleted \(name)") }
-    console.out("Kept \(report.kept.count) archive\(report.kept.count == 1 ? "" : "s") of \(report.game); deleted \(report.deleted.count).")
+    console.out(
+      "Kept \(report.kept.count) archive\(report.kept.count == 1 ? "" : "s") of \(report.game); deleted \(report.deleted.count)."
+    )
   }
 }

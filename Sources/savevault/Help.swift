@@ -44,61 +44,61 @@ enum Help {
 
   static let commands: [String: String] = [
     "backup": """
-      Usage: savevault backup [TARGET] [--force] [--json]
+    Usage: savevault backup [TARGET] [--force] [--json]
 
-      Packs the save directory into packsave-<UTC time>-<device>.tar and uploads it to the
-      container, then records the agreement on this device. When the save has not changed
-      since this device's last backup or restore, nothing is uploaded.
+    Packs the save directory into packsave-<UTC time>-<device>.tar and uploads it to the
+    container, then records the agreement on this device. When the save has not changed
+    since this device's last backup or restore, nothing is uploaded.
 
-        --force    upload even when unchanged; allow a missing or empty save directory
-        --json     print the result as JSON
+      --force    upload even when unchanged; allow a missing or empty save directory
+      --json     print the result as JSON
 
-      \(target)
-      """,
+    \(target)
+    """,
     "status": """
-      Usage: savevault status [TARGET] [--json]
+    Usage: savevault status [TARGET] [--json]
 
-      Shows the local save (newest modification in ms, files, bytes), the container's latest
-      archive (time in ms, device, count) and the state: in-sync, local-changed,
-      cloud-changed, conflict, cloud-empty or local-missing. Changes nothing.
+    Shows the local save (newest modification in ms, files, bytes), the container's latest
+    archive (time in ms, device, count) and the state: in-sync, local-changed,
+    cloud-changed, conflict, cloud-empty or local-missing. Changes nothing.
 
-        --json     print one JSON object
+      --json     print one JSON object
 
-      \(target)
-      """,
+    \(target)
+    """,
     "restore": """
-      Usage: savevault restore [TARGET] (--latest | --archive NAME) [--json]
+    Usage: savevault restore [TARGET] (--latest | --archive NAME) [--json]
 
-      Verifies the archive, extracts it into a staging folder beside the save directory,
-      keeps the current save as a pre-restore copy under
-      $XDG_DATA_HOME/savevault/pre-restore/<game>/, then swaps the folders. A corrupt or
-      hostile archive is refused (exit 5) before anything in the save directory changes.
+    Verifies the archive, extracts it into a staging folder beside the save directory,
+    keeps the current save as a pre-restore copy under
+    $XDG_DATA_HOME/savevault/pre-restore/<game>/, then swaps the folders. A corrupt or
+    hostile archive is refused (exit 5) before anything in the save directory changes.
 
-        --latest         restore the newest archive
-        --archive NAME   restore the named archive (see 'savevault list')
-        --json           print the result as JSON
+      --latest         restore the newest archive
+      --archive NAME   restore the named archive (see 'savevault list')
+      --json           print the result as JSON
 
-      \(target)
-      """,
+    \(target)
+    """,
     "list": """
-      Usage: savevault list [TARGET] [--json]
+    Usage: savevault list [TARGET] [--json]
 
-      Lists the game's archives in the container, newest first: name, size, time (local
-      time and ms since the epoch) and the device that made it.
+    Lists the game's archives in the container, newest first: name, size, time (local
+    time and ms since the epoch) and the device that made it.
 
-        --json     print the list as JSON
+      --json     print the list as JSON
 
-      \(target)
-      """,
+    \(target)
+    """,
     "prune": """
-      Usage: savevault prune [TARGET] --keep N [--json]
+    Usage: savevault prune [TARGET] --keep N [--json]
 
-      Deletes archives older than the newest N, but never the newest archive of any device.
+    Deletes archives older than the newest N, but never the newest archive of any device.
 
-        --keep N   how many of the newest archives to keep (at least 1)
-        --json     print what was kept and deleted as JSON
+      --keep N   how many of the newest archives to keep (at least 1)
+      --json     print what was kept and deleted as JSON
 
-      \(target)
-      """,
+    \(target)
+    """,
   ]
 }

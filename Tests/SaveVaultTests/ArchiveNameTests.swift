@@ -52,10 +52,12 @@ struct ArchiveNameTests {
     #expect(names.sorted() == times.sorted().map { ArchiveName(createdMs: $0, device: "x").description })
   }
 
-  @Test("backup names are recognised, other files are not", arguments: [
-    ("packsave-anything.tar", true), ("packsave-.tar", false), (".savevault-tmp-abc", false),
-    ("notes.txt", false), ("packsave-x/y.tar", false),
-  ])
+  @Test(
+    "backup names are recognised, other files are not",
+    arguments: [
+      ("packsave-anything.tar", true), ("packsave-.tar", false), (".savevault-tmp-abc", false),
+      ("notes.txt", false), ("packsave-x/y.tar", false),
+    ])
   func backupNames(name: String, isBackup: Bool) {
     #expect(ArchiveName.isBackupName(name) == isBackup)
   }

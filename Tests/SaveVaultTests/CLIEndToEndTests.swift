@@ -71,11 +71,15 @@ struct CLIEndToEndTests {
 
     let afterRestore = tree(save)
     #expect(afterRestore == afterBackup)
-    for key in Set(afterBackup.keys).union(afterRestore.keys).sorted() where afterBackup[key] != afterRestore[key] {
-      Issue.record("'\(key)' after restore: \(afterRestore[key].map(String.init(describing:)) ?? "missing"), after backup: \(afterBackup[key].map(String.init(describing:)) ?? "missing")")
+    for key in Set(afterBackup.keys).union(afterRestore.keys).sorted()
+    where afterBackup[key] != afterRestore[key] {
+      Issue.record(
+        "'\(key)' after restore: \(afterRestore[key].map(String.init(describing:)) ?? "missing"), after backup: \(afterBackup[key].map(String.init(describing:)) ?? "missing")"
+      )
     }
 
-    let copy = try #require(restoreJSON["preRestoreCopy"] as? String, "no preRestoreCopy in \(restore.stdout)")
+    let copy = try #require(
+      restoreJSON["preRestoreCopy"] as? String, "no preRestoreCopy in \(restore.stdout)")
     #expect(FileManager.default.fileExists(atPath: copy))
     #expect(copy.hasPrefix(box.home + "/.local/share/savevault/"))
     #expect(!copy.hasPrefix(box.defaultContainer + "/"), "the pre-restore copy must never be a backup")
@@ -135,7 +139,8 @@ struct CLIEndToEndTests {
   }
 
   // 4
-  @Test("a missing container folder is 'unavailable' (exit 4), never created",
+  @Test(
+    "a missing container folder is 'unavailable' (exit 4), never created",
     arguments: ["backup", "status", "list", "restore", "prune"])
   func missingContainer(_ command: String) throws {
     let extra: [String] = command == "restore" ? ["--latest"] : command == "prune" ? ["--keep", "1"] : []
@@ -197,7 +202,8 @@ struct CLIEndToEndTests {
     try writeFile(outsideFile, "outside, must stay as it is\n")
 
     func buildWithPython(_ argument: String = "") throws {
-      let made = try runProgram(try python3(), ["-c", Self.hostileTarScript, hostile.rawValue, evil, argument])
+      let made = try runProgram(
+        try python3(), ["-c", Self.hostileTarScript, hostile.rawValue, evil, argument])
       try #require(made.code == 0, "python3 could not build the archive: \(made.stderr)")
     }
     switch hostile {
@@ -216,7 +222,8 @@ struct CLIEndToEndTests {
     case .symlinkEscaping:
       try buildWithPython()
       mustNotExist = [box.tmp.sub("outside")]
-    case .characterDevice, .fifo, .duplicatePath, .symlinkChainEscaping, .emptySymlinkTarget, .hugeDeclaredSize,
+    case .characterDevice, .fifo, .duplicatePath, .symlinkChainEscaping, .emptySymlinkTarget,
+      .hugeDeclaredSize,
       .tooDeep:
       try buildWithPython()
     case .doubleSlashAbsolute:
@@ -231,7 +238,8 @@ struct CLIEndToEndTests {
       try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: evil))
     case .flippedByte:
       var data = try #require(FileManager.default.contents(atPath: folder + "/" + real))
-      let range = try #require(data.range(of: Data(precious.utf8)), "the file's content is not in the archive")
+      let range = try #require(
+        data.range(of: Data(precious.utf8)), "the file's content is not in the archive")
       data[range.lowerBound + 5] ^= 0x01
       try data.write(to: URL(fileURLWithPath: evil))
     case .flippedMtimeDigit:
@@ -240,7 +248,8 @@ struct CLIEndToEndTests {
       let content = try #require(data.range(of: Data(precious.utf8)))
       let record = try #require(
         data.range(of: Data("mtime=".utf8), options: .backwards, in: data.startIndex..<content.lowerBound))
-      data[record.upperBound] = data[record.upperBound] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
+      data[record.upperBound] =
+        data[record.upperBound] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
       try data.write(to: URL(fileURLWithPath: evil))
     case .editedManifestTotals:
       var data = try #require(FileManager.default.contents(atPath: folder + "/" + real))
@@ -319,7 +328,8 @@ struct CLIEndToEndTests {
     let text = try box.run(["list", "--save-dir", save])
     #expect(text.code == 0)
     let positions = made.compactMap { text.stdout.range(of: $0)?.lowerBound }
-    #expect(positions.count == 3 && positions[2] < positions[1] && positions[1] < positions[0], "\(text.stdout)")
+    #expect(
+      positions.count == 3 && positions[2] < positions[1] && positions[1] < positions[0], "\(text.stdout)")
   }
 
   // 9
@@ -330,7 +340,8 @@ struct CLIEndToEndTests {
     try writeFile(save + "/slot.sav", "hearts: 20")
     let folder = box.defaultContainer + "/zelda"
     func backup(device: String) throws -> String {
-      let result = try box.run(["backup", "--save-dir", save, "--force", "--json"], environment: ["SAVEVAULT_DEVICE": device])
+      let result = try box.run(
+        ["backup", "--save-dir", save, "--force", "--json"], environment: ["SAVEVAULT_DEVICE": device])
       try #require(result.code == 0, "backup failed: \(result.stderr)")
       return try #require(try jsonObject(result.stdout)["archive"] as? String)
     }
@@ -388,7 +399,8 @@ struct CLIEndToEndTests {
       for words in [[command, "--help"], ["--help", command], [command, "-h"]] {
         let result = try box.run(words)
         #expect(result.code == 0, "\(words): exit \(result.code)")
-        #expect(result.stdout.contains("Usage:") && result.stdout.contains(command), "\(words): \(result.stdout)")
+        #expect(
+          result.stdout.contains("Usage:") && result.stdout.contains(command), "\(words): \(result.stdout)")
       }
     }
     let main = try box.run(["--help"])
@@ -434,7 +446,8 @@ struct CLIEndToEndTests {
     #expect(backup.code == 0, "backup failed: \(backup.stderr)")
     #expect(archiveNames(in: container + "/doom").count == 1)
     #expect(archiveNames(in: box.defaultContainer + "/doom").isEmpty)
-    let list = try box.run(["list", "--save-dir", save, "--json"], environment: ["SAVEVAULT_CONTAINER": container])
+    let list = try box.run(
+      ["list", "--save-dir", save, "--json"], environment: ["SAVEVAULT_CONTAINER": container])
     #expect(list.code == 0)
     #expect((try jsonObject(list.stdout)["archives"] as? [Any])?.count == 1)
   }
@@ -446,7 +459,8 @@ struct CLIEndToEndTests {
     try writeFile(save + "/s0.sav", "E1M7")
     let container = box.tmp.sub("nas share")
     try makeDirectory(container)
-    let url = "file://" + (container.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? container)
+    let url =
+      "file://" + (container.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? container)
     let backup = try box.run(["backup", "--save-dir", save, "--container", url])
     #expect(backup.code == 0, "backup --container \(url) failed: \(backup.stderr)")
     #expect(archiveNames(in: container + "/quake").count == 1)
@@ -544,7 +558,8 @@ struct CLIEndToEndTests {
       #expect(tarNames.contains(expected), "tar -tf lacks '\(expected)': \(listed.stdout)")
     }
 
-    let script = "import sys, tarfile\nwith tarfile.open(sys.argv[1]) as t:\n    print('\\n'.join(t.getnames()))"
+    let script =
+      "import sys, tarfile\nwith tarfile.open(sys.argv[1]) as t:\n    print('\\n'.join(t.getnames()))"
     let python = try runProgram(try python3(), ["-c", script, archive])
     #expect(python.code == 0, "tarfile could not read it: \(python.stderr)")
     let pythonNames = Set(python.stdout.split(separator: "\n").map(String.init))
@@ -574,7 +589,8 @@ struct CLIEndToEndTests {
           f = tarfile.TarInfo("shared/tool"); f.size = len(data); f.mode = 0o6755
           t.addfile(f, io.BytesIO(data))
       """
-    let made = try runProgram(try python3(), ["-c", script, folder + "/packsave-20991231T235959.999Z-othertool.tar"])
+    let made = try runProgram(
+      try python3(), ["-c", script, folder + "/packsave-20991231T235959.999Z-othertool.tar"])
     try #require(made.code == 0, "python3: \(made.stderr)")
     let restore = try box.run(["restore", "--latest", "--save-dir", save])
     #expect(restore.code == 0, "restore: exit \(restore.code), stderr: \(restore.stderr)")
@@ -610,7 +626,8 @@ struct CLIEndToEndTests {
     #expect(try state(deskSave, desk) == "local-missing")
     let restore = try box.run(["restore", "--latest", "--save-dir", deskSave, "--json"], environment: desk)
     #expect(restore.code == 0, "restore onto a new device: exit \(restore.code), stderr: \(restore.stderr)")
-    #expect(try jsonObject(restore.stdout)["preRestoreCopy"] == nil, "nothing to keep, yet a pre-restore copy")
+    #expect(
+      try jsonObject(restore.stdout)["preRestoreCopy"] == nil, "nothing to keep, yet a pre-restore copy")
     #expect(tree(deskSave) == tree(deckSave))
     #expect(try state(deskSave, desk) == "in-sync")
 
@@ -632,7 +649,8 @@ extension CLIEndToEndTests {
   static let binary: String = {
     var runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     if let resolved = realpath("/proc/self/exe", nil) {
-      runner = String(decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
+      runner = String(
+        decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
       free(resolved)
     }
     return (runner as NSString).deletingLastPathComponent + "/savevault"
@@ -665,7 +683,8 @@ extension CLIEndToEndTests {
     @discardableResult
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
       let binary = CLIEndToEndTests.binary
-      try #require(FileManager.default.isExecutableFile(atPath: binary), "the savevault binary is missing at \(binary)")
+      try #require(
+        FileManager.default.isExecutableFile(atPath: binary), "the savevault binary is missing at \(binary)")
       return try runProgram(binary, arguments, environment: environment(extra))
     }
   }

@@ -44,7 +44,9 @@ struct ContainerConformanceTests {
   let name1 = ArchiveName(createdMs: 1_795_968_071_609, device: "deck").description
   let name2 = ArchiveName(createdMs: 1_795_968_071_610, device: "desk").description
 
-  @Test("a new game lists nothing; an upload is listed with size, time and device", arguments: ContainerFixture.all)
+  @Test(
+    "a new game lists nothing; an upload is listed with size, time and device",
+    arguments: ContainerFixture.all)
   func uploadAndList(fixture: ContainerFixture) throws {
     let dir = TemporaryDirectory("conformance")
     let container = try fixture.make(dir)
@@ -121,7 +123,9 @@ struct ContainerConformanceTests {
     #expect(try container.list(game: "g").map(\.name) == [name1])
   }
 
-  @Test("delete removes one archive; deleting or reading a missing one is notFound", arguments: ContainerFixture.all)
+  @Test(
+    "delete removes one archive; deleting or reading a missing one is notFound",
+    arguments: ContainerFixture.all)
   func delete(fixture: ContainerFixture) throws {
     let dir = TemporaryDirectory("conformance")
     let container = try fixture.make(dir)
@@ -141,7 +145,9 @@ struct ContainerConformanceTests {
   func manyArchives(fixture: ContainerFixture) throws {
     let dir = TemporaryDirectory("conformance")
     let container = try fixture.make(dir)
-    let names = (0..<120).map { ArchiveName(createdMs: 1_795_968_000_000 + Int64($0) * 1000, device: "d\($0 % 3)").description }
+    let names = (0..<120).map {
+      ArchiveName(createdMs: 1_795_968_000_000 + Int64($0) * 1000, device: "d\($0 % 3)").description
+    }
     for name in names.shuffled() { try container.upload(game: "g", name: name, body: body(Data(name.utf8))) }
     #expect(try container.archivesNewestFirst(game: "g").map(\.name) == names.reversed())
   }
@@ -176,7 +182,8 @@ struct FolderContainerTests {
     let container = FolderContainer(root: dir.sub("c"))
     try writeFile(dir.sub("c/g/.savevault-tmp-old"), "half", modifiedNs: 1_000_000_000_000_000_000)
     try writeFile(dir.sub("c/g/.savevault-tmp-new"), "in progress")
-    try container.upload(game: "g", name: ArchiveName(createdMs: 1, device: "x").description, body: body(Data("ok".utf8)))
+    try container.upload(
+      game: "g", name: ArchiveName(createdMs: 1, device: "x").description, body: body(Data("ok".utf8)))
     #expect(!FileManager.default.fileExists(atPath: dir.sub("c/g/.savevault-tmp-old")))
     #expect(FileManager.default.fileExists(atPath: dir.sub("c/g/.savevault-tmp-new")))
   }
@@ -190,19 +197,23 @@ struct FolderContainerTests {
     #expect(!FileManager.default.fileExists(atPath: dir.sub("mnt")))
   }
 
-  @Test("container URLs", arguments: [
-    ("/mnt/nas/saves", ContainerLocation.folder(path: "/mnt/nas/saves")),
-    ("file:///mnt/my%20saves/", .folder(path: "/mnt/my saves")),
-    ("relative/dir", .folder(path: "/work/relative/dir")),
-    ("~/Dropbox/saves", .folder(path: "/home/u/Dropbox/saves")),
-    ("s3://bucket/some/prefix/", .s3(bucket: "bucket", prefix: "some/prefix")),
-    ("rclone:gdrive:Saves/Games", .rclone(remote: "gdrive", path: "Saves/Games")),
-  ])
+  @Test(
+    "container URLs",
+    arguments: [
+      ("/mnt/nas/saves", ContainerLocation.folder(path: "/mnt/nas/saves")),
+      ("file:///mnt/my%20saves/", .folder(path: "/mnt/my saves")),
+      ("relative/dir", .folder(path: "/work/relative/dir")),
+      ("~/Dropbox/saves", .folder(path: "/home/u/Dropbox/saves")),
+      ("s3://bucket/some/prefix/", .s3(bucket: "bucket", prefix: "some/prefix")),
+      ("rclone:gdrive:Saves/Games", .rclone(remote: "gdrive", path: "Saves/Games")),
+    ])
   func urls(text: String, expected: ContainerLocation) throws {
     #expect(try ContainerLocation.parse(text, currentDirectory: "/work", home: "/home/u") == expected)
   }
 
-  @Test("unusable container URLs are usage errors", arguments: ["", "file://relative", "ftp://host/x", "s3:///x", "rclone:nocolon"])
+  @Test(
+    "unusable container URLs are usage errors",
+    arguments: ["", "file://relative", "ftp://host/x", "s3:///x", "rclone:nocolon"])
   func badURLs(text: String) {
     #expect(throws: ConfigError.self) { try ContainerLocation.parse(text, currentDirectory: "/", home: "/h") }
   }

@@ -13,28 +13,39 @@ struct DecisionTests {
   }
 
   static let rows: [Row] = [
-    Row(description: "ledger: nothing changed", localExists: true, cloudHasArchives: true,
-        agreement: .recorded(localChanged: false, cloudLatestIsAgreed: true), expected: .inSync),
-    Row(description: "ledger: only local changed", localExists: true, cloudHasArchives: true,
-        agreement: .recorded(localChanged: true, cloudLatestIsAgreed: true), expected: .localChanged),
-    Row(description: "ledger: only cloud changed", localExists: true, cloudHasArchives: true,
-        agreement: .recorded(localChanged: false, cloudLatestIsAgreed: false), expected: .cloudChanged),
-    Row(description: "ledger: both changed", localExists: true, cloudHasArchives: true,
-        agreement: .recorded(localChanged: true, cloudLatestIsAgreed: false), expected: .conflict),
-    Row(description: "no ledger: identical content", localExists: true, cloudHasArchives: true,
-        agreement: .none(identicalContent: true), expected: .inSync),
-    Row(description: "no ledger: different content", localExists: true, cloudHasArchives: true,
-        agreement: .none(identicalContent: false), expected: .conflict),
-    Row(description: "no ledger: empty cloud", localExists: true, cloudHasArchives: false,
-        agreement: .none(identicalContent: false), expected: .cloudEmpty),
-    Row(description: "no ledger: missing local", localExists: false, cloudHasArchives: true,
-        agreement: .none(identicalContent: false), expected: .localMissing),
-    Row(description: "ledger: cloud emptied", localExists: true, cloudHasArchives: false,
-        agreement: .recorded(localChanged: false, cloudLatestIsAgreed: false), expected: .cloudEmpty),
-    Row(description: "ledger: local deleted", localExists: false, cloudHasArchives: true,
-        agreement: .recorded(localChanged: true, cloudLatestIsAgreed: true), expected: .localMissing),
-    Row(description: "nothing anywhere", localExists: false, cloudHasArchives: false,
-        agreement: .none(identicalContent: false), expected: .cloudEmpty),
+    Row(
+      description: "ledger: nothing changed", localExists: true, cloudHasArchives: true,
+      agreement: .recorded(localChanged: false, cloudLatestIsAgreed: true), expected: .inSync),
+    Row(
+      description: "ledger: only local changed", localExists: true, cloudHasArchives: true,
+      agreement: .recorded(localChanged: true, cloudLatestIsAgreed: true), expected: .localChanged),
+    Row(
+      description: "ledger: only cloud changed", localExists: true, cloudHasArchives: true,
+      agreement: .recorded(localChanged: false, cloudLatestIsAgreed: false), expected: .cloudChanged),
+    Row(
+      description: "ledger: both changed", localExists: true, cloudHasArchives: true,
+      agreement: .recorded(localChanged: true, cloudLatestIsAgreed: false), expected: .conflict),
+    Row(
+      description: "no ledger: identical content", localExists: true, cloudHasArchives: true,
+      agreement: .none(identicalContent: true), expected: .inSync),
+    Row(
+      description: "no ledger: different content", localExists: true, cloudHasArchives: true,
+      agreement: .none(identicalContent: false), expected: .conflict),
+    Row(
+      description: "no ledger: empty cloud", localExists: true, cloudHasArchives: false,
+      agreement: .none(identicalContent: false), expected: .cloudEmpty),
+    Row(
+      description: "no ledger: missing local", localExists: false, cloudHasArchives: true,
+      agreement: .none(identicalContent: false), expected: .localMissing),
+    Row(
+      description: "ledger: cloud emptied", localExists: true, cloudHasArchives: false,
+      agreement: .recorded(localChanged: false, cloudLatestIsAgreed: false), expected: .cloudEmpty),
+    Row(
+      description: "ledger: local deleted", localExists: false, cloudHasArchives: true,
+      agreement: .recorded(localChanged: true, cloudLatestIsAgreed: true), expected: .localMissing),
+    Row(
+      description: "nothing anywhere", localExists: false, cloudHasArchives: false,
+      agreement: .none(identicalContent: false), expected: .cloudEmpty),
   ]
 
   @Test("DESIGN.md's table, every row", arguments: rows)
@@ -66,7 +77,9 @@ struct PrunePlanTests {
 
   @Test("keeps the newest N and the newest of every device")
   func keepsNewestPerDevice() {
-    let archives = [archive(1, "a"), archive(2, "a"), archive(3, "b"), archive(4, "a"), archive(5, "a"), archive(6, nil)]
+    let archives = [
+      archive(1, "a"), archive(2, "a"), archive(3, "b"), archive(4, "a"), archive(5, "a"), archive(6, nil),
+    ]
     let doomed = Set(PrunePlan.deletions(archives, keep: 2).map(\.modifiedMs))
     // kept: 6 and 5 (newest two), 3 (newest of b); 4, 2, 1 go.
     #expect(doomed == [4, 2, 1])

@@ -6,14 +6,16 @@ import Testing
 /// A save directory with everything a round trip must keep.
 func makeDemoSave(at root: String) throws {
   try writeFile(root + "/slot1.sav", "level=7\nlives=3\n", mode: 0o644, modifiedNs: 1_795_968_071_123_456_789)
-  try writeFile(root + "/Ünïcødé folder/my save 2.dat", Data((0..<4096).map { UInt8($0 % 251) }), mode: 0o600,
+  try writeFile(
+    root + "/Ünïcødé folder/my save 2.dat", Data((0..<4096).map { UInt8($0 % 251) }), mode: 0o600,
     modifiedNs: 1_700_000_000_987_654_321)
   try writeFile(root + "/empty.txt", "", modifiedNs: 1_600_000_000_000_000_000)
   try writeFile(root + "/tool.sh", "#!/bin/sh\n", mode: 0o755, modifiedNs: 1_795_000_000_000_000_001)
   try makeDirectory(root + "/empty folder")
   var deep = root
   for level in 0..<40 { deep += "/d\(level)" }
-  try writeFile(deep + "/deep.bin", Data(repeating: 0xff, count: 100_000), modifiedNs: 1_795_968_000_000_000_000)
+  try writeFile(
+    deep + "/deep.bin", Data(repeating: 0xff, count: 100_000), modifiedNs: 1_795_968_000_000_000_000)
   try FileManager.default.createSymbolicLink(atPath: root + "/latest.sav", withDestinationPath: "slot1.sav")
 }
 
@@ -137,9 +139,11 @@ struct PackRestoreTests {
     let first = try Vault(context: testContext(home: dir.sub("home1")))
     let save1 = dir.sub("one/save")
     try writeFile(save1 + "/a.sav", "progress")
-    _ = try first.backup(try first.resolve(TargetRequest(saveDirectory: save1, containerURL: container)), force: false)
+    _ = try first.backup(
+      try first.resolve(TargetRequest(saveDirectory: save1, containerURL: container)), force: false)
 
-    let second = try Vault(context: testContext(home: dir.sub("home2"), environment: ["SAVEVAULT_DEVICE": "other"]))
+    let second = try Vault(
+      context: testContext(home: dir.sub("home2"), environment: ["SAVEVAULT_DEVICE": "other"]))
     let save2 = dir.sub("two/save")
     try writeFile(save2 + "/a.sav", "progress")
     let target2 = try second.resolve(TargetRequest(saveDirectory: save2, containerURL: container))
@@ -155,8 +159,11 @@ struct PackRestoreTests {
     let dir = TemporaryDirectory("twodevices")
     let container = dir.sub("cloud")
     try makeDirectory(container)
-    let deck = try Vault(context: testContext(home: dir.sub("deck"), environment: ["SAVEVAULT_DEVICE": "deck"]))
-    let desk = try Vault(context: testContext(home: dir.sub("desk"), startMs: 1_795_969_000_000, environment: ["SAVEVAULT_DEVICE": "desk"]))
+    let deck = try Vault(
+      context: testContext(home: dir.sub("deck"), environment: ["SAVEVAULT_DEVICE": "deck"]))
+    let desk = try Vault(
+      context: testContext(
+        home: dir.sub("desk"), startMs: 1_795_969_000_000, environment: ["SAVEVAULT_DEVICE": "desk"]))
     let deckSave = dir.sub("deck-save/game")
     let deskSave = dir.sub("desk-save/game")
     try writeFile(deckSave + "/a.sav", "v1")

@@ -12,9 +12,10 @@ final class TemporaryDirectory {
   let path: String
 
   init(_ label: String = "test") {
-    var template = Array(("/tmp/savevault-\(label)-XXXXXX").utf8CString)
-    guard mkdtemp(&template) != nil else { fatalError("mkdtemp failed") }
-    path = String(cString: template)
+    guard let made = try? Platform.makeTemporaryDirectory(prefix: "/tmp/savevault-\(label)-") else {
+      fatalError("cannot create a temporary directory in /tmp")
+    }
+    path = made
   }
 
   deinit {
@@ -132,7 +133,9 @@ func runProgram(
 
 /// Finds a program on the usual paths.
 func which(_ name: String) -> String? {
-  for folder in ["/usr/local/bin", "/usr/bin", "/bin", "/root/.pyenv/shims"] + (ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []) {
+  for folder in ["/usr/local/bin", "/usr/bin", "/bin", "/root/.pyenv/shims"]
+    + (ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? [])
+  {
     let path = folder + "/" + name
     if FileManager.default.isExecutableFile(atPath: path) { return path }
   }
@@ -141,12 +144,15 @@ func which(_ name: String) -> String? {
 
 /// A context for library tests: a private HOME, a fixed device and a clock that moves on
 /// one millisecond per reading from `startMs`.
-func testContext(home: String, startMs: Int64 = 1_795_968_000_000, environment extra: [String: String] = [:]) -> Context {
+func testContext(home: String, startMs: Int64 = 1_795_968_000_000, environment extra: [String: String] = [:])
+  -> Context
+{
   let counter = Counter(startMs)
   var environment = ["HOME": home, "SAVEVAULT_DEVICE": "testbox"]
   environment.merge(extra) { $1 }
   return Context(
-    environment: environment, currentDirectory: home, clock: { counter.next() }, log: .silent, hostName: "testhost")
+    environment: environment, currentDirectory: home, clock: { counter.next() }, log: .silent,
+    hostName: "testhost")
 }
 
 /// A thread-safe ticking clock.

@@ -50,7 +50,8 @@ enum ArchiveInspector {
         let original = entries.first(where: { $0.path == target })
       {
         entries.append(
-          ManifestEntry(path: path, kind: .file, size: original.size, sha256: original.sha256).stamped(from: e))
+          ManifestEntry(path: path, kind: .file, size: original.size, sha256: original.sha256).stamped(
+            from: e))
         continue
       }
       switch UInt32(archive_entry_filetype(e)) {
@@ -59,7 +60,8 @@ enum ArchiveInspector {
         let target = archive_entry_symlink_utf8(e).map { String(cString: $0) } ?? ""
         entries.append(ManifestEntry(path: path, kind: .symlink, target: target).stamped(from: e))
       default:
-        entries.append(ManifestEntry(path: path, kind: .file, size: size, sha256: hash.finalize()).stamped(from: e))
+        entries.append(
+          ManifestEntry(path: path, kind: .file, size: size, sha256: hash.finalize()).stamped(from: e))
       }
     }
     if let manifest, Extractor.firstMismatch(extracted: entries, manifest: manifest.entries) != nil {

@@ -75,7 +75,8 @@ struct Extractor {
       }
       defer { entryIndex += 1 }
       if state.manifest != nil { throw refuse("entries follow the manifest") }
-      let raw = archive_entry_pathname_utf8(e).map { String(cString: $0) }
+      let raw =
+        archive_entry_pathname_utf8(e).map { String(cString: $0) }
         ?? archive_entry_pathname(e).map { String(cString: $0) } ?? ""
       let path: String
       switch EntryPolicy.check(path: raw) {
@@ -146,15 +147,23 @@ struct Extractor {
       guard let listed = expected.removeValue(forKey: entry.path) else {
         return "'\(entry.path)' is not in its manifest"
       }
-      if listed.kind != entry.kind { return "'\(entry.path)' is a \(entry.kind.rawValue), its manifest says \(listed.kind.rawValue)" }
-      if listed.size != entry.size { return "'\(entry.path)' has \(entry.size ?? 0) bytes, its manifest says \(listed.size ?? 0)" }
-      if listed.sha256 != entry.sha256 { return "'\(entry.path)' does not match its checksum (the archive is corrupt)" }
+      if listed.kind != entry.kind {
+        return "'\(entry.path)' is a \(entry.kind.rawValue), its manifest says \(listed.kind.rawValue)"
+      }
+      if listed.size != entry.size {
+        return "'\(entry.path)' has \(entry.size ?? 0) bytes, its manifest says \(listed.size ?? 0)"
+      }
+      if listed.sha256 != entry.sha256 {
+        return "'\(entry.path)' does not match its checksum (the archive is corrupt)"
+      }
       if listed.target != entry.target { return "symlink '\(entry.path)' does not match its manifest" }
       if listed.mode != entry.mode || listed.modifiedNs != entry.modifiedNs {
         return "the mode or time of '\(entry.path)' does not match its manifest (the archive is corrupt)"
       }
     }
-    if let missing = expected.keys.sorted().first { return "'\(missing)' is in its manifest but not in the archive (truncated?)" }
+    if let missing = expected.keys.sorted().first {
+      return "'\(missing)' is in its manifest but not in the archive (truncated?)"
+    }
     return nil
   }
 
@@ -177,7 +186,8 @@ struct Extractor {
     }
   }
 
-  private func readSmall(reader: LibArchiveHandle, cap: Int, refuse: (String) -> ArchiveError) throws -> Data {
+  private func readSmall(reader: LibArchiveHandle, cap: Int, refuse: (String) -> ArchiveError) throws -> Data
+  {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -190,7 +200,9 @@ struct Extractor {
   }
 
   /// Copies one file's data blocks to disk, hashing them (holes count as zeros).
-  private func copyData(reader: LibArchiveHandle, disk: LibArchiveHandle, refuse: (String) -> ArchiveError) throws -> (Int64, String) {
+  private func copyData(reader: LibArchiveHandle, disk: LibArchiveHandle, refuse: (String) -> ArchiveError)
+    throws -> (Int64, String)
+  {
     let hash = SHA256()
     var position: Int64 = 0
     let zeros = [UInt8](repeating: 0, count: 1 << 16)
@@ -248,15 +260,23 @@ private struct State {
 
   /// Decides whether an entry may be extracted, and as what.
   mutating func admit(path: String, entry e: OpaquePointer, refuse: (String) -> ArchiveError) throws -> Kind {
-    guard seen.count < limits.maxEntries else { throw refuse("it has more than \(limits.maxEntries) entries") }
+    guard seen.count < limits.maxEntries else {
+      throw refuse("it has more than \(limits.maxEntries) entries")
+    }
     let depth = path.split(separator: "/").count
-    guard depth <= limits.maxDepth else { throw refuse("'\(path.prefix(80))…' is nested deeper than \(limits.maxDepth) levels") }
+    guard depth <= limits.maxDepth else {
+      throw refuse("'\(path.prefix(80))…' is nested deeper than \(limits.maxDepth) levels")
+    }
     guard seen.insert(path).inserted else { throw refuse("'\(path)' appears twice") }
     for ancestor in EntryPolicy.ancestors(of: path) {
-      if symlinks.contains(ancestor) { throw refuse("'\(path)' would be written through the symlink '\(ancestor)'") }
+      if symlinks.contains(ancestor) {
+        throw refuse("'\(path)' would be written through the symlink '\(ancestor)'")
+      }
       if files.contains(ancestor) { throw refuse("'\(path)' would be written under the file '\(ancestor)'") }
     }
-    if let link = archive_entry_hardlink_utf8(e).map({ String(cString: $0) }) ?? archive_entry_hardlink(e).map({ String(cString: $0) }) {
+    if let link = archive_entry_hardlink_utf8(e).map({ String(cString: $0) })
+      ?? archive_entry_hardlink(e).map({ String(cString: $0) })
+    {
       guard case .accepted(let target) = EntryPolicy.check(path: link), files.contains(target) else {
         throw refuse("hardlink '\(path)' points to '\(link)', which is not a file extracted before it")
       }
@@ -276,7 +296,10 @@ private struct State {
     case SV_AE_IFDIR:
       return .directory
     case SV_AE_IFLNK:
-      let target = archive_entry_symlink_utf8(e).map { String(cString: $0) } ?? archive_entry_symlink(e).map { String(cString: $0) } ?? ""
+      let target =
+        archive_entry_symlink_utf8(e).map { String(cString: $0) } ?? archive_entry_symlink(e).map {
+          String(cString: $0)
+        } ?? ""
       guard SymlinkPolicy.staysInside(linkPath: path, target: target) else {
         throw refuse("symlink '\(path)' points to '\(target)', outside the save directory")
       }

@@ -50,7 +50,8 @@ struct Packer {
       let entry = LibArchiveEntry()
       let e = entry.pointer
       archive_entry_set_pathname_utf8(e, item.path)
-      archive_entry_set_mtime(e, time_t(floorDiv(item.modifiedNs, 1_000_000_000)), Int(floorMod(item.modifiedNs, 1_000_000_000)))
+      archive_entry_set_mtime(
+        e, time_t(floorDiv(item.modifiedNs, 1_000_000_000)), Int(floorMod(item.modifiedNs, 1_000_000_000)))
       archive_entry_set_perm(e, mode_t(item.mode & 0o777))
       switch item.kind {
       case .directory:
@@ -61,11 +62,14 @@ struct Packer {
         archive_entry_set_filetype(e, SV_AE_IFLNK)
         archive_entry_set_symlink_utf8(e, item.linkTarget ?? "")
         try check(archive_write_header(a, e))
-        entries.append(ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget).stamped(from: e))
+        entries.append(
+          ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget).stamped(from: e))
       case .file:
         let path = snapshot.root + "/" + item.path
-        let (size, digest) = try copyFile(path, entry: entry, writer: writer, outputName: outputName, buffer: buffer)
-        entries.append(ManifestEntry(path: item.path, kind: .file, size: size, sha256: digest).stamped(from: e))
+        let (size, digest) = try copyFile(
+          path, entry: entry, writer: writer, outputName: outputName, buffer: buffer)
+        entries.append(
+          ManifestEntry(path: item.path, kind: .file, size: size, sha256: digest).stamped(from: e))
       }
     }
     let manifest = Manifest(header: header, entries: entries)
@@ -93,8 +97,11 @@ struct Packer {
     archive_entry_set_filetype(e, SV_AE_IFREG)
     archive_entry_set_size(e, size)
     let modifiedNs = FileTimes.modifiedNs(before)
-    archive_entry_set_mtime(e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
-    guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else { throw outputError(writer, outputName) }
+    archive_entry_set_mtime(
+      e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
+    guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
+      throw outputError(writer, outputName)
+    }
     let hash = SHA256()
     var remaining = size
     while remaining > 0 {
@@ -103,27 +110,39 @@ struct Packer {
         if errno == EINTR { continue }
         throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno))
       }
-      if count == 0 { throw ArchiveError.unreadable(path: path, reason: "it shrank while being read (is the game still writing?)") }
+      if count == 0 {
+        throw ArchiveError.unreadable(
+          path: path, reason: "it shrank while being read (is the game still writing?)")
+      }
       hash.update(buffer, count: count)
-      guard archive_write_data(writer.pointer, buffer, count) == count else { throw outputError(writer, outputName) }
+      guard archive_write_data(writer.pointer, buffer, count) == count else {
+        throw outputError(writer, outputName)
+      }
       remaining -= Int64(count)
     }
     var after = stat()
-    guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs else {
-      throw ArchiveError.unreadable(path: path, reason: "it changed while being read (is the game still writing?)")
+    guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs
+    else {
+      throw ArchiveError.unreadable(
+        path: path, reason: "it changed while being read (is the game still writing?)")
     }
     return (size, hash.finalize())
   }
 
-  private func writeMetadataFile(_ path: String, _ data: Data, _ writer: LibArchiveHandle, _ outputName: String) throws {
+  private func writeMetadataFile(
+    _ path: String, _ data: Data, _ writer: LibArchiveHandle, _ outputName: String
+  ) throws {
     let entry = LibArchiveEntry()
     let e = entry.pointer
     archive_entry_set_pathname_utf8(e, path)
     archive_entry_set_filetype(e, SV_AE_IFREG)
     archive_entry_set_perm(e, 0o644)
     archive_entry_set_size(e, Int64(data.count))
-    archive_entry_set_mtime(e, time_t(floorDiv(header.createdMs, 1000)), Int(floorMod(header.createdMs, 1000) * 1_000_000))
-    guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else { throw outputError(writer, outputName) }
+    archive_entry_set_mtime(
+      e, time_t(floorDiv(header.createdMs, 1000)), Int(floorMod(header.createdMs, 1000) * 1_000_000))
+    guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
+      throw outputError(writer, outputName)
+    }
     let written = data.withUnsafeBytes { archive_write_data(writer.pointer, $0.baseAddress, $0.count) }
     guard written == data.count else { throw outputError(writer, outputName) }
   }

@@ -54,25 +54,16 @@ public struct FolderContainer: Container {
   public func list(game: String) throws -> [StoredArchive] {
     try probe()
     let folder = root + "/" + game
-    guard let directory = opendir(folder) else {
-      let code = errno
-      if code == ENOENT { return [] }
+    let names: [String]
+    do {
+      names = try Platform.directoryNames(folder)
+    } catch {
+      if error.code == ENOENT { return [] }
       throw ContainerError.unavailable(
-        container: displayName, reason: "cannot list '\(folder)': \(Platform.describe(errno: code))")
+        container: displayName, reason: "cannot list '\(folder)': \(Platform.describe(errno: error.code))")
     }
-    defer { closedir(directory) }
     var archives: [StoredArchive] = []
-    while true {
-      errno = 0
-      guard let entry = readdir(directory) else {
-        if errno != 0 {
-          throw ContainerError.unavailable(
-            container: displayName,
-            reason: "listing '\(folder)' failed: \(Platform.describe(errno: errno))")
-        }
-        break
-      }
-      let name = directoryEntryName(entry)
+    for name in names {
       guard ArchiveName.isBackupName(name) else { continue }
       var info = stat()
       guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
@@ -178,15 +169,14 @@ public struct FolderContainer: Container {
   }
 
   private func removeStaleTemporaries(in folder: String) {
-    guard let directory = opendir(folder) else { return }
-    defer { closedir(directory) }
     let now = time(nil)
-    while let entry = readdir(directory) {
-      let name = directoryEntryName(entry)
+    for name in (try? Platform.directoryNames(folder)) ?? [] {
       guard name.hasPrefix(Self.temporaryPrefix) else { continue }
       var info = stat()
       let path = folder + "/" + name
-      if lstat(path, &info) == 0, Int64(now) - FileTimes.modifiedMs(info) / 1000 > Self.staleTemporaryAgeSeconds {
+      if lstat(path, &info) == 0,
+        Int64(now) - FileTimes.modifiedMs(info) / 1000 > Self.staleTemporaryAgeSeconds
+      {
         unlink(path)
       }
     }

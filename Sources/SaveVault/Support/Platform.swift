@@ -45,16 +45,25 @@ enum Platform {
     return (realPath(folder) ?? folder) + "/" + name
   }
 
-  /// The names in `folder` that start with `prefix` (none if it cannot be read).
-  static func names(in folder: String, withPrefix prefix: String) -> [String] {
-    guard let directory = opendir(folder) else { return [] }
+  /// The names in `folder` (without `.` and `..`). Throws the `errno` of a failed open or read,
+  /// so that a folder that cannot be listed is never mistaken for an empty one.
+  static func directoryNames(_ folder: String) throws(SystemError) -> [String] {
+    guard let directory = opendir(folder) else {
+      throw SystemError(operation: "open", path: folder, code: errno)
+    }
     defer { closedir(directory) }
     var names: [String] = []
-    while let entry = readdir(directory) {
-      let name = directoryEntryName(entry)
-      if name.hasPrefix(prefix) { names.append(name) }
+    while true {
+      errno = 0
+      guard let entry = readdir(directory) else {
+        if errno != 0 { throw SystemError(operation: "read", path: folder, code: errno) }
+        return names
+      }
+      let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      if name != "." && name != ".." { names.append(name) }
     }
-    return names
   }
 
   /// Flushes a directory's entries to disk (after a rename or create inside it).
@@ -191,12 +200,5 @@ enum FileTimes {
     let spec = timespec(tv_sec: Int(ms / 1000), tv_nsec: Int((ms % 1000) * 1_000_000))
     var times = [spec, spec]
     _ = futimens(fd, &times)
-  }
-}
-
-/// The name of a `readdir` entry.
-func directoryEntryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
-  withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-    pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
   }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CLibCrypto
+import Foundation
 
 /// An incremental SHA-256 over OpenSSL's libcrypto.
 ///

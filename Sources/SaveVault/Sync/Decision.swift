@@ -27,7 +27,9 @@ public enum Decision {
   /// - Otherwise the ledger table: unchanged/unchanged `in-sync`, local only `local-changed`,
   ///   cloud only `cloud-changed`, both `conflict`. With no ledger, identical content is
   ///   `in-sync` and anything else a `conflict`: never a guess.
-  public static func state(localExists: Bool, cloudHasArchives: Bool, agreement: () throws -> Agreement) rethrows -> SyncState {
+  public static func state(localExists: Bool, cloudHasArchives: Bool, agreement: () throws -> Agreement)
+    rethrows -> SyncState
+  {
     guard cloudHasArchives else { return .cloudEmpty }
     guard localExists else { return .localMissing }
     switch try agreement() {

@@ -52,7 +52,8 @@ struct LedgerStore {
 
   /// The agreed snapshot's files by path, or nil if the index is missing or damaged.
   func loadIndex(game: String, container: String) -> [String: LedgerIndexEntry]? {
-    guard let data = FileManager.default.contents(atPath: base(game: game, container: container) + ".index") else {
+    guard let data = FileManager.default.contents(atPath: base(game: game, container: container) + ".index")
+    else {
       return nil
     }
     var index: [String: LedgerIndexEntry] = [:]
@@ -73,7 +74,8 @@ struct LedgerStore {
   func save(_ record: LedgerRecord, index: [LedgerIndexEntry]) throws {
     var text = ""
     for entry in index {
-      text += "\(entry.kind.rawValue)\t\(entry.size)\t\(entry.modifiedNs)\t\(entry.mode)\t\(escape(entry.detail))\t\(escape(entry.path))\n"
+      text +=
+        "\(entry.kind.rawValue)\t\(entry.size)\t\(entry.modifiedNs)\t\(entry.mode)\t\(escape(entry.detail))\t\(escape(entry.path))\n"
     }
     let base = base(game: record.game, container: record.container)
     try AtomicFile.write(Data(text.utf8), to: base + ".index")

@@ -88,21 +88,14 @@ extension Snapshot {
 
   private mutating func walk(relative: String) throws {
     let folder = relative.isEmpty ? root : root + "/" + relative
-    guard let directory = opendir(folder) else {
-      throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: errno))
+    let names: [String]
+    do {
+      names = try Platform.directoryNames(folder)
+    } catch {
+      throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: error.code))
     }
-    defer { closedir(directory) }
     var subfolders: [String] = []
-    while true {
-      errno = 0
-      guard let item = readdir(directory) else {
-        if errno != 0 {
-          throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: errno))
-        }
-        break
-      }
-      let name = directoryEntryName(item)
-      if name == "." || name == ".." { continue }
+    for name in names {
       if relative.isEmpty && name == reservedFolder { continue }
       let path = relative.isEmpty ? name : relative + "/" + name
       let full = folder + "/" + name

@@ -26,11 +26,12 @@ extension Vault {
   func recoverInterruptedRestore(_ target: Target) {
     let destination = Platform.resolvedPath(target.saveDirectory)
     let parent = (destination as NSString).deletingLastPathComponent
-    for name in Platform.names(in: parent, withPrefix: Self.stagingPrefix(target.game)) {
+    let neighbours = (try? Platform.directoryNames(parent)) ?? []
+    for name in neighbours.filter({ $0.hasPrefix(Self.stagingPrefix(target.game)) }) {
       context.log.warning("removing '\(parent)/\(name)', left by an interrupted restore")
       removeTree(parent + "/" + name)
     }
-    for name in Platform.names(in: parent, withPrefix: Self.asidePrefix(target.game)).sorted() {
+    for name in neighbours.filter({ $0.hasPrefix(Self.asidePrefix(target.game)) }).sorted() {
       let aside = parent + "/" + name
       var info = stat()
       if lstat(destination, &info) != 0 && errno == ENOENT {

@@ -85,7 +85,9 @@ extension Vault {
       return try Extractor(limits: limits).extract(fd: fd, archiveName: chosen.name, into: staging)
     }
     if !extraction.isVerified {
-      context.log.warning("'\(chosen.name)' has no SaveVault manifest: its structure was checked, its content could not be verified")
+      context.log.warning(
+        "'\(chosen.name)' has no SaveVault manifest: its structure was checked, its content could not be verified"
+      )
     }
     Platform.syncFilesystem(containing: staging)
     chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
@@ -102,7 +104,8 @@ extension Vault {
     isStagingInUse = false
 
     if let restored = try Snapshot.scan(destination) {
-      try recordAgreement(target: target, archive: chosen.name, snapshot: restored, content: extraction.entries)
+      try recordAgreement(
+        target: target, archive: chosen.name, snapshot: restored, content: extraction.entries)
     }
     let files = extraction.entries.filter { $0.kind == .file }
     return RestoreReport(
@@ -128,7 +131,8 @@ extension Vault {
     guard rename(destination, aside) == 0 else {
       let code = errno
       rmdir(aside)
-      throw VaultError.io(path: destination, reason: "cannot move it aside: \(Platform.describe(errno: code))")
+      throw VaultError.io(
+        path: destination, reason: "cannot move it aside: \(Platform.describe(errno: code))")
     }
     guard rename(staging, destination) == 0 else {
       let code = errno
@@ -143,7 +147,8 @@ extension Vault {
     do {
       return try Platform.makeTemporaryDirectory(prefix: parent + "/" + prefix)
     } catch {
-      throw VaultError.io(path: parent, reason: "cannot create a folder there: \(Platform.describe(errno: error.code))")
+      throw VaultError.io(
+        path: parent, reason: "cannot create a folder there: \(Platform.describe(errno: error.code))")
     }
   }
 

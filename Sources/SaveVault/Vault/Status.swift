@@ -114,6 +114,7 @@ extension Vault {
         device: latest?.device, bytes: latest?.size, count: archives.count),
       ledger: record.map { .init(archive: $0.archive, agreedAtMs: $0.agreedAtMs) },
       preRestore: .init(
-        directory: preRestoreStore().root + "/" + target.game, count: copies.count, latest: copies.first?.name))
+        directory: preRestoreStore().root + "/" + target.game, count: copies.count, latest: copies.first?.name
+      ))
   }
 }
