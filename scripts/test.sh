@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+swift format lint --strict --recursive Sources Tests Package.swift
 swift build --build-tests
 swift test
