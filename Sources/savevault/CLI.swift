@@ -36,8 +36,7 @@ enum CLI {
     }
     do {
       let vault = try Vault(context: makeContext(console.log))
-      try Commands(vault: vault, console: console, arguments: arguments).run(command)
-      return 0
+      return try Commands(vault: vault, console: console, arguments: arguments).run(command)
     } catch {
       console.error(String(describing: error))
       return exitCode(for: error)
@@ -57,8 +56,12 @@ enum CLI {
       if case .refused = error { return 5 }
       return 1
     case let error as VaultError:
-      if case .busy = error { return 6 }
-      return 1
+      switch error {
+      case .busy: return 6
+      case .conflictUnresolved: return 3
+      case .gameNotStarted: return 127
+      default: return 1
+      }
     default: return 1
     }
   }

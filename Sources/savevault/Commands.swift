@@ -9,18 +9,20 @@ struct Commands {
 
   static let targetOptions: Set<String> = ["game", "save-dir", "container"]
 
-  func run(_ command: String) throws {
+  /// Runs `command`; returns the exit code (0, or the game's for `wrap`).
+  func run(_ command: String) throws -> Int32 {
     switch command {
     case "backup": try backup()
     case "status": try status()
     case "restore": try restore()
     case "list": try list()
     case "prune": try prune()
-    case "sync", "wrap":
-      throw UsageError(message: "'\(command)' is not available in this version yet", command: nil)
+    case "sync": try sync()
+    case "wrap": return try wrap()
     default:
       throw UsageError(message: "unknown command '\(command)'", command: nil)
     }
+    return 0
   }
 
   private func target() throws -> Target {
@@ -82,19 +84,89 @@ struct Commands {
         "  kept    \(report.preRestore.count) pre-restore cop\(report.preRestore.count == 1 ? "y" : "ies") in \(report.preRestore.directory)"
       )
     }
-    lines.append(advice(for: report.state))
+    lines.append(advice(for: report.state, localExists: report.local.files > 0))
     console.out(lines.joined(separator: "\n"))
   }
 
-  private func advice(for state: SyncState) -> String {
+  private func advice(for state: SyncState, localExists: Bool) -> String {
     switch state {
     case .inSync: "Nothing to do."
+    case .cloudEmpty where !localExists: "Nothing to back up yet: the save directory is missing or empty."
     case .localChanged, .cloudEmpty: "Run 'savevault backup' to upload the local save."
     case .cloudChanged, .localMissing:
       "Run 'savevault restore --latest' to get the cloud's save (the local one is kept)."
     case .conflict:
       "Both sides changed: choose 'savevault backup' (keep local) or 'savevault restore --latest' (take cloud; local is kept)."
     }
+  }
+
+  private func policy() throws -> ConflictPolicy {
+    guard let text = arguments.options["on-conflict"] else { return .prompt }
+    guard let policy = ConflictPolicy(rawValue: text) else {
+      let names = ConflictPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+      throw UsageError(
+        message: "--on-conflict must be one of \(names), not '\(text)'", command: arguments.command)
+    }
+    return policy
+  }
+
+  private func sync() throws {
+    try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json"]))
+    let policy = try policy()
+    let report = try vault.sync(
+      try target(), policy: policy, resolver: Prompts.resolver(environment: vault.context.environment))
+    if arguments.has("json") {
+      console.json(report)
+    } else {
+      console.out(describe(report))
+    }
+    if report.action == .unresolved {
+      throw VaultError.conflictUnresolved(
+        game: report.game,
+        reason: policy == .fail ? "the policy is 'fail'" : "there is no terminal or desktop to ask")
+    }
+  }
+
+  private func describe(_ report: SyncReport) -> String {
+    let by = report.decidedBy.map { " (chosen by \($0))" } ?? ""
+    switch report.action {
+    case .none:
+      return "\(report.game): \(report.state.rawValue); nothing to do"
+        + (report.note.map { ": \($0)" } ?? ".")
+    case .uploaded: return "\(report.game): \(report.state.rawValue); uploaded \(report.archive ?? "")\(by)."
+    case .restored:
+      return "\(report.game): \(report.state.rawValue); restored \(report.archive ?? "")\(by)."
+        + (report.preRestoreCopy.map { " The previous save is kept in \($0)" } ?? "")
+    case .skipped: return "\(report.game): \(report.state.rawValue); skipped\(by), nothing changed."
+    case .unresolved: return "\(report.game): conflict left unresolved; nothing changed."
+    }
+  }
+
+  private func wrap() throws -> Int32 {
+    try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json"]))
+    guard let command = arguments.trailing, !command.isEmpty else {
+      throw UsageError(
+        message: "say which game to run: savevault wrap [TARGET] -- COMMAND [ARG...]", command: "wrap")
+    }
+    let policy = try policy()
+    let target = try target()
+    let json = arguments.has("json")
+    let report = try vault.wrap(
+      target, policy: policy, resolver: Prompts.resolver(environment: vault.context.environment),
+      runner: GameProcess(), command: command
+    ) { phase, sync in
+      // The game owns stdout: wrap's own messages go to stderr.
+      guard let sync else { return }
+      if json {
+        console.jsonLine([
+          "phase": phase, "state": sync.state.rawValue, "action": sync.action.rawValue,
+          "archive": sync.archive ?? "",
+        ])
+      } else if !console.isQuiet {
+        console.note("\(phase) the game: " + describe(sync))
+      }
+    }
+    return report.gameExitCode
   }
 
   private func restore() throws {

@@ -23,6 +23,19 @@ struct Console: Sendable {
     FileHandle.standardOutput.write(data + Data("\n".utf8))
   }
 
+  /// One line of JSON on stderr (wrap's messages: the game owns stdout).
+  func jsonLine(_ fields: [String: String]) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
+    FileHandle.standardError.write(data + Data("\n".utf8))
+  }
+
+  /// An informational line on stderr.
+  func note(_ text: String) {
+    if !isQuiet { FileHandle.standardError.write(Data("savevault: \(text)\n".utf8)) }
+  }
+
   func error(_ text: String) {
     FileHandle.standardError.write(Data("savevault: error: \(text)\n".utf8))
   }

@@ -29,6 +29,8 @@ enum Help {
       backup    pack the save directory into a packsave-*.tar archive and upload it
       status    compare the local save, the container and the last agreement
       restore   restore an archive over the save directory (the current save is kept)
+      sync      upload or restore, whichever way the save changed; ask when both changed
+      wrap      sync, run the game, back up after it (for launch scripts)
       list      list a game's archives, newest first
       prune     delete old archives, never the newest of any device
 
@@ -77,6 +79,40 @@ enum Help {
       --latest         restore the newest archive
       --archive NAME   restore the named archive (see 'savevault list')
       --json           print the result as JSON
+
+    \(target)
+    """,
+    "sync": """
+    Usage: savevault sync [TARGET] [--on-conflict POLICY] [--json]
+
+    Compares the local save, the container and this device's last agreement, and acts:
+    in-sync does nothing; local-changed and cloud-empty upload; cloud-changed and
+    local-missing restore (the local save is kept as a pre-restore copy). When both sides
+    changed since they last agreed, the player chooses (a terminal prompt, or a zenity or
+    kdialog dialog when there is no terminal but a desktop), or POLICY decides:
+
+      prompt    ask; with nobody to ask, change nothing and exit 3 (the default)
+      upload    upload the local save (the cloud's archive stays in the container)
+      restore   restore the cloud's latest (the local save is kept)
+      newer     the larger millisecond timestamp wins (local newest change vs archive time)
+      skip      change nothing, exit 0
+      fail      change nothing, exit 3
+
+      --json    print the state found and the action taken as JSON
+
+    \(target)
+    """,
+    "wrap": """
+    Usage: savevault wrap [TARGET] [--on-conflict POLICY] [--json] -- COMMAND [ARG...]
+
+    For launch scripts (Steam: savevault wrap --game celeste -- %command%). Syncs like
+    'savevault sync', runs COMMAND with the same stdin, stdout, stderr and environment
+    (forwarding SIGINT, SIGTERM and SIGHUP), then uploads what the session changed and exits
+    with the game's exit code. It never blocks play: if the container is unreachable, a
+    conflict cannot be settled, or another savevault is busy, the game starts anyway with a
+    warning; a save that cannot be uploaded after the game is kept on this device and
+    uploaded at the next run. wrap's own messages go to stderr (--json: one JSON object per
+    line), since stdout belongs to the game.
 
     \(target)
     """,

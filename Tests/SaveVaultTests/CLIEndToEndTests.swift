@@ -525,7 +525,7 @@ struct CLIEndToEndTests {
     }
     try #require(isHeld, "the lock holder never took the lock")
 
-    let backup = try box.run(["backup", "--save-dir", save])
+    let backup = try box.run(["backup", "--save-dir", save], environment: ["SAVEVAULT_LOCK_WAIT": "0.3"])
     #expect(backup.code == 6, "backup while locked: exit \(backup.code), stderr: \(backup.stderr)")
     #expect(backup.stderr.contains("factorio"), "stderr: \(backup.stderr)")
     #expect(archiveNames(in: box.defaultContainer + "/factorio").isEmpty)

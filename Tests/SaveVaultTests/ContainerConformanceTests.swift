@@ -188,11 +188,16 @@ struct FolderContainerTests {
     #expect(FileManager.default.fileExists(atPath: dir.sub("c/g/.savevault-tmp-new")))
   }
 
-  @Test("the embedded default folder is created on first use; other folders never are")
+  @Test("the embedded default folder is created by the first upload; other folders never are")
   func createsOnlyDefault() throws {
     let dir = TemporaryDirectory("folder")
-    try FolderContainer(root: dir.sub("default/container"), createsRoot: true).probe()
-    #expect(FileManager.default.fileExists(atPath: dir.sub("default/container")))
+    let embedded = FolderContainer(root: dir.sub("default/container"), createsRoot: true)
+    try embedded.probe()
+    #expect(try embedded.list(game: "g").isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: dir.sub("default")), "probe and list change nothing")
+    try embedded.upload(
+      game: "g", name: ArchiveName(createdMs: 1, device: "x").description, body: body(Data("ok".utf8)))
+    #expect(FileManager.default.fileExists(atPath: dir.sub("default/container/g")))
     #expect(throws: ContainerError.self) { try FolderContainer(root: dir.sub("mnt/nas")).probe() }
     #expect(!FileManager.default.fileExists(atPath: dir.sub("mnt")))
   }

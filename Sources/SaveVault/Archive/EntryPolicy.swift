@@ -36,15 +36,32 @@ enum EntryPolicy {
   }
 }
 
-/// Caps that an archive must stay under before anything is extracted.
+/// Caps that an archive must stay under before anything is extracted, and that a save must
+/// stay under to be backed up (so that every backup can be restored).
 public struct ExtractionLimits: Sendable, Equatable {
   public var maxEntries: Int
   public var maxDepth: Int
   public var maxTotalBytes: Int64
 
-  public init(maxEntries: Int = 100_000, maxDepth: Int = 128, maxTotalBytes: Int64 = 64 << 30) {
+  public init(maxEntries: Int = 150_000, maxDepth: Int = 128, maxTotalBytes: Int64 = 64 << 30) {
     self.maxEntries = maxEntries
     self.maxDepth = maxDepth
     self.maxTotalBytes = maxTotalBytes
+  }
+}
+
+extension ExtractionLimits {
+  /// Why `snapshot` could not be restored under these limits, or nil if it can.
+  func violation(of snapshot: Snapshot) -> String? {
+    if snapshot.entries.count > maxEntries {
+      return "it has \(snapshot.entries.count) entries, more than SaveVault restores (\(maxEntries))"
+    }
+    if let deep = snapshot.entries.first(where: { $0.path.split(separator: "/").count > maxDepth }) {
+      return "'\(deep.path.prefix(80))…' is nested deeper than SaveVault restores (\(maxDepth) levels)"
+    }
+    if snapshot.byteCount > maxTotalBytes {
+      return "it holds \(snapshot.byteCount) bytes, more than SaveVault restores (\(maxTotalBytes))"
+    }
+    return nil
   }
 }

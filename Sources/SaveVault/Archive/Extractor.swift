@@ -119,6 +119,15 @@ struct Extractor {
       guard archive_write_finish_entry(w) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
     }
     guard archive_write_close(w) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
+    // Without ARCHIVE_EXTRACT_PERM libarchive applies the umask; put back the archive's
+    // permission bits (setuid, setgid and sticky stay cleared). Nothing here is a symlink's
+    // target outside: entries under symlinks were refused.
+    for entry in state.extracted where entry.kind != .symlink {
+      if let mode = entry.mode, chmod(entry.path, mode_t(mode & 0o777)) != 0 {
+        throw ArchiveError.writeFailed(
+          path: staging + "/" + entry.path, reason: Platform.describe(errno: errno))
+      }
+    }
     if state.header == nil && state.extracted.isEmpty {
       throw refuse("it holds nothing to restore")
     }

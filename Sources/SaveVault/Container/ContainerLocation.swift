@@ -10,6 +10,16 @@ public enum ContainerLocation: Sendable, Equatable {
   case s3(bucket: String, prefix: String)
   case rclone(remote: String, path: String)
 
+  /// One spelling per location (`/a/b/`, `/a/b` and `file:///a/b` are the same folder), for
+  /// keys such as the ledger's.
+  public var canonical: String {
+    switch self {
+    case .folder(let path): "file://" + path
+    case .s3(let bucket, let prefix): "s3://" + bucket + "/" + prefix
+    case .rclone(let remote, let path): "rclone:" + remote + ":" + path
+    }
+  }
+
   /// Parses `text`; relative folder paths are resolved against `currentDirectory`, `~` against
   /// `home`. Pure. Throws `ConfigError.invalidContainerURL` for unusable URLs.
   public static func parse(_ text: String, currentDirectory: String, home: String)

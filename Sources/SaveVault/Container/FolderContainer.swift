@@ -32,10 +32,7 @@ public struct FolderContainer: Container {
     var info = stat()
     if stat(root, &info) != 0 {
       let code = errno
-      if code == ENOENT && createsRoot {
-        try makeDirectory(root)
-        return
-      }
+      if code == ENOENT && createsRoot { return }  // created by the first upload
       throw ContainerError.unavailable(
         container: displayName,
         reason: code == ENOENT
@@ -98,7 +95,12 @@ public struct FolderContainer: Container {
     }
     do {
       defer { close(fd) }
-      let written = try body(fd)
+      let written: Int64
+      do {
+        written = try body(fd)
+      } catch ArchiveError.noSpace {
+        throw ContainerError.noSpace(container: displayName)
+      }
       var info = stat()
       guard fstat(fd, &info) == 0, Int64(info.st_size) == written else {
         throw ContainerError.transferFailed(
@@ -117,7 +119,11 @@ public struct FolderContainer: Container {
       throw failure(error.code, "store '\(name)'", name)
     }
     isStored = true
-    try? Platform.syncDirectory(folder)
+    do {
+      try Platform.syncDirectory(folder)
+    } catch {
+      throw failure(error.code, "flush the folder '\(folder)'", name)
+    }
     let parsed = ArchiveName(parsing: name)
     var info = stat()
     lstat(folder + "/" + name, &info)

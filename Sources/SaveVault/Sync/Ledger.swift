@@ -42,7 +42,10 @@ struct LedgerStore {
     directory + "/" + game + "-" + String(SHA256.hex(of: container).prefix(12))
   }
 
-  func load(game: String, container: String) -> LedgerRecord? {
+  /// The record for `target`'s game and container (by its canonical location).
+  func load(_ target: Target) -> LedgerRecord? {
+    let game = target.game
+    let container = target.container.canonical
     guard let data = FileManager.default.contents(atPath: base(game: game, container: container) + ".json"),
       let record = try? JSONDecoder().decode(LedgerRecord.self, from: data),
       record.game == game, record.container == container
@@ -51,11 +54,9 @@ struct LedgerStore {
   }
 
   /// The agreed snapshot's files by path, or nil if the index is missing or damaged.
-  func loadIndex(game: String, container: String) -> [String: LedgerIndexEntry]? {
-    guard let data = FileManager.default.contents(atPath: base(game: game, container: container) + ".index")
-    else {
-      return nil
-    }
+  func loadIndex(_ target: Target) -> [String: LedgerIndexEntry]? {
+    let path = base(game: target.game, container: target.container.canonical) + ".index"
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
     var index: [String: LedgerIndexEntry] = [:]
     for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false)

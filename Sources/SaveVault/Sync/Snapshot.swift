@@ -47,8 +47,9 @@ public struct Snapshot: Sendable {
   public var newestModifiedMs: Int64? {
     entries.map(\.modifiedNs).max().map { $0 >= 0 ? $0 / 1_000_000 : ($0 - 999_999) / 1_000_000 }
   }
-  /// Whether there is nothing to back up.
-  public var isEmpty: Bool { entries.isEmpty }
+  /// Whether there is nothing to back up: no files and no symlinks (a tree of empty folders,
+  /// which a game may create before its first save, is empty too).
+  public var isEmpty: Bool { !entries.contains { $0.kind != .directory } }
 
   /// A digest of every entry's path, kind, size, mtime, mode and link target: equal digests
   /// mean nothing changed (the fingerprint's fast path).

@@ -30,10 +30,16 @@ extension Vault {
   /// directory is refused unless `force`, so an empty archive never silently becomes latest.
   public func backup(_ target: Target, force: Bool) throws -> BackupReport {
     let container = try makeContainer(target, paths)
-    let held = try lock(target)
+    let held = try lock(target, purpose: "backup")
     defer { withExtendedLifetime(held) {} }
     try container.probe()
     recoverInterruptedRestore(target)
+    try uploadPending(target, to: container)
+    return try performBackup(target, container: container, force: force)
+  }
+
+  /// `backup` with the lock held and the container probed.
+  func performBackup(_ target: Target, container: any Container, force: Bool) throws -> BackupReport {
     var snapshot = try Snapshot.scan(target.saveDirectory)
     if snapshot == nil || snapshot?.isEmpty == true {
       guard force else {
@@ -44,15 +50,18 @@ extension Vault {
     }
     guard let snapshot else { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
     for item in snapshot.skipped { context.log.warning("skipped '\(item.path)': \(item.reason)") }
+    if let violation = limits.violation(of: snapshot) {
+      throw VaultError.io(path: snapshot.root, reason: "cannot be backed up: \(violation)")
+    }
 
     let archives = try container.archivesNewestFirst(game: target.game)
-    let record = ledger.load(game: target.game, container: target.containerURL)
+    let record = ledger.load(target)
     let newer = archives.first.flatMap { latest in
       latest.name != record?.archive && latest.device != target.device ? latest.name : nil
     }
     if !force, let record, archives.contains(where: { $0.name == record.archive }),
       try !Fingerprint(snapshot: snapshot).hasChanged(
-        since: record, index: { ledger.loadIndex(game: target.game, container: target.containerURL) })
+        since: record, index: { ledger.loadIndex(target) })
     {
       verbose("the save matches '\(record.archive)', agreed \(record.agreedAtMs) ms; nothing to upload")
       return BackupReport(
@@ -60,7 +69,9 @@ extension Vault {
         files: snapshot.fileCount, bytes: snapshot.byteCount, archiveBytes: 0,
         skipped: snapshot.skipped.map(\.path), newerCloudArchive: newer)
     }
-    let (stored, manifest) = try store(snapshot, game: target.game, device: target.device, in: container)
+    let (stored, manifest) = try store(
+      snapshot, game: target.game, device: target.device, in: container,
+      notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
     try recordAgreement(target: target, archive: stored.name, snapshot: snapshot, content: manifest.entries)
     return BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
@@ -69,10 +80,16 @@ extension Vault {
   }
 
   /// Packs `snapshot` into a new archive in `container`, named for now and `device`.
-  func store(_ snapshot: Snapshot, game: String, device: String, in container: any Container) throws
-    -> (StoredArchive, Manifest)
-  {
-    var createdMs = context.clock()
+  ///
+  /// The name's time is never before `notBefore` (the newest archive the uploader has seen,
+  /// plus 1 ms): a device whose clock is behind still names its new archive after every
+  /// archive it knew of, so "latest" stays the last one uploaded, and clock skew between
+  /// devices can never turn an upload into an older-looking archive.
+  func store(
+    _ snapshot: Snapshot, game: String, device: String, in container: any Container,
+    notBefore: Int64 = Int64.min
+  ) throws -> (StoredArchive, Manifest) {
+    var createdMs = max(context.clock(), notBefore)
     while true {
       let name = ArchiveName(createdMs: createdMs, device: device)
       let header = ArchiveHeader(format: 1, game: game, device: name.device, createdMs: createdMs)
@@ -98,7 +115,7 @@ extension Vault {
     var known: [String: LedgerIndexEntry] = [:]
     for entry in index { known[entry.path] = entry }
     let record = LedgerRecord(
-      game: target.game, container: target.containerURL, archive: archive,
+      game: target.game, container: target.container.canonical, archive: archive,
       metadataDigest: snapshot.metadataDigest,
       contentDigest: try Fingerprint(snapshot: snapshot).contentDigest(known: known),
       files: snapshot.fileCount, bytes: snapshot.byteCount, agreedAtMs: context.clock())

@@ -58,7 +58,7 @@ extension Vault {
   public func prune(_ target: Target, keep: Int) throws -> PruneReport {
     guard keep >= 1 else { throw ConfigError.invalid("--keep must be at least 1") }
     let container = try makeContainer(target, paths)
-    let held = try lock(target)
+    let held = try lock(target, purpose: "prune")
     defer { withExtendedLifetime(held) {} }
     let archives = try container.archivesNewestFirst(game: target.game)
     let doomed = PrunePlan.deletions(archives, keep: keep)

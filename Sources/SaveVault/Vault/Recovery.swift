@@ -13,6 +13,9 @@ extension Vault {
   /// The name the replaced save directory has between the two renames of a restore.
   static func asidePrefix(_ game: String) -> String { ".savevault-old-\(gameTag(game))-" }
 
+  /// A replaced save directory kept as it is (never removed by SaveVault).
+  static func keptPrefix(_ game: String) -> String { ".savevault-kept-\(gameTag(game))-" }
+
   private static func gameTag(_ game: String) -> String { String(SHA256.hex(of: game).prefix(12)) }
 
   /// Finishes what a killed restore of this game left beside its save directory. Call with the
@@ -22,7 +25,7 @@ extension Vault {
   /// - A set-aside folder with the save directory missing means the kill came between the two
   ///   renames: the old save is put back (the restore did not happen).
   /// - A set-aside folder with the save directory present is a finished swap whose clean-up
-  ///   did not run (its pre-restore copy exists): removed.
+  ///   did not run: kept as a pre-restore copy, like any replaced save.
   func recoverInterruptedRestore(_ target: Target) {
     let destination = Platform.resolvedPath(target.saveDirectory)
     let parent = (destination as NSString).deletingLastPathComponent
@@ -41,7 +44,7 @@ extension Vault {
           continue
         }
       }
-      removeTree(aside)
+      _ = keepReplaced(aside, target: target)
     }
   }
 }

@@ -42,8 +42,16 @@ extension Vault {
   /// really is; the link stays.
   public func restore(_ target: Target, selection: RestoreSelection) throws -> RestoreReport {
     let container = try makeContainer(target, paths)
-    let held = try lock(target)
+    let held = try lock(target, purpose: "restore")
     defer { withExtendedLifetime(held) {} }
+    recoverInterruptedRestore(target)
+    return try performRestore(target, container: container, selection: selection)
+  }
+
+  /// `restore` with the lock held.
+  func performRestore(_ target: Target, container: any Container, selection: RestoreSelection) throws
+    -> RestoreReport
+  {
     let archives = try container.archivesNewestFirst(game: target.game)
     let chosen: StoredArchive
     switch selection {
@@ -60,7 +68,6 @@ extension Vault {
     }
     verbose("restoring '\(chosen.name)' (\(chosen.size) bytes, made by \(chosen.device ?? "another tool"))")
 
-    recoverInterruptedRestore(target)
     let current = try Snapshot.scan(target.saveDirectory)
     let destination = current?.root ?? Platform.resolvedPath(target.saveDirectory)
     let parent = (destination as NSString).deletingLastPathComponent
@@ -92,16 +99,10 @@ extension Vault {
     Platform.syncFilesystem(containing: staging)
     chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
 
-    var preRestoreCopy: String?
-    if let current, !current.isEmpty {
-      let keeper = preRestoreStore(creating: true)
-      let (copy, _) = try store(current, game: target.game, device: target.device, in: keeper)
-      preRestoreCopy = keeper.root + "/" + target.game + "/" + copy.name
-      verbose("kept the current save as '\(preRestoreCopy ?? "")'")
-    }
-
-    try swap(staging: staging, into: destination, exists: current != nil, parent: parent, game: target.game)
+    let aside = try swap(
+      staging: staging, into: destination, exists: current != nil, parent: parent, game: target.game)
     isStagingInUse = false
+    let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target) }
 
     if let restored = try Snapshot.scan(destination) {
       try recordAgreement(
@@ -114,18 +115,18 @@ extension Vault {
       preRestoreCopy: preRestoreCopy)
   }
 
-  /// Puts the staging folder where the save directory is: the old folder is renamed aside,
-  /// the staging folder renamed in, the parent flushed, and the old folder removed (a pre-
-  /// restore copy of it already exists). On failure the old folder is put back.
+  /// Puts the staging folder where the save directory is: the old folder is renamed aside and
+  /// the staging folder renamed in, and the parent flushed. Returns the set-aside folder (nil
+  /// when there was no save directory). On failure the old folder is put back.
   private func swap(staging: String, into destination: String, exists: Bool, parent: String, game: String)
-    throws
+    throws -> String?
   {
     guard exists else {
       guard rename(staging, destination) == 0 else {
         throw VaultError.io(path: destination, reason: Platform.describe(errno: errno))
       }
       try? Platform.syncDirectory(parent)
-      return
+      return nil
     }
     let aside = try makeTemporaryDirectory(in: parent, prefix: Self.asidePrefix(game))
     guard rename(destination, aside) == 0 else {
@@ -140,7 +141,39 @@ extension Vault {
       throw VaultError.io(path: destination, reason: Platform.describe(errno: code))
     }
     try? Platform.syncDirectory(parent)
-    removeTree(aside)
+    return aside
+  }
+
+  /// Keeps the save a restore replaced: packs the set-aside folder (which nothing else writes
+  /// to, so it holds everything the game had written up to the swap) into a pre-restore copy
+  /// and removes it. When the folder holds what an archive cannot (symlinks leading outside,
+  /// FIFOs, sockets), or the copy cannot be made, the folder itself is kept beside the save
+  /// directory as `.savevault-kept-…` and a warning says where. Returns the copy's path.
+  func keepReplaced(_ aside: String, target: Target) -> String? {
+    guard let replaced = try? Snapshot.scan(aside), !replaced.isEmpty || !replaced.skipped.isEmpty else {
+      removeTree(aside)
+      return nil
+    }
+    var copyPath: String?
+    do {
+      let keeper = preRestoreStore(creating: true)
+      let (copy, _) = try store(replaced, game: target.game, device: target.device, in: keeper)
+      copyPath = keeper.root + "/" + target.game + "/" + copy.name
+      verbose("kept the replaced save as '\(copyPath ?? "")'")
+    } catch {
+      context.log.warning("could not pack the replaced save into a pre-restore copy: \(error)")
+    }
+    if copyPath != nil && replaced.skipped.isEmpty {
+      removeTree(aside)
+      return copyPath
+    }
+    let parent = (aside as NSString).deletingLastPathComponent
+    let kept = parent + "/" + Self.keptPrefix(target.game) + String(context.clock())
+    let place = rename(aside, kept) == 0 ? kept : aside
+    let why = copyPath == nil ? "no pre-restore copy could be made" : "it holds entries an archive cannot"
+    context.log.warning(
+      "kept the replaced save directory itself at '\(place)' (\(why)); delete it when you no longer need it")
+    return copyPath ?? place
   }
 
   private func makeTemporaryDirectory(in parent: String, prefix: String) throws -> String {

@@ -47,6 +47,14 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     public var agreedAtMs: Int64
   }
 
+  public struct Pending: Encodable, Sendable, Equatable {
+    /// The folder that holds this game's archives waiting for the container.
+    public var directory: String
+    public var count: Int
+    /// Oldest first.
+    public var archives: [String]
+  }
+
   public struct PreRestore: Encodable, Sendable, Equatable {
     /// The folder that holds this game's pre-restore copies.
     public var directory: String
@@ -62,6 +70,8 @@ public struct StatusReport: Encodable, Sendable, Equatable {
   /// The last agreement this device recorded, if any.
   public var ledger: Agreed?
   public var preRestore: PreRestore
+  /// Archives made while the container was unavailable, to be uploaded at the next run.
+  public var pending: Pending
 
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Key.self)
@@ -72,8 +82,20 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     try c.encode(cloud, forKey: .cloud)
     try c.encode(ledger, forKey: .ledger)
     try c.encode(preRestore, forKey: .preRestore)
+    try c.encode(pending, forKey: .pending)
   }
-  enum Key: String, CodingKey { case game, state, device, local, cloud, ledger, preRestore }
+  enum Key: String, CodingKey { case game, state, device, local, cloud, ledger, preRestore, pending }
+}
+
+/// Everything the decision looked at, and the state it found.
+struct Assessment {
+  var snapshot: Snapshot?
+  /// The container's archives, newest first.
+  var archives: [StoredArchive]
+  var record: LedgerRecord?
+  var state: SyncState
+
+  var latest: StoredArchive? { archives.first }
 }
 
 extension Vault {
@@ -81,9 +103,34 @@ extension Vault {
   /// stands (DESIGN.md's table). Changes nothing; takes no lock.
   public func status(_ target: Target) throws -> StatusReport {
     let container = try makeContainer(target, paths)
+    let found = try assess(target, container: container)
+    let snapshot = found.snapshot
+    let latest = found.latest
+    let copies = (try? preRestoreStore().archivesNewestFirst(game: target.game)) ?? []
+    let pending = (try? pendingStore().archivesNewestFirst(game: target.game)) ?? []
+    return StatusReport(
+      game: target.game, state: found.state, device: target.device,
+      local: .init(
+        saveDir: target.saveDirectory, exists: snapshot != nil, modifiedMs: snapshot?.newestModifiedMs,
+        files: snapshot?.fileCount ?? 0, bytes: snapshot?.byteCount ?? 0,
+        skipped: snapshot?.skipped.count ?? 0),
+      cloud: .init(
+        container: target.containerURL, latest: latest?.name, modifiedMs: latest?.modifiedMs,
+        device: latest?.device, bytes: latest?.size, count: found.archives.count),
+      ledger: found.record.map { .init(archive: $0.archive, agreedAtMs: $0.agreedAtMs) },
+      preRestore: .init(
+        directory: preRestoreStore().root + "/" + target.game, count: copies.count,
+        latest: copies.first?.name),
+      pending: .init(
+        directory: pendingStore().root + "/" + target.game, count: pending.count,
+        archives: pending.map(\.name).reversed()))
+  }
+
+  /// Reads the save directory, the container and the ledger, and decides the state.
+  func assess(_ target: Target, container: any Container) throws -> Assessment {
     let snapshot = try Snapshot.scan(target.saveDirectory)
     let archives = try container.archivesNewestFirst(game: target.game)
-    let record = ledger.load(game: target.game, container: target.containerURL)
+    let record = ledger.load(target)
     let latest = archives.first
     let state = try Decision.state(
       localExists: snapshot.map { !$0.isEmpty } ?? false, cloudHasArchives: latest != nil
@@ -91,30 +138,23 @@ extension Vault {
       guard let snapshot, let latest else { return .none(identicalContent: false) }
       if let record {
         let changed = try Fingerprint(snapshot: snapshot).hasChanged(
-          since: record, index: { ledger.loadIndex(game: target.game, container: target.containerURL) })
-        verbose("ledger: agreed on '\(record.archive)'; local \(changed ? "changed" : "unchanged") since")
+          since: record, index: { ledger.loadIndex(target) })
+        verbose(
+          "ledger: agreed on '\(record.archive)'; the local save \(changed ? "changed" : "is unchanged") since"
+        )
+        verbose(
+          "cloud: latest is '\(latest.name)'\(latest.name == record.archive ? ", the agreed one" : ", not the agreed one")"
+        )
         return .recorded(localChanged: changed, cloudLatestIsAgreed: latest.name == record.archive)
       }
-      verbose("no ledger for this device: comparing the save's content with '\(latest.name)'")
+      verbose("no ledger on this device: comparing the save's content with '\(latest.name)'")
       let local = try Fingerprint(snapshot: snapshot).contentDigest()
       let cloud = try container.read(game: target.game, name: latest.name) { fd in
         try ArchiveInspector.contentDigest(fd: fd, archiveName: latest.name)
       }
       return .none(identicalContent: local == cloud)
     }
-    let copies = (try? preRestoreStore().archivesNewestFirst(game: target.game)) ?? []
-    return StatusReport(
-      game: target.game, state: state, device: target.device,
-      local: .init(
-        saveDir: target.saveDirectory, exists: snapshot != nil, modifiedMs: snapshot?.newestModifiedMs,
-        files: snapshot?.fileCount ?? 0, bytes: snapshot?.byteCount ?? 0,
-        skipped: snapshot?.skipped.count ?? 0),
-      cloud: .init(
-        container: target.containerURL, latest: latest?.name, modifiedMs: latest?.modifiedMs,
-        device: latest?.device, bytes: latest?.size, count: archives.count),
-      ledger: record.map { .init(archive: $0.archive, agreedAtMs: $0.agreedAtMs) },
-      preRestore: .init(
-        directory: preRestoreStore().root + "/" + target.game, count: copies.count, latest: copies.first?.name
-      ))
+    verbose("state: \(state.rawValue)")
+    return Assessment(snapshot: snapshot, archives: archives, record: record, state: state)
   }
 }

@@ -1,9 +1,14 @@
+import Foundation
+
 /// The use cases: backup, status, restore, list, prune. Each takes a resolved `Target`,
 /// returns a report, and throws domain errors; none prints or exits.
 public struct Vault: Sendable {
   public var context: Context
   public var paths: Paths
   public var limits: ExtractionLimits
+  /// How long a command waits for another savevault working on the same game:
+  /// `SAVEVAULT_LOCK_WAIT` seconds, 10 by default.
+  public var lockWaitSeconds: Double
   /// Makes the container for a target; replaced in tests to wrap containers.
   public var makeContainer: @Sendable (Target, Paths) throws -> any Container
 
@@ -11,6 +16,7 @@ public struct Vault: Sendable {
     self.context = context
     self.paths = try Paths(environment: context.environment)
     self.limits = limits
+    self.lockWaitSeconds = context.environment["SAVEVAULT_LOCK_WAIT"].flatMap(Double.init) ?? 10
     self.makeContainer = { target, paths in
       try ContainerFactory.make(
         target.container, url: target.containerURL,
@@ -31,8 +37,16 @@ public struct Vault: Sendable {
     FolderContainer(root: paths.dataDirectory + "/pre-restore", createsRoot: creating)
   }
 
-  func lock(_ target: Target) throws -> GameLock {
-    try GameLock(game: target.game, directory: paths.lockDirectory)
+  /// Archives made while the container was unavailable, waiting to be uploaded.
+  func pendingStore(creating: Bool = false) -> FolderContainer {
+    FolderContainer(root: paths.dataDirectory + "/pending", createsRoot: creating)
+  }
+
+  /// Takes the game's lock, waiting up to `lockWaitSeconds` for another savevault to finish.
+  func lock(_ target: Target, purpose: String) throws -> GameLock {
+    try GameLock(
+      game: target.game, directory: paths.lockDirectory, waitSeconds: lockWaitSeconds,
+      holder: "pid \(getpid()), savevault \(purpose)")
   }
 
   func verbose(_ message: @autoclosure () -> String) { context.log.verbose(message()) }

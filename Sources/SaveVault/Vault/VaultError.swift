@@ -9,7 +9,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The container holds no backup of this game.
   case noBackups(game: String, container: String)
   /// Another SaveVault process holds this game's lock.
-  case busy(game: String, lockPath: String)
+  case busy(game: String, holder: String, lockPath: String)
+  /// Both sides changed and nobody chose (no terminal, no dialog, no policy), or the policy
+  /// was `fail`. Nothing was changed.
+  case conflictUnresolved(game: String, reason: String)
+  /// `wrap` could not start the game.
+  case gameNotStarted(command: String, reason: String)
   /// A local file operation failed.
   case io(path: String, reason: String)
 
@@ -23,8 +28,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
       "save directory '\(path)' is not a directory"
     case .noBackups(let game, let container):
       "container '\(container)' has no backups of '\(game)' yet: run 'savevault backup' first"
-    case .busy(let game, let lockPath):
-      "another savevault is working on '\(game)' (lock '\(lockPath)'): wait for it to finish"
+    case .busy(let game, let holder, let lockPath):
+      "another savevault is working on '\(game)' (\(holder); lock '\(lockPath)'): wait for it to finish"
+    case .conflictUnresolved(let game, let reason):
+      "\(game): both the local save and the cloud changed since they last agreed, and \(reason); nothing was changed. Run 'savevault status' to see both sides, then 'savevault sync' in a terminal, or choose with --on-conflict upload|restore|newer|skip"
+    case .gameNotStarted(let command, let reason):
+      "cannot start '\(command)': \(reason)"
     case .io(let path, let reason):
       "'\(path)': \(reason)"
     }

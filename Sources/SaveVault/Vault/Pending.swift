@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Vault {
+  /// Keeps the save as an archive on this device when the container cannot be reached (a
+  /// `wrap` after the game, offline): `$XDG_DATA_HOME/savevault/pending/<game>/`. The ledger is
+  /// not touched: the cloud has not agreed to anything yet.
+  func keepPending(_ target: Target) throws -> String? {
+    guard let snapshot = try Snapshot.scan(target.saveDirectory), !snapshot.isEmpty else { return nil }
+    let store = pendingStore(creating: true)
+    let agreed = ledger.load(target)
+      .flatMap { ArchiveName(parsing: $0.archive)?.createdMs }
+    let (archive, _) = try self.store(
+      snapshot, game: target.game, device: target.device, in: store, notBefore: (agreed ?? Int64.min) + 1)
+    return store.root + "/" + target.game + "/" + archive.name
+  }
+
+  /// Uploads the archives kept while the container was unavailable, oldest first, and removes
+  /// each from this device once the container holds it. Only when the cloud has not changed
+  /// since this device last agreed with it: otherwise the pending archives would silently win
+  /// over another device's newer work, so they wait for the conflict to be resolved.
+  func uploadPending(_ target: Target, to container: any Container) throws {
+    let store = pendingStore()
+    let pending = (try? store.archivesNewestFirst(game: target.game)) ?? []
+    guard !pending.isEmpty else { return }
+    let archives = try container.archivesNewestFirst(game: target.game)
+    let record = ledger.load(target)
+    guard archives.first == nil || archives.first?.name == record?.archive else {
+      context.log.warning(
+        "\(pending.count) archive(s) of '\(target.game)' wait in '\(store.root)/\(target.game)': the cloud changed meanwhile, so they are not uploaded until you resolve it"
+      )
+      return
+    }
+    for archive in pending.reversed() {
+      _ = try store.read(game: target.game, name: archive.name) { source in
+        try container.upload(game: target.game, name: archive.name) { destination in
+          try Self.copy(from: source, to: destination, name: archive.name)
+        }
+      }
+      try store.delete(game: target.game, name: archive.name)
+      verbose("uploaded '\(archive.name)', kept while the container was unavailable")
+    }
+  }
+
+  /// Copies a whole file between descriptors; returns the byte count.
+  static func copy(from source: Int32, to destination: Int32, name: String) throws -> Int64 {
+    let size = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    var total: Int64 = 0
+    while true {
+      let count = read(source, buffer, size)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw ArchiveError.unreadable(path: name, reason: Platform.describe(errno: errno))
+      }
+      if count == 0 { return total }
+      if let code = Platform.writeAll(destination, UnsafeRawBufferPointer(start: buffer, count: count)) {
+        if code == ENOSPC || code == EDQUOT { throw ArchiveError.noSpace(path: name) }
+        throw ArchiveError.writeFailed(path: name, reason: Platform.describe(errno: code))
+      }
+      total += Int64(count)
+    }
+  }
+}

@@ -1,0 +1,102 @@
+/// When a sync runs.
+public enum SyncPhase: String, Sendable {
+  /// Any direction: upload, restore, or ask (`sync`, and `wrap` before the game).
+  case full
+  /// After the game (`wrap`): upload what the session changed, or ask on a conflict; never
+  /// restore unasked (a cloud that changed meanwhile is restored before the next launch).
+  case afterGame
+}
+
+/// What a sync did.
+public enum SyncAction: String, Sendable, Codable {
+  case none, uploaded, restored, skipped
+  /// A conflict nobody resolved (exit 3). Nothing was changed.
+  case unresolved
+}
+
+/// `sync`'s answer: the state found and the action taken.
+public struct SyncReport: Encodable, Sendable, Equatable {
+  public var game: String
+  public var state: SyncState
+  public var action: SyncAction
+  /// The archive uploaded or restored.
+  public var archive: String?
+  /// Who settled a conflict: "player", or the policy.
+  public var decidedBy: String?
+  /// Where the replaced local save was kept, after a restore.
+  public var preRestoreCopy: String?
+  /// Both sides, when there was a conflict.
+  public var conflict: Conflict?
+  /// Why nothing was done, when that needs saying.
+  public var note: String?
+}
+
+extension Vault {
+  /// Brings the save directory and the container into agreement, following DESIGN.md's table:
+  /// `in-sync` does nothing, `local-changed` and `cloud-empty` upload, `cloud-changed` and
+  /// `local-missing` restore (keeping the local save), and a `conflict` is settled by `policy`
+  /// (asking `resolver` for `prompt`). Nothing is ever lost: an upload only adds an archive,
+  /// a restore keeps a pre-restore copy. An unresolved conflict changes nothing and reports
+  /// `.unresolved`.
+  public func sync(
+    _ target: Target, policy: ConflictPolicy, resolver: any ConflictResolver, phase: SyncPhase = .full
+  ) throws -> SyncReport {
+    let container = try makeContainer(target, paths)
+    let held = try lock(target, purpose: phase == .full ? "sync" : "wrap")
+    defer { withExtendedLifetime(held) {} }
+    try container.probe()
+    recoverInterruptedRestore(target)
+    try uploadPending(target, to: container)
+    let found = try assess(target, container: container)
+    var report = SyncReport(game: target.game, state: found.state, action: .none)
+
+    func upload() throws {
+      let backup = try performBackup(target, container: container, force: true)
+      report.action = .uploaded
+      report.archive = backup.archive
+    }
+    func restore() throws {
+      let restored = try performRestore(target, container: container, selection: .latest)
+      report.action = .restored
+      report.archive = restored.archive
+      report.preRestoreCopy = restored.preRestoreCopy
+    }
+
+    switch found.state {
+    case .inSync:
+      break
+    case .localChanged:
+      try upload()
+    case .cloudEmpty:
+      if found.snapshot.map({ !$0.isEmpty }) == true { try upload() }
+    case .cloudChanged, .localMissing:
+      if phase == .full {
+        try restore()
+      } else {
+        report.note = "the cloud has a newer save than this device; it is restored at the next sync"
+      }
+    case .conflict:
+      guard let latest = found.latest else { break }
+      let conflict = Conflict(
+        game: target.game, saveDir: target.saveDirectory, localModifiedMs: found.snapshot?.newestModifiedMs,
+        localFiles: found.snapshot?.fileCount ?? 0, localBytes: found.snapshot?.byteCount ?? 0,
+        cloudArchive: latest.name, cloudModifiedMs: latest.modifiedMs, cloudDevice: latest.device,
+        cloudBytes: latest.size, container: target.containerURL)
+      report.conflict = conflict
+      switch policy.resolve(conflict, resolver: resolver) {
+      case .chosen(let choice, let by):
+        report.decidedBy = by
+        verbose("conflict settled by \(by): \(choice.rawValue)")
+        switch choice {
+        case .upload: try upload()
+        case .restore: try restore()
+        case .skip: report.action = .skipped
+        }
+      case .unresolved(let reason):
+        report.action = .unresolved
+        report.note = VaultError.conflictUnresolved(game: target.game, reason: reason).description
+      }
+    }
+    return report
+  }
+}

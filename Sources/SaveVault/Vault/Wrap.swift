@@ -1,0 +1,92 @@
+/// How a game ended.
+public enum GameExit: Sendable, Equatable {
+  case exited(Int32)
+  case signaled(Int32)
+
+  /// The exit code a shell would report: the code, or 128 + the signal.
+  public var code: Int32 {
+    switch self {
+    case .exited(let code): code
+    case .signaled(let signal): 128 + signal
+    }
+  }
+}
+
+/// Runs the game: same stdin, stdout, stderr and environment, signals forwarded.
+public protocol GameRunner: Sendable {
+  /// Runs `command` to its end. Throws `VaultError.gameNotStarted` if it cannot be started.
+  func run(_ command: [String]) throws -> GameExit
+}
+
+/// What `wrap` did around the game.
+public struct WrapReport: Encodable, Sendable, Equatable {
+  public var game: String
+  /// The sync before the game (nil when it could not run).
+  public var before: SyncReport?
+  /// The sync after the game (nil when it could not run).
+  public var after: SyncReport?
+  /// An archive kept on this device because the container could not be reached after the game.
+  public var pendingArchive: String?
+  /// Everything that went wrong around the game, which never stops it.
+  public var warnings: [String]
+  /// The game's exit code (128 + N for a signal).
+  public var gameExitCode: Int32
+}
+
+extension Vault {
+  /// Syncs, runs the game, and backs up what the session changed. Never blocks play: when the
+  /// sync before cannot run (container unavailable, an unresolved conflict, another savevault
+  /// busy), the game starts anyway with a warning; when the container is unavailable after the
+  /// game, the save is kept as a pending archive on this device and uploaded at the next run.
+  /// A local save that changed since the last agreement (a previous wrap killed before its
+  /// backup) is uploaded or asked about, never restored over.
+  ///
+  /// `progress` is told of each phase as it ends. Throws only when the game cannot be started.
+  public func wrap(
+    _ target: Target, policy: ConflictPolicy, resolver: any ConflictResolver, runner: any GameRunner,
+    command: [String], progress: (String, SyncReport?) -> Void = { _, _ in }
+  ) throws -> WrapReport {
+    var report = WrapReport(game: target.game, warnings: [], gameExitCode: 0)
+    func warn(_ message: String) {
+      context.log.warning(message)
+      report.warnings.append(message)
+    }
+    do {
+      let before = try sync(target, policy: policy, resolver: resolver, phase: .full)
+      report.before = before
+      if before.action == .unresolved {
+        warn("starting the game on the local save; the conflict stays until you resolve it")
+      }
+      progress("before", before)
+    } catch {
+      warn("could not sync before the game (\(error)); starting it anyway")
+      progress("before", nil)
+    }
+
+    let exit = try runner.run(command)
+    report.gameExitCode = exit.code
+
+    do {
+      let after = try sync(target, policy: policy, resolver: resolver, phase: .afterGame)
+      report.after = after
+      progress("after", after)
+    } catch let error as ContainerError {
+      warn("could not back up after the game (\(error))")
+      do {
+        report.pendingArchive = try keepPending(target)
+        if let pending = report.pendingArchive {
+          warn("kept the save as '\(pending)'; it is uploaded at the next run that reaches the container")
+        }
+      } catch {
+        warn(
+          "could not keep the save as a pending archive either (\(error)); the save directory is as the game left it"
+        )
+      }
+      progress("after", nil)
+    } catch {
+      warn("could not back up after the game (\(error)); the save directory is as the game left it")
+      progress("after", nil)
+    }
+    return report
+  }
+}

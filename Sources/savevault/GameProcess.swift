@@ -1,0 +1,63 @@
+import Dispatch
+import Foundation
+import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs the game as a child process with this process's stdin, stdout, stderr and
+/// environment, forwarding SIGINT, SIGTERM and SIGHUP to it while it runs.
+struct GameProcess: GameRunner {
+  static let forwarded: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+  func run(_ command: [String]) throws -> GameExit {
+    guard let program = command.first else {
+      throw VaultError.gameNotStarted(command: "", reason: "no command given after '--'")
+    }
+    // The forwarded signals are ignored here (and handled by dispatch sources), so the child
+    // must get their default actions back.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in Self.forwarded { sigaddset(&defaults, number) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+
+    let arguments = command.map { strdup($0) } + [nil]
+    defer { arguments.forEach { free($0) } }
+    let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { environment.forEach { free($0) } }
+
+    for number in Self.forwarded { signal(number, SIG_IGN) }
+    defer {
+      for number in Self.forwarded { signal(number, SIG_DFL) }
+    }
+    var pid = pid_t()
+    let status = posix_spawnp(&pid, program, nil, &attributes, arguments, environment)
+    guard status == 0 else {
+      throw VaultError.gameNotStarted(command: program, reason: String(cString: strerror(status)))
+    }
+    let child = pid
+    let sources = Self.forwarded.map { number in
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { kill(child, number) }
+      source.resume()
+      return source
+    }
+    defer { sources.forEach { $0.cancel() } }
+
+    var result: Int32 = 0
+    while waitpid(child, &result, 0) < 0 {
+      guard errno == EINTR else {
+        throw VaultError.gameNotStarted(command: program, reason: String(cString: strerror(errno)))
+      }
+    }
+    let number = result & 0x7f
+    return number == 0 ? .exited((result >> 8) & 0xff) : .signaled(number)
+  }
+}

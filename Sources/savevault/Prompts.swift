@@ -1,0 +1,133 @@
+import Foundation
+import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Picks how to ask the player: a terminal prompt when stdin and stderr are terminals, a
+/// desktop dialog when there is a desktop session and zenity or kdialog, else nobody.
+enum Prompts {
+  static func resolver(environment: [String: String]) -> any ConflictResolver {
+    if isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 { return TerminalPrompt() }
+    let hasDesktop =
+      !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+    if hasDesktop {
+      if let zenity = findProgram("zenity", environment: environment) {
+        return DesktopDialog(tool: .zenity(zenity))
+      }
+      if let kdialog = findProgram("kdialog", environment: environment) {
+        return DesktopDialog(tool: .kdialog(kdialog))
+      }
+    }
+    return NobodyToAsk()
+  }
+
+  /// Both sides of a conflict, as the prompt and the dialog show them.
+  static func describe(_ conflict: Conflict) -> String {
+    let local = conflict.localModifiedMs.map(Format.time) ?? "never (empty)"
+    let device = conflict.cloudDevice ?? "another tool"
+    return """
+      \(conflict.game) changed on this device and in the cloud since they last agreed.
+
+      Local save (this device): last changed \(local)
+          \(conflict.localFiles) files, \(Format.bytes(conflict.localBytes)) in \(conflict.saveDir)
+      Cloud save (from \(device)): made \(Format.time(conflict.cloudModifiedMs))
+          \(conflict.cloudArchive), \(Format.bytes(conflict.cloudBytes)) in \(conflict.container)
+
+      Whichever you choose, the other is kept: an upload only adds an archive, and a restore
+      first keeps the local save as a pre-restore copy.
+      """
+  }
+
+  static func findProgram(_ name: String, environment: [String: String]) -> String? {
+    for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+      let path = "\(folder)/\(name)"
+      if access(path, X_OK) == 0 { return path }
+    }
+    return nil
+  }
+}
+
+/// Asks on stderr and reads the answer (u, r or s; empty is skip) from stdin.
+struct TerminalPrompt: ConflictResolver {
+  func choose(_ conflict: Conflict) -> ConflictChoice? {
+    let question = "Upload local [u], restore cloud [r], or skip [s]? [s] "
+    FileHandle.standardError.write(Data(("\n" + Prompts.describe(conflict) + "\n\n" + question).utf8))
+    for _ in 0..<5 {
+      guard let line = readLine() else { return .skip }
+      switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+      case "u", "upload": return .upload
+      case "r", "restore": return .restore
+      case "", "s", "skip": return .skip
+      default: FileHandle.standardError.write(Data("Please answer u, r or s: ".utf8))
+      }
+    }
+    return .skip
+  }
+}
+
+/// Asks with a desktop dialog: zenity (GNOME, Steam Deck) or kdialog (KDE).
+struct DesktopDialog: ConflictResolver {
+  enum Tool {
+    case zenity(String)
+    case kdialog(String)
+  }
+  var tool: Tool
+
+  static let uploadLabel = "Upload local"
+  static let restoreLabel = "Restore cloud"
+  static let skipLabel = "Skip"
+
+  func choose(_ conflict: Conflict) -> ConflictChoice? {
+    let text = Prompts.describe(conflict)
+    let title = "SaveVault: \(conflict.game)"
+    switch tool {
+    case .zenity(let path):
+      guard
+        let result = try? run(
+          path,
+          [
+            "--question", "--title", title, "--no-markup", "--no-wrap", "--text", text,
+            "--ok-label", Self.uploadLabel, "--cancel-label", Self.skipLabel, "--extra-button",
+            Self.restoreLabel,
+          ])
+      else { return nil }
+      if result.code == 0 { return .upload }
+      if result.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.restoreLabel {
+        return .restore
+      }
+      return .skip
+    case .kdialog(let path):
+      guard
+        let result = try? run(
+          path,
+          [
+            "--title", title, "--yesnocancel", text, "--yes-label", Self.uploadLabel, "--no-label",
+            Self.restoreLabel, "--cancel-label", Self.skipLabel,
+          ])
+      else { return nil }
+      switch result.code {
+      case 0: return .upload
+      case 1: return .restore
+      default: return .skip
+      }
+    }
+  }
+
+  private func run(_ path: String, _ arguments: [String]) throws -> (code: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
