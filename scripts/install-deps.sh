@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing SaveVault needs on Debian/Ubuntu: libarchive and OpenSSL
-# headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both).
+# headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both), and
+# with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests.
 # The Swift toolchain (6.0 or newer) must already be on PATH.
 set -euo pipefail
 
@@ -10,7 +11,14 @@ pkg-config --exists libcrypto 2>/dev/null || need+=(libssl-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v tar >/dev/null || need+=(tar)
 command -v python3 >/dev/null || need+=(python3)
-command -v flock >/dev/null || need+=(util-linux)
+if [ "${1:-}" = "--test" ]; then
+  command -v flock >/dev/null || need+=(util-linux)
+  command -v script >/dev/null || need+=(bsdutils)
+  # The conflict-dialog tests: a real zenity under a virtual X server, driven by xdotool.
+  command -v zenity >/dev/null || need+=(zenity)
+  command -v Xvfb >/dev/null || need+=(xvfb)
+  command -v xdotool >/dev/null || need+=(xdotool)
+fi
 
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
