@@ -45,6 +45,16 @@ extension Vault {
       try store.delete(game: target.game, name: archive.name)
       verbose("uploaded '\(archive.name)', kept while the container was unavailable")
     }
+    // This device made the newest of them, so the cloud now agrees with it. Its metadata is
+    // not known here: an empty index makes the next decision compare content.
+    guard let newest = pending.first else { return }
+    let digest = try container.read(game: target.game, name: newest.name) { fd in
+      try ArchiveInspector.contentDigest(fd: fd, archiveName: newest.name)
+    }
+    let agreement = LedgerRecord(
+      game: target.game, container: target.container.canonical, archive: newest.name, metadataDigest: "",
+      contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock())
+    try ledger.save(agreement, index: [])
   }
 
   /// Copies a whole file between descriptors; returns the byte count.

@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+/// A resolver that answers what the test says, and records that it was asked.
+final class ScriptedResolver: ConflictResolver, @unchecked Sendable {
+  let answer: ConflictChoice?
+  private(set) var asked: [Conflict] = []
+  init(_ answer: ConflictChoice?) { self.answer = answer }
+  func choose(_ conflict: Conflict) -> ConflictChoice? {
+    asked.append(conflict)
+    return answer
+  }
+}
+
+/// A resolver that must never be asked.
+struct NeverAsk: ConflictResolver {
+  func choose(_ conflict: Conflict) -> ConflictChoice? {
+    Issue.record("the player was asked, but no conflict was expected")
+    return nil
+  }
+}
+
+@Suite("Conflict policies")
+struct ConflictPolicyTests {
+  static let conflict = Conflict(
+    game: "g", saveDir: "/s", localModifiedMs: 2_000, localFiles: 1, localBytes: 1,
+    cloudArchive: "packsave-x.tar", cloudModifiedMs: 1_000, cloudDevice: "deck", cloudBytes: 1,
+    container: "/c")
+
+  @Test(
+    "each policy settles a conflict as documented",
+    arguments: [
+      (ConflictPolicy.upload, Int64(2_000), ConflictPolicy.Resolution.chosen(.upload, by: "policy upload")),
+      (.restore, 2_000, .chosen(.restore, by: "policy restore")),
+      (.skip, 2_000, .chosen(.skip, by: "policy skip")),
+      (.fail, 2_000, .unresolved(reason: "the policy is 'fail'")),
+      (.newer, 2_000, .chosen(.upload, by: "policy newer (local is newer)")),
+      (.newer, 500, .chosen(.restore, by: "policy newer (cloud is newer)")),
+      (.newer, 1_000, .chosen(.skip, by: "policy newer (same millisecond)")),
+    ])
+  func policies(policy: ConflictPolicy, localMs: Int64, expected: ConflictPolicy.Resolution) {
+    var conflict = Self.conflict
+    conflict.localModifiedMs = localMs
+    #expect(policy.resolve(conflict, resolver: NeverAsk()) == expected)
+  }
+
+  @Test("prompt asks the player, and with nobody to ask leaves the conflict")
+  func prompt() {
+    let resolver = ScriptedResolver(.restore)
+    #expect(
+      ConflictPolicy.prompt.resolve(Self.conflict, resolver: resolver) == .chosen(.restore, by: "player"))
+    #expect(resolver.asked == [Self.conflict])
+    #expect(
+      ConflictPolicy.prompt.resolve(Self.conflict, resolver: NobodyToAsk())
+        == .unresolved(reason: "there is no terminal or desktop to ask"))
+  }
+}
+
+@Suite("Fingerprint")
+struct FingerprintTests {
+  @Test("equal metadata is unchanged without reading the index or any file")
+  func fastPath() throws {
+    let dir = TemporaryDirectory("fingerprint")
+    try writeFile(dir.sub("s/a.sav"), "a")
+    let snapshot = try #require(try Snapshot.scan(dir.sub("s")))
+    let record = LedgerRecord(
+      game: "g", container: "c", archive: "x", metadataDigest: snapshot.metadataDigest,
+      contentDigest: "ignored",
+      files: 1, bytes: 1, agreedAtMs: 0)
+    var indexRead = false
+    let changed = try Fingerprint(snapshot: snapshot).hasChanged(since: record) {
+      indexRead = true
+      return nil
+    }
+    #expect(!changed)
+    #expect(!indexRead)
+  }
+
+  @Test(
+    "different metadata falls back to content: same bytes unchanged, other bytes changed, no index changed")
+  func contentFallback() throws {
+    let dir = TemporaryDirectory("fingerprint")
+    try writeFile(dir.sub("s/a.sav"), "same", modifiedNs: 1_000_000_000_000_000_000)
+    try writeFile(dir.sub("s/b.sav"), "keep", modifiedNs: 1_000_000_000_000_000_000)
+    let agreed = try #require(try Snapshot.scan(dir.sub("s")))
+    let content = try Fingerprint(snapshot: agreed).contentEntries()
+    let index = Dictionary(
+      uniqueKeysWithValues: LedgerIndexEntry.entries(snapshot: agreed, content: content).map { ($0.path, $0) }
+    )
+    let record = LedgerRecord(
+      game: "g", container: "c", archive: "x", metadataDigest: agreed.metadataDigest,
+      contentDigest: ContentDigest.of(content), files: 2, bytes: 8, agreedAtMs: 0)
+
+    try writeFile(dir.sub("s/a.sav"), "same", modifiedNs: 1_100_000_000_000_000_000)
+    let touched = try #require(try Snapshot.scan(dir.sub("s")))
+    #expect(touched.metadataDigest != agreed.metadataDigest)
+    #expect(try !Fingerprint(snapshot: touched).hasChanged(since: record) { index })
+    #expect(
+      try Fingerprint(snapshot: touched).hasChanged(since: record) { nil },
+      "no index must never mean agreement")
+
+    try writeFile(dir.sub("s/a.sav"), "diff", modifiedNs: 1_100_000_000_000_000_000)
+    let edited = try #require(try Snapshot.scan(dir.sub("s")))
+    #expect(try Fingerprint(snapshot: edited).hasChanged(since: record) { index })
+  }
+}
+
+@Suite("Sync between devices")
+struct SyncTests {
+  /// Two devices sharing one folder container; `deckOffsetMs` skews the deck's clock.
+  struct Pair {
+    let dir = TemporaryDirectory("sync")
+    let pc: Vault
+    let deck: Vault
+    let pcTarget: Target
+    let deckTarget: Target
+    var pcSave: String { dir.sub("pc-save/game") }
+    var deckSave: String { dir.sub("deck-save/game") }
+
+    init(pcOffsetMs: Int64 = 0, deckOffsetMs: Int64 = 0) throws {
+      try makeDirectory(dir.sub("cloud"))
+      let now: Int64 = 1_795_968_000_000
+      pc = try Vault(
+        context: testContext(
+          home: dir.sub("pc"), startMs: now + pcOffsetMs, environment: ["SAVEVAULT_DEVICE": "pc"]))
+      deck = try Vault(
+        context: testContext(
+          home: dir.sub("deck"), startMs: now + 10_000 + deckOffsetMs,
+          environment: ["SAVEVAULT_DEVICE": "deck"]))
+      pcTarget = try pc.resolve(
+        TargetRequest(saveDirectory: dir.sub("pc-save/game"), containerURL: dir.sub("cloud")))
+      deckTarget = try deck.resolve(
+        TargetRequest(saveDirectory: dir.sub("deck-save/game"), containerURL: dir.sub("cloud")))
+    }
+
+    func content(_ save: String) -> String? {
+      try? String(contentsOfFile: save + "/slot.sav", encoding: .utf8)
+    }
+  }
+
+  @Test("first upload, first restore on a new device, then each state acts as the table says")
+  func table() throws {
+    let pair = try Pair()
+    try writeFile(pair.pcSave + "/slot.sav", "v1")
+    #expect(try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk()).action == .uploaded)
+    let first = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+    #expect(first.state == .localMissing && first.action == .restored)
+    #expect(pair.content(pair.deckSave) == "v1")
+    #expect(try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk()).action == .none)
+
+    try writeFile(pair.deckSave + "/slot.sav", "v2 deck")
+    let up = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+    #expect(up.state == .localChanged && up.action == .uploaded)
+    let down = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    #expect(down.state == .cloudChanged && down.action == .restored)
+    #expect(pair.content(pair.pcSave) == "v2 deck")
+    #expect(down.preRestoreCopy != nil, "the replaced local save is kept")
+  }
+
+  @Test("a conflict asks, shows both sides, and keeps the loser")
+  func conflict() throws {
+    let pair = try Pair()
+    try writeFile(pair.pcSave + "/slot.sav", "v1")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    _ = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+    try writeFile(pair.pcSave + "/slot.sav", "v2 pc")
+    let pcUpload = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    try writeFile(pair.deckSave + "/slot.sav", "v2 deck")
+
+    let nobody = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NobodyToAsk())
+    #expect(nobody.state == .conflict && nobody.action == .unresolved)
+    #expect(pair.content(pair.deckSave) == "v2 deck")
+
+    let resolver = ScriptedResolver(.restore)
+    let restored = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: resolver)
+    #expect(restored.action == .restored && restored.decidedBy == "player")
+    let asked = try #require(resolver.asked.first)
+    #expect(asked.cloudArchive == pcUpload.archive)
+    #expect(asked.cloudDevice == "pc")
+    #expect(asked.localFiles == 1)
+    #expect(pair.content(pair.deckSave) == "v2 pc")
+    let copy = try #require(restored.preRestoreCopy)
+    let extracted = try runProgram("/usr/bin/tar", ["-xOf", copy, "slot.sav"])
+    #expect(extracted.stdout == "v2 deck", "the losing local save is in the pre-restore copy")
+  }
+
+  @Test("after the game, a cloud that changed meanwhile is not restored unasked")
+  func afterGameNeverRestores() throws {
+    let pair = try Pair()
+    try writeFile(pair.pcSave + "/slot.sav", "v1")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    _ = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+    try writeFile(pair.pcSave + "/slot.sav", "v2 pc")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    let after = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk(), phase: .afterGame)
+    #expect(after.state == .cloudChanged && after.action == .none)
+    #expect(pair.content(pair.deckSave) == "v1")
+  }
+
+  @Test(
+    "a device whose clock is a day ahead or behind never causes a wrong-direction sync",
+    arguments: [Int64(86_400_000), -86_400_000])
+  func clockSkew(deckOffsetMs: Int64) throws {
+    let pair = try Pair(deckOffsetMs: deckOffsetMs)
+    try writeFile(pair.pcSave + "/slot.sav", "pc 1")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    _ = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+    // Alternate play: each device's new progress must reach the other, whatever the clocks say.
+    for round in 1...3 {
+      try writeFile(pair.deckSave + "/slot.sav", "deck \(round)")
+      let deckUp = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+      #expect(deckUp.action == .uploaded)
+      let pcDown = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+      #expect(pcDown.state == .cloudChanged && pcDown.action == .restored, "round \(round)")
+      #expect(pair.content(pair.pcSave) == "deck \(round)")
+
+      try writeFile(pair.pcSave + "/slot.sav", "pc \(round + 1)")
+      let pcUp = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+      #expect(pcUp.action == .uploaded)
+      let deckDown = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+      #expect(deckDown.state == .cloudChanged && deckDown.action == .restored, "round \(round)")
+      #expect(pair.content(pair.deckSave) == "pc \(round + 1)")
+    }
+  }
+
+  @Test("an unreachable container after the game keeps a pending archive, uploaded at the next run")
+  func pendingUpload() throws {
+    let pair = try Pair()
+    try writeFile(pair.pcSave + "/slot.sav", "v1")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    try writeFile(pair.pcSave + "/slot.sav", "offline progress")
+    try FileManager.default.moveItem(atPath: pair.dir.sub("cloud"), toPath: pair.dir.sub("unmounted"))
+    #expect(throws: ContainerError.self) {
+      try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk(), phase: .afterGame)
+    }
+    let pending = try #require(try pair.pc.keepPending(pair.pcTarget))
+    try FileManager.default.moveItem(atPath: pair.dir.sub("unmounted"), toPath: pair.dir.sub("cloud"))
+    #expect(try pair.pc.status(pair.pcTarget).pending.count == 1)
+    let name = (pending as NSString).lastPathComponent
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    #expect(try pair.pc.list(pair.pcTarget).archives.contains { $0.name == name })
+    #expect(
+      !FileManager.default.fileExists(atPath: pending), "an uploaded pending archive leaves this device")
+    #expect(try pair.pc.status(pair.pcTarget).pending.count == 0)
+    _ = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+    #expect(pair.content(pair.deckSave) == "offline progress")
+  }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `wrap` and `sync` through the built binary, as a launcher runs them: no terminal.
+@Suite("Wrap around a game")
+struct WrapTests {
+  /// One device with a private HOME, a save directory and a folder container.
+  struct Device {
+    let dir = TemporaryDirectory("wrap")
+    var save: String { dir.sub("saves/game") }
+    var cloud: String { dir.sub("cloud") }
+    var binary: String {
+      URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("savevault").path
+    }
+    var environment: [String: String] {
+      [
+        "HOME": dir.sub("home"), "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        "SAVEVAULT_DEVICE": "pc", "SAVEVAULT_LOCK_WAIT": "20",
+      ]
+    }
+
+    init() throws {
+      try makeDirectory(dir.sub("cloud"))
+      try writeFile(dir.sub("saves/game/slot.sav"), "v1")
+    }
+
+    func target(_ container: String? = nil) -> [String] {
+      ["--save-dir", save, "--container", container ?? cloud]
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> RunResult {
+      try runProgram(binary, arguments, environment: environment)
+    }
+
+    /// Starts the binary without waiting.
+    func start(_ arguments: [String]) throws -> Process {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = arguments
+      process.environment = environment
+      process.standardInput = FileHandle.nullDevice
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      return process
+    }
+
+    func archives() -> [String] {
+      ((try? FileManager.default.contentsOfDirectory(atPath: cloud + "/game")) ?? [])
+        .filter { $0.hasPrefix("packsave-") }.sorted()
+    }
+
+    /// slot.sav as stored in the newest archive.
+    func newestSlot() throws -> String {
+      let newest = try #require(archives().max { (ArchiveNameOrder.key($0)) < (ArchiveNameOrder.key($1)) })
+      return try runProgram("/usr/bin/tar", ["-xOf", cloud + "/game/" + newest, "slot.sav"]).stdout
+    }
+
+    func slot() -> String? { try? String(contentsOfFile: save + "/slot.sav", encoding: .utf8) }
+
+    func waitFor(_ path: String, seconds: Double = 15) -> Bool {
+      let deadline = Date().addingTimeInterval(seconds)
+      while Date() < deadline {
+        if FileManager.default.fileExists(atPath: path) { return true }
+        usleep(20_000)
+      }
+      return false
+    }
+  }
+
+  enum ArchiveNameOrder {
+    /// Archive names sort by time; the name itself is the key.
+    static func key(_ name: String) -> String { name }
+  }
+
+  @Test("wrap passes the game's output and exit code through and uploads what the session changed")
+  func exitCodeAndUpload() throws {
+    let device = try Device()
+    try device.run(["sync"] + device.target())
+    let game = "echo playing; echo v2 > \"$0/slot.sav\"; exit 7"
+    let result = try device.run(["wrap"] + device.target() + ["--", "/bin/sh", "-c", game, device.save])
+    #expect(result.code == 7, "stderr: \(result.stderr)")
+    #expect(result.stdout == "playing\n", "the game owns stdout")
+    #expect(device.archives().count == 2)
+    #expect(try device.newestSlot() == "v2\n")
+    #expect(result.stderr.contains("after the game"), "stderr: \(result.stderr)")
+  }
+
+  @Test("wrap --json writes one JSON object per phase on stderr")
+  func jsonMessages() throws {
+    let device = try Device()
+    let result = try device.run(
+      ["wrap", "--json"] + device.target() + [
+        "--", "/bin/sh", "-c", "echo v2 > \"$0/slot.sav\"", device.save,
+      ])
+    #expect(result.code == 0)
+    let lines = result.stderr.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+    }
+    #expect(lines.map { $0["phase"] } == ["before", "after"])
+    #expect(lines.first?["state"] == "cloud-empty" && lines.first?["action"] == "uploaded")
+    #expect(lines.last?["state"] == "local-changed" && lines.last?["action"] == "uploaded")
+  }
+
+  @Test("SIGTERM to wrap reaches the game, and the session is still backed up")
+  func forwardsSigterm() throws {
+    let device = try Device()
+    let marker = device.dir.sub("got-term")
+    let started = device.dir.sub("started")
+    let game = """
+      trap 'echo term > "$1"; exit 42' TERM
+      echo v2 > "$0/slot.sav"
+      touch "$2"
+      while :; do sleep 0.05; done
+      """
+    let wrap = try device.start(
+      ["wrap"] + device.target() + ["--", "/bin/sh", "-c", game, device.save, marker, started])
+    #expect(device.waitFor(started), "the game never started")
+    wrap.terminate()  // SIGTERM, as Steam does when the player quits from the overlay
+    wrap.waitUntilExit()
+    #expect(wrap.terminationStatus == 42, "wrap exits with the game's code")
+    #expect(FileManager.default.fileExists(atPath: marker), "the game got SIGTERM")
+    #expect(try device.newestSlot() == "v2\n", "the session was uploaded after the game")
+  }
+
+  @Test("a wrap killed after the game saved is caught up at the next run: an upload, never a restore over it")
+  func killedWrapCaughtUp() throws {
+    let device = try Device()
+    try device.run(["sync"] + device.target())
+    let saved = device.dir.sub("saved")
+    let pidFile = device.dir.sub("game.pid")
+    let game = "echo $$ > \"$2\"; echo progress > \"$0/slot.sav\"; touch \"$1\"; exec sleep 30"
+    let wrap = try device.start(
+      ["wrap"] + device.target() + ["--", "/bin/sh", "-c", game, device.save, saved, pidFile])
+    #expect(device.waitFor(saved), "the game never saved")
+    kill(wrap.processIdentifier, SIGKILL)
+    // The orphaned game would keep Foundation's exit-watching descriptor open: end it first.
+    if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+      let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    {
+      kill(-pid, SIGKILL)
+      kill(pid, SIGKILL)
+    }
+    wrap.waitUntilExit()
+    #expect(device.archives().count == 1, "the post-game backup never ran")
+
+    let next = try device.run(["sync", "--json"] + device.target())
+    #expect(next.code == 0, "stderr: \(next.stderr)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])
+    #expect(report["state"] as? String == "local-changed")
+    #expect(report["action"] as? String == "uploaded")
+    #expect(device.slot() == "progress\n")
+    #expect(try device.newestSlot() == "progress\n")
+  }
+
+  @Test("an unreachable container never blocks play: the session is kept and uploaded at the next run")
+  func unreachableContainer() throws {
+    let device = try Device()
+    try device.run(["sync"] + device.target())
+    try FileManager.default.moveItem(atPath: device.cloud, toPath: device.dir.sub("unmounted"))
+    let result = try device.run(
+      ["wrap"] + device.target() + [
+        "--", "/bin/sh", "-c", "echo offline > \"$0/slot.sav\"; exit 5", device.save,
+      ])
+    #expect(result.code == 5, "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("unavailable"), "stderr: \(result.stderr)")
+    #expect(device.slot() == "offline\n")
+    let pendingFolder = device.dir.sub("home/.local/share/savevault/pending/game")
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: pendingFolder)) ?? []).count == 1)
+
+    try FileManager.default.moveItem(atPath: device.dir.sub("unmounted"), toPath: device.cloud)
+    let status = try device.run(["status", "--json"] + device.target())
+    let pending = (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?[
+      "pending"]
+    #expect((pending as? [String: Any])?["count"] as? Int == 1, "status shows the pending upload")
+    let sync = try device.run(["sync"] + device.target())
+    #expect(sync.code == 0, "stderr: \(sync.stderr)")
+    #expect(try device.newestSlot() == "offline\n")
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: pendingFolder)) ?? []).isEmpty)
+  }
+
+  @Test("a game that cannot be started exits 127 and changes nothing")
+  func cannotStart() throws {
+    let device = try Device()
+    let result = try device.run(["wrap"] + device.target() + ["--", "/nonexistent/game-binary"])
+    #expect(result.code == 127, "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("cannot start"))
+    let usage = try device.run(["wrap"] + device.target())
+    #expect(usage.code == 2, "wrap without a command is a usage error")
+  }
+
+  @Test("two savevaults on one game: the second waits its turn, and both archives are whole")
+  func twoProcesses() throws {
+    let device = try Device()
+    let first = try device.start(["backup", "--force"] + device.target())
+    let second = try device.start(["backup", "--force"] + device.target())
+    first.waitUntilExit()
+    second.waitUntilExit()
+    #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
+    let archives = device.archives()
+    #expect(archives.count == 2)
+    for name in archives {
+      let listing = try runProgram("/usr/bin/tar", ["-tf", device.cloud + "/game/" + name])
+      #expect(listing.code == 0 && listing.stdout.contains(".savevault/manifest.json"), "\(name) is whole")
+    }
+    #expect(
+      ((try? FileManager.default.contentsOfDirectory(atPath: device.cloud + "/game")) ?? [])
+        .allSatisfy { $0.hasPrefix("packsave-") }, "no temporary files left")
+  }
+
+  @Test("with no wait allowed, the second one exits 6 naming the holder")
+  func busyNamesHolder() throws {
+    let device = try Device()
+    // Another savevault holds the lock and has written who it is.
+    try makeDirectory(device.dir.sub("home/.local/state/savevault/locks"))
+    let lockFile = device.dir.sub("home/.local/state/savevault/locks/game.lock")
+    let flock = try #require(which("flock"))
+    let sleeper = Process()
+    sleeper.executableURL = URL(fileURLWithPath: "/bin/sh")
+    sleeper.arguments = [
+      "-c", "exec 9>>\"$1\" && \"$2\" -x 9 && echo 'pid 4242, savevault sync' >&9 && exec sleep 5", "sh",
+      lockFile, flock,
+    ]
+    try sleeper.run()
+    defer {
+      sleeper.terminate()
+      sleeper.waitUntilExit()
+    }
+    var held = false
+    for _ in 0..<200 where !held {
+      held = try runProgram(flock, ["-n", lockFile, "true"]).code != 0
+      if !held { usleep(20_000) }
+    }
+    try #require(held)
+    var environment = device.environment
+    environment["SAVEVAULT_LOCK_WAIT"] = "0.2"
+    let result = try runProgram(device.binary, ["backup"] + device.target(), environment: environment)
+    #expect(result.code == 6)
+    #expect(result.stderr.contains("pid 4242, savevault sync"), "stderr: \(result.stderr)")
+  }
+}
