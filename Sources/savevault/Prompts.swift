@@ -81,53 +81,72 @@ struct DesktopDialog: ConflictResolver {
   static let restoreLabel = "Restore cloud"
   static let skipLabel = "Skip"
 
+  /// The player's button, or nil when the dialog never showed (no reachable display, the
+  /// tool crashed): a dialog that could not open must not pass for the player's "Skip".
   func choose(_ conflict: Conflict) -> ConflictChoice? {
     let text = Prompts.describe(conflict)
     let title = "SaveVault: \(conflict.game)"
     switch tool {
     case .zenity(let path):
-      guard
-        let result = try? run(
-          path,
-          [
-            "--question", "--title", title, "--no-markup", "--no-wrap", "--text", text,
-            "--ok-label", Self.uploadLabel, "--cancel-label", Self.skipLabel, "--extra-button",
-            Self.restoreLabel,
-          ])
-      else { return nil }
+      let arguments = [
+        "--question", "--title", title, "--no-markup", "--no-wrap", "--text", text,
+        "--ok-label", Self.uploadLabel, "--cancel-label", Self.skipLabel, "--extra-button", Self.restoreLabel,
+      ]
+      guard let result = try? run(path, arguments), result.didShow else { return nil }
       if result.code == 0 { return .upload }
       if result.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.restoreLabel {
         return .restore
       }
-      return .skip
+      return result.code == 1 ? .skip : nil
     case .kdialog(let path):
-      guard
-        let result = try? run(
-          path,
-          [
-            "--title", title, "--yesnocancel", text, "--yes-label", Self.uploadLabel, "--no-label",
-            Self.restoreLabel, "--cancel-label", Self.skipLabel,
-          ])
-      else { return nil }
+      let arguments = [
+        "--title", title, "--yesnocancel", text, "--yes-label", Self.uploadLabel, "--no-label",
+        Self.restoreLabel, "--cancel-label", Self.skipLabel,
+      ]
+      guard let result = try? run(path, arguments), result.didShow else { return nil }
       switch result.code {
       case 0: return .upload
       case 1: return .restore
-      default: return .skip
+      case 2: return .skip
+      default: return nil
       }
     }
   }
 
-  private func run(_ path: String, _ arguments: [String]) throws -> (code: Int32, output: String) {
+  /// What the dialog tool did.
+  struct Outcome {
+    var code: Int32
+    var output: String
+    /// False when it died of a signal or said it could not reach the display.
+    var didShow: Bool
+  }
+
+  private func run(_ path: String, _ arguments: [String]) throws -> Outcome {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     let output = Pipe()
+    let errors = Pipe()
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    nonisolated(unsafe) var errorData = Data()
+    let reader = DispatchGroup()
+    reader.enter()
+    DispatchQueue.global().async {
+      errorData = errors.fileHandleForReading.readDataToEndOfFile()
+      reader.leave()
+    }
     let data = output.fileHandleForReading.readDataToEndOfFile()
+    reader.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let complaint = String(decoding: errorData, as: UTF8.self).lowercased()
+    let unreachable =
+      complaint.contains("cannot open display") || complaint.contains("could not connect to display")
+      || complaint.contains("failed to connect") || complaint.contains("cannot connect to x server")
+    return Outcome(
+      code: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
+      didShow: process.terminationReason == .exit && !unreachable)
   }
 }

@@ -1,0 +1,660 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// A real conflict between two devices, "pc" and "deck", sharing one folder container, settled
+// through the built `savevault` binary: by the player at a real pseudo-terminal (util-linux
+// `script`), by the player in a real zenity dialog under Xvfb (buttons pressed with xdotool),
+// by nobody (exit 3, nothing changed), and by each `--on-conflict` policy.
+
+@Suite("ConflictPrompt: the player's answer to a real conflict is carried out")
+struct ConflictPromptTests {
+  // MARK: - Terminal prompt
+
+  @Test(
+    "terminal prompt through a real pseudo-terminal shows both sides; u, r and s are carried out",
+    arguments: ["u", "r", "s"])
+  func terminalPrompt(_ answer: String) throws {
+    let script = try #require(
+      which("script"), "util-linux 'script' is needed: scripts/install-deps.sh --test")
+    let world = try Devices.inConflict("tty-\(answer)")
+    let before = try world.snapshotBefore()
+
+    let command = ([Self.binary, "sync"] + world.deckSyncArguments).map(Self.shellQuoted).joined(
+      separator: " ")
+    let session = try Spawned(
+      script, ["-qefc", command, "/dev/null"], environment: world.environment(.deck), interactive: true)
+    // Answer only once the question is on the screen, as a player would.
+    let asked = session.waitForOutput(containing: "[u]", timeout: 30)
+    session.type(answer + "\n")
+    session.closeInput()
+    let result = try #require(
+      session.wait(timeout: 30), "sync at a terminal did not finish: \(session.output)")
+    let screen = result.stdout
+    #expect(asked, "no prompt appeared on the terminal: \(screen)")
+
+    // The prompt shows both sides, each with its time in ms, the cloud archive and its device.
+    #expect(
+      screen.contains(String(before.localMs)), "local ms \(before.localMs) not in the prompt: \(screen)")
+    #expect(
+      screen.contains(String(before.cloudMs)), "cloud ms \(before.cloudMs) not in the prompt: \(screen)")
+    #expect(screen.contains(before.cloudArchive), "cloud archive not in the prompt: \(screen)")
+    var rest = screen.replacingOccurrences(of: before.cloudArchive, with: "")
+    rest = rest.replacingOccurrences(of: world.tmp.path, with: "")
+    #expect(
+      rest.range(of: #"\bpc\b"#, options: .regularExpression) != nil, "device 'pc' not named: \(screen)")
+
+    #expect(result.code == 0, "exit \(result.code); terminal: \(screen)")
+    try world.expectOutcome(Self.choice(forAnswer: answer), before: before, log: screen)
+  }
+
+  // MARK: - No terminal, no desktop
+
+  @Test("no terminal and no desktop: exit 3, says how to resolve, nothing changed")
+  func nobodyToAsk() throws {
+    let world = try Devices.inConflict("nobody")
+    let before = try world.snapshotBefore()
+    let result = try world.run(.deck, ["sync"] + world.deckSyncArguments)
+    #expect(result.code == 3, "exit \(result.code), stderr: \(result.stderr)")
+    #expect(result.stderr.contains("--on-conflict"), "stderr does not say how to resolve: \(result.stderr)")
+    try world.expectNothingChanged(before: before, log: result.stdout + result.stderr)
+  }
+
+  /// A desktop variable that names no running desktop (a stale DISPLAY exported into a launch
+  /// script, a WAYLAND_DISPLAY without its socket) means there is nobody to ask either.
+  /// zenity then fails to open the display and exits 1, as for its Skip button: that must not
+  /// be read as the player's choice.
+  @Test(
+    "a desktop variable naming no reachable desktop is nobody to ask: exit 3, nothing changed",
+    arguments: ["DISPLAY", "WAYLAND_DISPLAY"])
+  func unreachableDesktop(_ variable: String) throws {
+    try #require(which("zenity") != nil, "zenity is needed: scripts/install-deps.sh --test")
+    let world = try Devices.inConflict("nodesktop-\(variable)")
+    let before = try world.snapshotBefore()
+    var environment = world.environment(.deck)
+    environment["NO_AT_BRIDGE"] = "1"
+    if variable == "DISPLAY" {
+      // Above the dialog tests' 90...150, so that none of their servers can be this one.
+      let free = (160...199).first {
+        !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
+          && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
+      }
+      environment["DISPLAY"] = ":\(free ?? 199)"
+    } else {
+      environment["XDG_RUNTIME_DIR"] = world.tmp.path
+      environment["WAYLAND_DISPLAY"] = "no-such-wayland"
+    }
+    let sync = try Spawned(
+      Self.binary, ["sync"] + world.deckSyncArguments, environment: environment, interactive: false)
+    let result = try #require(
+      sync.wait(timeout: 30), "sync did not finish: \(sync.output) \(sync.errorOutput)")
+    #expect(result.code == 3, "exit \(result.code); stdout: \(result.stdout) stderr: \(result.stderr)")
+    #expect(!result.stdout.contains("chosen by player"), "nobody was asked: \(result.stdout)")
+    try world.expectNothingChanged(before: before, log: result.stdout + result.stderr)
+  }
+
+  // MARK: - Policies
+
+  @Test(
+    "--on-conflict with no terminal does what it says",
+    arguments: ["upload", "restore", "newer", "skip", "fail"])
+  func policy(_ policy: String) throws {
+    let world = try Devices.inConflict("policy-\(policy)")
+    let before = try world.snapshotBefore()
+    let status = try world.status(.deck)
+    let localMs = try #require(Self.integer(Self.lookup(status, "local.modifiedMs")), "\(status)")
+    let cloudMs = try #require(Self.integer(Self.lookup(status, "cloud.modifiedMs")), "\(status)")
+
+    let result = try world.run(.deck, ["sync"] + world.deckSyncArguments + ["--on-conflict", policy])
+    let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
+    switch policy {
+    case "fail":
+      #expect(result.code == 3, "exit \(result.code); \(log)")
+      try world.expectNothingChanged(before: before, log: log)
+    case "newer":
+      let expected: Choice = localMs > cloudMs ? .upload : localMs < cloudMs ? .restore : .skip
+      #expect(result.code == 0, "exit \(result.code); \(log)")
+      try world.expectOutcome(
+        expected, before: before, log: "local \(localMs) ms, cloud \(cloudMs) ms; \(log)")
+    default:
+      #expect(result.code == 0, "exit \(result.code); \(log)")
+      try world.expectOutcome(try #require(Choice(rawValue: policy)), before: before, log: log)
+    }
+  }
+
+  @Test("an invalid --on-conflict policy is a usage error (exit 2), nothing changed")
+  func invalidPolicy() throws {
+    let world = try Devices.inConflict("policy-bad")
+    let before = try world.snapshotBefore()
+    let result = try world.run(.deck, ["sync"] + world.deckSyncArguments + ["--on-conflict", "sometimes"])
+    #expect(result.code == 2, "exit \(result.code), stderr: \(result.stderr)")
+    try world.expectNothingChanged(before: before, log: result.stdout + result.stderr)
+  }
+}
+
+// MARK: - Desktop dialog
+
+extension ConflictPromptTests {
+  /// The dialog's buttons, and the keys that press each: zenity gives the keyboard focus to
+  /// its default button, "Upload local" (the right-most); Left moves the focus along the
+  /// button row (Upload local -> Skip -> Restore cloud), and Return presses the focused button.
+  enum DialogButton: String, CaseIterable, CustomStringConvertible {
+    case upload, restore, skip
+
+    var keys: [String] {
+      switch self {
+      case .upload: ["Return"]
+      case .skip: ["Left", "Return"]
+      case .restore: ["Left", "Left", "Return"]
+      }
+    }
+    var choice: Choice { Choice(rawValue: rawValue) ?? .skip }
+    var description: String { rawValue }
+  }
+
+  /// One at a time: each starts its own X server, and a dialog needs the CPU to show up soon.
+  @Suite("ConflictPrompt: the desktop dialog (zenity under Xvfb, driven by xdotool)", .serialized)
+  struct Dialog {
+    @Test(
+      "with no terminal but a desktop, a zenity dialog asks; each button is carried out",
+      arguments: DialogButton.allCases)
+    func desktopDialog(_ button: DialogButton) throws {
+      let xdotool = try #require(which("xdotool"), "xdotool is needed: scripts/install-deps.sh --test")
+      try #require(which("zenity") != nil, "zenity is needed: scripts/install-deps.sh --test")
+      let world = try Devices.inConflict("dialog-\(button)")
+      let before = try world.snapshotBefore()
+
+      let server = try VirtualDisplay.start()
+      defer { server.stop() }
+      var environment = world.environment(.deck)
+      environment["DISPLAY"] = server.display
+      environment["NO_AT_BRIDGE"] = "1"  // no accessibility bus to wait for
+      var xEnvironment = ["DISPLAY": server.display, "PATH": environment["PATH"] ?? "/usr/bin:/bin"]
+      xEnvironment["HOME"] = world.tmp.path
+
+      let sync = try Spawned(
+        ConflictPromptTests.binary, ["sync"] + world.deckSyncArguments, environment: environment,
+        interactive: false)
+      defer { sync.killNow() }
+
+      // Wait for the dialog to be mapped.
+      func visibleDialog() throws -> String? {
+        let found = try runProgram(
+          xdotool, ["search", "--onlyvisible", "--name", "SaveVault"], environment: xEnvironment)
+        return found.stdout.split(separator: "\n").first.map(String.init)
+      }
+      func dialogShowing() throws -> Bool { try visibleDialog() != nil }
+      var window: String?
+      let deadline = Date().addingTimeInterval(20)
+      while window == nil && Date() < deadline && sync.isRunning {
+        window = try visibleDialog()
+        if window == nil { usleep(100_000) }
+      }
+      let dialog = try #require(
+        window, "no SaveVault dialog appeared; sync: \(sync.output) \(sync.errorOutput)")
+      let name = try runProgram(xdotool, ["getwindowname", dialog], environment: xEnvironment)
+      #expect(name.stdout.contains("game"), "the dialog's title does not name the game: \(name.stdout)")
+      Self.screenshot(environment: xEnvironment)
+
+      // Focus the dialog and press the button with the keyboard. Should the keys arrive before
+      // the dialog listens (it is still there 5 s later), press again, at most three times.
+      var xdotoolLog = ""
+      for _ in 0..<3 {
+        let focus = try runProgram(xdotool, ["windowfocus", "--sync", dialog], environment: xEnvironment)
+        usleep(150_000)
+        let press = try runProgram(
+          xdotool, ["key", "--delay", "60"] + button.keys, environment: xEnvironment)
+        xdotoolLog += "windowfocus: \(focus.code) \(focus.stderr); key: \(press.code) \(press.stderr)\n"
+        let gone = Date().addingTimeInterval(5)
+        while try dialogShowing() && Date() < gone { usleep(50_000) }
+        if try !dialogShowing() { break }
+      }
+
+      let result = try #require(
+        sync.wait(timeout: 30),
+        "sync did not finish after pressing \(button): \(sync.output) \(sync.errorOutput) \(xdotoolLog)")
+      let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
+      #expect(result.code == 0, "exit \(result.code); \(log)")
+      try world.expectOutcome(button.choice, before: before, log: log)
+    }
+
+    /// Saves the screen to /tmp/savevault-dialog.png for a person to look at; not an assertion.
+    static func screenshot(environment: [String: String]) {
+      let target = "/tmp/savevault-dialog.png"
+      let partial = target + ".partial.png"
+      if let magick = which("import") {
+        _ = try? runProgram(magick, ["-window", "root", partial], environment: environment)
+      } else if let xwd = which("xwd"), which("convert") != nil {
+        _ = try? runProgram(
+          "/bin/sh", ["-c", "'\(xwd)' -root -silent | convert xwd:- 'png:\(partial)'"],
+          environment: environment)
+      }
+      if FileManager.default.fileExists(atPath: partial) { _ = rename(partial, target) }
+    }
+  }
+
+  /// A private X server (Xvfb) on a free display number from 90 to 150.
+  final class VirtualDisplay {
+    let process: Process
+    let number: Int
+    var display: String { ":\(number)" }
+    var socket: String { "/tmp/.X11-unix/X\(number)" }
+    var lockFile: String { "/tmp/.X\(number)-lock" }
+
+    private init(process: Process, number: Int) {
+      self.process = process
+      self.number = number
+    }
+
+    private static let picking = NSLock()
+
+    static func start() throws -> VirtualDisplay {
+      let xvfb = try #require(which("Xvfb"), "Xvfb is needed: scripts/install-deps.sh --test")
+      picking.lock()
+      defer { picking.unlock() }
+      for number in 90...150 {
+        if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+          || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+        {
+          continue
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: xvfb)
+        process.arguments = [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let server = VirtualDisplay(process: process, number: number)
+        let deadline = Date().addingTimeInterval(15)
+        while process.isRunning && !server.isUp && Date() < deadline { usleep(20_000) }
+        if process.isRunning && server.isUp { return server }
+        // Another server took this number first, or it never came up: try the next one.
+        server.stop()
+      }
+      throw XServerUnavailable()
+    }
+
+    struct XServerUnavailable: Error, CustomStringConvertible {
+      var description: String { "no Xvfb could be started on displays :90 to :150" }
+    }
+
+    /// Kills the server. SIGKILL, because after a dialog Xvfb was seen to take seconds over a
+    /// SIGTERM (more than 5 s inside the test runner); a killed server leaves its lock file and
+    /// socket behind, so they are removed here when the lock names this server.
+    func stop() {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+      if ownsLock {
+        unlink(socket)
+        unlink(lockFile)
+      }
+    }
+
+    /// Whether the display's lock file names this server (and not another one that got there first).
+    private var ownsLock: Bool {
+      let holder = (try? String(contentsOfFile: lockFile, encoding: .utf8))
+        .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      return holder == process.processIdentifier
+    }
+
+    /// Whether this server is listening: its lock and its socket are there.
+    private var isUp: Bool { ownsLock && FileManager.default.fileExists(atPath: socket) }
+
+    deinit { stop() }
+  }
+}
+
+// MARK: - Two devices in conflict
+
+extension ConflictPromptTests {
+  enum Device: String {
+    case pc, deck
+  }
+
+  enum Choice: String {
+    case upload, restore, skip
+  }
+
+  static func choice(forAnswer answer: String) -> Choice {
+    switch answer {
+    case "u": .upload
+    case "r": .restore
+    default: .skip
+    }
+  }
+
+  /// What the deck and the container held before the conflict was settled.
+  struct Before {
+    var archives: [String]
+    var deckSave: [String: TreeEntry]
+    var localMs: Int64
+    var cloudMs: Int64
+    var cloudArchive: String
+  }
+
+  /// Two devices sharing `<tmp>/cloud`, each with its own HOME and save directory.
+  struct Devices {
+    let tmp: TemporaryDirectory
+
+    var cloud: String { tmp.sub("cloud") }
+    var gameFolder: String { cloud + "/game" }
+    func home(_ device: Device) -> String { tmp.sub(device.rawValue) }
+    func save(_ device: Device) -> String { tmp.sub("\(device.rawValue)-save/game") }
+    var deckSlot: String { save(.deck) + "/slot.sav" }
+    var preRestoreFolder: String { home(.deck) + "/.local/share/savevault/pre-restore/game" }
+    var deckSyncArguments: [String] { ["--save-dir", save(.deck), "--container", cloud] }
+
+    func environment(_ device: Device) -> [String: String] {
+      [
+        "HOME": home(device),
+        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+        "SAVEVAULT_DEVICE": device.rawValue,
+        "SAVEVAULT_LOCK_WAIT": "5",
+      ]
+    }
+
+    @discardableResult
+    func run(_ device: Device, _ arguments: [String]) throws -> RunResult {
+      let binary = ConflictPromptTests.binary
+      try #require(
+        FileManager.default.isExecutableFile(atPath: binary), "the savevault binary is missing at \(binary)")
+      return try runProgram(binary, arguments, environment: environment(device))
+    }
+
+    func sync(_ device: Device) throws {
+      let result = try run(device, ["sync", "--save-dir", save(device), "--container", cloud])
+      try #require(result.code == 0, "\(device) sync: exit \(result.code), stderr: \(result.stderr)")
+    }
+
+    /// pc uploads v1, deck restores it, pc uploads v2, deck writes its own v2: a conflict on deck.
+    static func inConflict(_ label: String) throws -> Devices {
+      let world = Devices(tmp: TemporaryDirectory("conflict-\(label)"))
+      try makeDirectory(world.cloud)
+      try writeFile(world.save(.pc) + "/slot.sav", "pc v1")
+      try world.sync(.pc)
+      try world.sync(.deck)
+      try #require(world.deckContent == "pc v1", "deck did not restore pc v1")
+      try writeFile(world.save(.pc) + "/slot.sav", "pc v2")
+      try world.sync(.pc)
+      try writeFile(world.deckSlot, "deck v2")
+      let state = try world.status(.deck)["state"] as? String
+      try #require(state == "conflict", "deck is not in conflict but \(state ?? "nil")")
+      return world
+    }
+
+    var deckContent: String? {
+      FileManager.default.contents(atPath: deckSlot).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The `packsave-*.tar` names in the container's game folder, sorted.
+    var archives: [String] { ConflictPromptTests.tarNames(in: gameFolder) }
+
+    var preRestoreCopies: [String] {
+      ConflictPromptTests.tarNames(in: preRestoreFolder).map { preRestoreFolder + "/" + $0 }
+    }
+
+    func status(_ device: Device) throws -> [String: Any] {
+      let result = try run(device, ["status", "--save-dir", save(device), "--container", cloud, "--json"])
+      try #require(result.code == 0, "status: exit \(result.code), stderr: \(result.stderr)")
+      return try ConflictPromptTests.jsonObject(result.stdout)
+    }
+
+    /// The deck's view before anything is settled: status for the local side, list for the cloud.
+    func snapshotBefore() throws -> Before {
+      let status = try status(.deck)
+      let localMs = try #require(
+        ConflictPromptTests.integer(ConflictPromptTests.lookup(status, "local.modifiedMs")), "\(status)")
+      let listed = try run(.deck, ["list", "--save-dir", save(.deck), "--container", cloud, "--json"])
+      try #require(listed.code == 0, "list: exit \(listed.code), stderr: \(listed.stderr)")
+      let list = try ConflictPromptTests.jsonObject(listed.stdout)
+      let entries = try #require(list["archives"] as? [[String: Any]], "no archives in \(listed.stdout)")
+      let newest = try #require(
+        entries.max {
+          (ConflictPromptTests.integer($0["modifiedMs"]) ?? 0)
+            < (ConflictPromptTests.integer($1["modifiedMs"]) ?? 0)
+        })
+      let cloudMs = try #require(ConflictPromptTests.integer(newest["modifiedMs"]), "\(newest)")
+      let cloudArchive = try #require(newest["name"] as? String, "\(newest)")
+      try #require(cloudArchive.hasSuffix("-pc.tar"), "the newest archive is not pc's: \(cloudArchive)")
+      try #require(preRestoreCopies.isEmpty, "pre-restore copies before the conflict: \(preRestoreCopies)")
+      return Before(
+        archives: archives, deckSave: tree(save(.deck)), localMs: localMs, cloudMs: cloudMs,
+        cloudArchive: cloudArchive)
+    }
+
+    /// `tar -xOf archive slot.sav`.
+    func slot(in archive: String) throws -> String? {
+      let tar = try #require(which("tar"), "tar is needed")
+      let result = try runProgram(tar, ["-xOf", archive, "slot.sav"])
+      return result.code == 0 ? result.stdout : nil
+    }
+
+    func expectNothingChanged(before: Before, log: String) throws {
+      #expect(deckContent == "deck v2", "deck's save changed: \(deckContent ?? "missing"); \(log)")
+      #expect(tree(save(.deck)) == before.deckSave, "deck's save directory changed; \(log)")
+      #expect(archives == before.archives, "the container changed: \(archives); \(log)")
+      #expect(preRestoreCopies.isEmpty, "a pre-restore copy appeared: \(preRestoreCopies); \(log)")
+    }
+
+    /// Checks that `choice` was carried out on deck and that the losing side was kept.
+    func expectOutcome(_ choice: Choice, before: Before, log: String) throws {
+      switch choice {
+      case .skip:
+        try expectNothingChanged(before: before, log: log)
+      case .upload:
+        let after = archives
+        for name in before.archives {
+          #expect(after.contains(name), "\(name) is gone from the container; \(log)")
+        }
+        let added = after.filter { !before.archives.contains($0) }
+        #expect(added.count == 1, "expected one new archive, got \(added); \(log)")
+        let uploaded = try #require(added.first, "nothing was uploaded; \(log)")
+        #expect(uploaded.hasSuffix("-deck.tar"), "the new archive is not deck's: \(uploaded)")
+        #expect(try slot(in: gameFolder + "/" + uploaded) == "deck v2", "the upload does not hold deck v2")
+        #expect(
+          deckContent == "deck v2", "deck's save changed on upload: \(deckContent ?? "missing"); \(log)")
+        #expect(tree(save(.deck)) == before.deckSave, "deck's save directory changed on upload; \(log)")
+        #expect(preRestoreCopies.isEmpty, "an upload made a pre-restore copy; \(log)")
+        #expect(try status(.deck)["state"] as? String == "in-sync", "deck not in sync after the upload")
+      case .restore:
+        #expect(deckContent == "pc v2", "deck's save after restore: \(deckContent ?? "missing"); \(log)")
+        #expect(archives == before.archives, "a restore changed the container: \(archives); \(log)")
+        let copies = preRestoreCopies
+        #expect(!copies.isEmpty, "no pre-restore copy in \(preRestoreFolder); \(log)")
+        let kept = try copies.map { try slot(in: $0) }
+        #expect(kept.contains("deck v2"), "no pre-restore copy holds deck v2: \(kept); \(log)")
+        #expect(try status(.deck)["state"] as? String == "in-sync", "deck not in sync after the restore")
+      }
+    }
+  }
+}
+
+// MARK: - A program running in the background
+
+extension ConflictPromptTests {
+  /// A child whose stdout and stderr are read as they come; with `interactive`, its stdin is
+  /// one end of a socket pair that the test writes to (a socket, so that writing to a child
+  /// that is gone is an error, never a SIGPIPE for the test runner).
+  final class Spawned: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+    private var input: Int32 = -1
+    private let readers = DispatchGroup()
+
+    #if canImport(Glibc)
+      static let streamSocket = Int32(SOCK_STREAM.rawValue)
+      static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+      static let streamSocket = SOCK_STREAM
+      static let noSignal: Int32 = 0
+    #endif
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String], interactive: Bool) throws
+    {
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      process.environment = environment
+      var childInput: FileHandle?
+      if interactive {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Self.streamSocket, 0, &pair) == 0 else {
+          throw POSIXError(.EIO)
+        }
+        input = pair[0]
+        childInput = FileHandle(fileDescriptor: pair[1], closeOnDealloc: true)
+        process.standardInput = childInput
+      } else {
+        process.standardInput = FileHandle.nullDevice
+      }
+      let outPipe = Pipe()
+      let errPipe = Pipe()
+      process.standardOutput = outPipe
+      process.standardError = errPipe
+      try process.run()
+      try childInput?.close()
+      collect(outPipe.fileHandleForReading, isError: false)
+      collect(errPipe.fileHandleForReading, isError: true)
+    }
+
+    private func collect(_ handle: FileHandle, isError: Bool) {
+      readers.enter()
+      let thread = Thread { [self] in
+        // read(2) itself: FileHandle's read(upToCount:) waits for the whole count.
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+          let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+          if count < 0 && errno == EINTR { continue }
+          if count <= 0 { break }
+          lock.lock()
+          if isError {
+            err.append(contentsOf: buffer[0..<count])
+          } else {
+            out.append(contentsOf: buffer[0..<count])
+          }
+          lock.unlock()
+        }
+        readers.leave()
+      }
+      thread.start()
+    }
+
+    var output: String {
+      lock.lock()
+      defer { lock.unlock() }
+      return String(decoding: out, as: UTF8.self)
+    }
+
+    var errorOutput: String {
+      lock.lock()
+      defer { lock.unlock() }
+      return String(decoding: err, as: UTF8.self)
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Waits until stdout contains `text`; false when the child ended or time ran out first.
+    func waitForOutput(containing text: String, timeout: TimeInterval) -> Bool {
+      let deadline = Date().addingTimeInterval(timeout)
+      while Date() < deadline {
+        if output.contains(text) { return true }
+        if !process.isRunning { return output.contains(text) }
+        usleep(20_000)
+      }
+      return false
+    }
+
+    /// Types `text` on the child's stdin.
+    func type(_ text: String) {
+      guard input >= 0 else { return }
+      let bytes = Array(text.utf8)
+      _ = bytes.withUnsafeBytes { send(input, $0.baseAddress, $0.count, Self.noSignal) }
+    }
+
+    func closeInput() {
+      guard input >= 0 else { return }
+      shutdown(input, Int32(SHUT_WR))
+      close(input)
+      input = -1
+    }
+
+    /// Whether the child ended within `timeout`.
+    func waitForExit(timeout: TimeInterval) -> Bool {
+      let deadline = Date().addingTimeInterval(timeout)
+      while process.isRunning && Date() < deadline { usleep(20_000) }
+      return !process.isRunning
+    }
+
+    /// Waits for the child to end; nil (and the child killed) when it takes longer than `timeout`.
+    func wait(timeout: TimeInterval) -> RunResult? {
+      let deadline = Date().addingTimeInterval(timeout)
+      while process.isRunning && Date() < deadline { usleep(20_000) }
+      if process.isRunning {
+        killNow()
+        return nil
+      }
+      process.waitUntilExit()
+      // A grandchild may still hold the pipes; do not wait for it for long.
+      _ = readers.wait(timeout: .now() + 5)
+      closeInput()
+      return RunResult(code: process.terminationStatus, stdout: output, stderr: errorOutput)
+    }
+
+    func killNow() {
+      closeInput()
+      guard process.isRunning else { return }
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+}
+
+// MARK: - Helpers, inside the suite so that they never clash with other test files
+
+extension ConflictPromptTests {
+  /// The built `savevault`, next to the test runner.
+  static let binary: String = {
+    var runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    if let resolved = realpath("/proc/self/exe", nil) {
+      runner = String(
+        decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
+      free(resolved)
+    }
+    return (runner as NSString).deletingLastPathComponent + "/savevault"
+  }()
+
+  static func shellQuoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  static func tarNames(in folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+      .filter { $0.hasPrefix("packsave-") && $0.hasSuffix(".tar") }.sorted()
+  }
+
+  static func jsonObject(_ text: String) throws -> [String: Any] {
+    let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    return try #require(value as? [String: Any], "not a JSON object: \(text)")
+  }
+
+  static func lookup(_ object: [String: Any], _ path: String) -> Any? {
+    var current: Any? = object
+    for key in path.split(separator: ".") {
+      guard let dictionary = current as? [String: Any] else { return nil }
+      current = dictionary[String(key)]
+    }
+    return current
+  }
+
+  static func integer(_ value: Any?) -> Int64? {
+    if let number = value as? NSNumber { return number.int64Value }
+    if let number = value as? Int { return Int64(number) }
+    return nil
+  }
+}
