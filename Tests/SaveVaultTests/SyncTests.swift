@@ -247,4 +247,21 @@ struct SyncTests {
     _ = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
     #expect(pair.content(pair.deckSave) == "offline progress")
   }
+
+  @Test("a damaged ledger is no ledger, never agreement")
+  func damagedLedger() throws {
+    let pair = try Pair()
+    try writeFile(pair.pcSave + "/slot.sav", "v1")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    try writeFile(pair.pcSave + "/slot.sav", "v2, not uploaded")
+    let ledger = pair.pc.paths.ledgerDirectory
+    for name in try FileManager.default.contentsOfDirectory(atPath: ledger) where name.hasSuffix(".json") {
+      try writeFile(ledger + "/" + name, "{ truncated")
+    }
+    // With the ledger gone, local and cloud differ: a conflict, not an agreement and not a restore.
+    #expect(try pair.pc.status(pair.pcTarget).state == .conflict)
+    let report = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
+    #expect(report.action == .unresolved)
+    #expect(pair.content(pair.pcSave) == "v2, not uploaded")
+  }
 }

@@ -245,4 +245,37 @@ struct WrapTests {
     #expect(result.code == 6)
     #expect(result.stderr.contains("pid 4242, savevault sync"), "stderr: \(result.stderr)")
   }
+
+  @Test("two devices through sync: upload, first restore, in-sync, local-changed, cloud-changed")
+  func twoDevicesThroughSync() throws {
+    let pc = try Device()
+    var deckEnvironment = pc.environment
+    deckEnvironment["HOME"] = pc.dir.sub("deck-home")
+    deckEnvironment["SAVEVAULT_DEVICE"] = "deck"
+    let deckSave = pc.dir.sub("deck-saves/game")
+    func deck(_ arguments: [String]) throws -> [String: Any] {
+      let result = try runProgram(
+        pc.binary, ["sync", "--json", "--save-dir", deckSave, "--container", pc.cloud] + arguments,
+        environment: deckEnvironment)
+      #expect(result.code == 0, "deck: \(result.stderr)")
+      return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+    func pcSync() throws -> [String: Any] {
+      let result = try pc.run(["sync", "--json"] + pc.target())
+      #expect(result.code == 0, "pc: \(result.stderr)")
+      return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+    func step(_ report: [String: Any], _ state: String, _ action: String) {
+      #expect(report["state"] as? String == state && report["action"] as? String == action, "\(report)")
+    }
+    step(try pcSync(), "cloud-empty", "uploaded")
+    step(try deck([]), "local-missing", "restored")
+    #expect(try String(contentsOfFile: deckSave + "/slot.sav", encoding: .utf8) == "v1")
+    step(try deck([]), "in-sync", "none")
+    try writeFile(deckSave + "/slot.sav", "deck v2")
+    step(try deck([]), "local-changed", "uploaded")
+    step(try pcSync(), "cloud-changed", "restored")
+    #expect(pc.slot() == "deck v2")
+    step(try pcSync(), "in-sync", "none")
+  }
 }
