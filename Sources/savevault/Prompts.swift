@@ -122,31 +122,11 @@ struct DesktopDialog: ConflictResolver {
   }
 
   private func run(_ path: String, _ arguments: [String]) throws -> Outcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    nonisolated(unsafe) var errorData = Data()
-    let reader = DispatchGroup()
-    reader.enter()
-    DispatchQueue.global().async {
-      errorData = errors.fileHandleForReading.readDataToEndOfFile()
-      reader.leave()
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    reader.wait()
-    process.waitUntilExit()
-    let complaint = String(decoding: errorData, as: UTF8.self).lowercased()
+    let result = try ProgramRunner().run(path, arguments)
+    let complaint = result.stderr.lowercased()
     let unreachable =
       complaint.contains("cannot open display") || complaint.contains("could not connect to display")
       || complaint.contains("failed to connect") || complaint.contains("cannot connect to x server")
-    return Outcome(
-      code: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
-      didShow: process.terminationReason == .exit && !unreachable)
+    return Outcome(code: result.code, output: result.stdout, didShow: !result.wasSignaled && !unreachable)
   }
 }

@@ -646,15 +646,7 @@ struct CLIEndToEndTests {
 
 extension CLIEndToEndTests {
   /// The built `savevault`, next to the test runner.
-  static let binary: String = {
-    var runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-    if let resolved = realpath("/proc/self/exe", nil) {
-      runner = String(
-        decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
-      free(resolved)
-    }
-    return (runner as NSString).deletingLastPathComponent + "/savevault"
-  }()
+  static let binary = savevaultBinary
 
   /// One test's world: a temporary directory with a private HOME, and the binary run with an
   /// exact environment (HOME, PATH, SAVEVAULT_DEVICE=testbox, plus what the test adds).

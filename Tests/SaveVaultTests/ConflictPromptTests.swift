@@ -619,15 +619,7 @@ extension ConflictPromptTests {
 
 extension ConflictPromptTests {
   /// The built `savevault`, next to the test runner.
-  static let binary: String = {
-    var runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-    if let resolved = realpath("/proc/self/exe", nil) {
-      runner = String(
-        decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
-      free(resolved)
-    }
-    return (runner as NSString).deletingLastPathComponent + "/savevault"
-  }()
+  static let binary = savevaultBinary
 
   static func shellQuoted(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"

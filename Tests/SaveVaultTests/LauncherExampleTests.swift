@@ -203,14 +203,7 @@ struct LauncherExampleTests {
 
 extension LauncherExampleTests {
   /// The built `savevault`, next to the test runner.
-  static let binary: String = {
-    var runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-    if let resolved = realpath("/proc/self/exe", nil) {
-      runner = String(cString: resolved)
-      free(resolved)
-    }
-    return (runner as NSString).deletingLastPathComponent + "/savevault"
-  }()
+  static let binary = savevaultBinary
 
   /// examples/launchers in this package.
   static let examples: String =

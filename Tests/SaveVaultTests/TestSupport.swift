@@ -91,44 +91,20 @@ func tree(_ root: String, includeTimes: Bool = true) -> [String: TreeEntry] {
   return result
 }
 
-/// The result of running a program.
-struct RunResult {
-  var code: Int32
-  var stdout: String
-  var stderr: String
-}
+/// The built `savevault`, next to the test runner (SwiftPM builds it before the tests).
+let savevaultBinary: String =
+  (Platform.resolvedPath("/proc/self/exe") as NSString).deletingLastPathComponent + "/savevault"
 
-/// Runs `executable` with `arguments`, an exact environment and optional stdin, and waits.
+/// The result of running a program.
+typealias RunResult = ProgramOutput
+
+/// Runs `executable` with `arguments` and an exact environment, and waits.
 @discardableResult
 func runProgram(
   _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
   currentDirectory: String? = nil
 ) throws -> RunResult {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  if let environment { process.environment = environment }
-  if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-  let outPipe = Pipe()
-  let errPipe = Pipe()
-  process.standardOutput = outPipe
-  process.standardError = errPipe
-  process.standardInput = FileHandle.nullDevice
-  try process.run()
-  // Read both pipes concurrently so that neither can fill and block the child.
-  nonisolated(unsafe) var errData = Data()
-  let group = DispatchGroup()
-  group.enter()
-  DispatchQueue.global().async {
-    errData = errPipe.fileHandleForReading.readDataToEndOfFile()
-    group.leave()
-  }
-  let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
-  group.wait()
-  process.waitUntilExit()
-  return RunResult(
-    code: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData, as: UTF8.self))
+  try ProgramRunner().run(executable, arguments, environment: environment, currentDirectory: currentDirectory)
 }
 
 /// Finds a program on the usual paths.

@@ -13,10 +13,7 @@ struct WrapTests {
     let dir = TemporaryDirectory("wrap")
     var save: String { dir.sub("saves/game") }
     var cloud: String { dir.sub("cloud") }
-    var binary: String {
-      URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("savevault").path
-    }
+    var binary: String { savevaultBinary }
     var environment: [String: String] {
       [
         "HOME": dir.sub("home"), "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",

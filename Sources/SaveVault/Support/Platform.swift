@@ -159,6 +159,27 @@ enum Platform {
     return nil
   }
 
+  /// Reads `fd` to its end in chunks of up to 1 MiB, handing each to `body`; returns the byte
+  /// count. A read error throws `ArchiveError.unreadable` naming `path`.
+  static func forEachChunk(
+    of fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) throws -> Int64 {
+    let size = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    var total: Int64 = 0
+    while true {
+      let count = read(fd, buffer, size)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw ArchiveError.unreadable(path: path, reason: describe(errno: errno))
+      }
+      if count == 0 { return total }
+      try body(UnsafeRawBufferPointer(start: buffer, count: count))
+      total += Int64(count)
+    }
+  }
+
   /// The free bytes on the filesystem that holds `path`, or nil if unknown.
   static func freeBytes(at path: String) -> Int64? {
     var info = statvfs()

@@ -49,19 +49,8 @@ struct Fingerprint {
     guard fd >= 0 else { throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno)) }
     defer { close(fd) }
     let hash = SHA256()
-    let bufferSize = 1 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
-    defer { buffer.deallocate() }
-    var total: Int64 = 0
-    while true {
-      let count = read(fd, buffer, bufferSize)
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno))
-      }
-      if count == 0 { break }
-      hash.update(buffer, count: count)
-      total += Int64(count)
+    let total = try Platform.forEachChunk(of: fd, path: path) { chunk in
+      if let base = chunk.baseAddress { hash.update(base, count: chunk.count) }
     }
     return (total, hash.finalize())
   }

@@ -59,22 +59,11 @@ extension Vault {
 
   /// Copies a whole file between descriptors; returns the byte count.
   static func copy(from source: Int32, to destination: Int32, name: String) throws -> Int64 {
-    let size = 1 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-    defer { buffer.deallocate() }
-    var total: Int64 = 0
-    while true {
-      let count = read(source, buffer, size)
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw ArchiveError.unreadable(path: name, reason: Platform.describe(errno: errno))
-      }
-      if count == 0 { return total }
-      if let code = Platform.writeAll(destination, UnsafeRawBufferPointer(start: buffer, count: count)) {
+    try Platform.forEachChunk(of: source, path: name) { chunk in
+      if let code = Platform.writeAll(destination, chunk) {
         if code == ENOSPC || code == EDQUOT { throw ArchiveError.noSpace(path: name) }
         throw ArchiveError.writeFailed(path: name, reason: Platform.describe(errno: code))
       }
-      total += Int64(count)
     }
   }
 }
