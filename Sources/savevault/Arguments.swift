@@ -28,7 +28,9 @@ struct Arguments: Equatable {
   static let valueOptions: Set<String> = [
     "game", "save-dir", "container", "archive", "keep", "config", "on-conflict",
   ]
-  static let flagOptions: Set<String> = ["force", "json", "latest", "help", "version", "quiet", "verbose"]
+  static let flagOptions: Set<String> = [
+    "force", "json", "latest", "all", "help", "version", "quiet", "verbose",
+  ]
   static let globalShort: [Character: String] = ["h": "help", "q": "quiet", "v": "verbose"]
 
   /// Parses `words` (without the program name). Throws `UsageError` for unknown options and

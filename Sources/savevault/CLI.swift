@@ -47,6 +47,7 @@ enum CLI {
   static func exitCode(for error: any Error) -> Int32 {
     switch error {
     case is UsageError, is ConfigError: return 2
+    case is VerificationFailed: return 5
     case let error as ContainerError:
       switch error {
       case .unavailable, .transferFailed, .noSpace: return 4

@@ -17,6 +17,7 @@ struct Commands {
     case "restore": try restore()
     case "list": try list()
     case "prune": try prune()
+    case "verify": try verify()
     case "sync": try sync()
     case "wrap": return try wrap()
     default:
@@ -169,6 +170,31 @@ struct Commands {
     return report.gameExitCode
   }
 
+  private func verify() throws {
+    try arguments.requireOnly(Self.targetOptions.union(["latest", "archive", "all", "json"]))
+    let chosen = [arguments.has("latest"), arguments.options["archive"] != nil, arguments.has("all")]
+    guard chosen.filter({ $0 }).count <= 1 else {
+      throw UsageError(message: "give one of --latest, --archive NAME or --all", command: "verify")
+    }
+    let selection: VerifySelection =
+      arguments.has("all") ? .all : arguments.options["archive"].map { .named($0) } ?? .latest
+    let report = try vault.verify(try target(), selection: selection)
+    if arguments.has("json") {
+      console.json(report)
+    } else {
+      for check in report.archives {
+        if check.ok {
+          let how =
+            check.verified ? "ok, every byte matches its manifest" : "ok, structure only (no manifest)"
+          console.out("\(check.name)  \(how); \(check.files) files, \(Format.bytes(check.bytes))")
+        } else {
+          console.out("\(check.name)  FAILED: \(check.error ?? "")")
+        }
+      }
+    }
+    if !report.failures.isEmpty { throw VerificationFailed(names: report.failures.map(\.name)) }
+  }
+
   private func restore() throws {
     try arguments.requireOnly(Self.targetOptions.union(["latest", "archive", "json"]))
     let selection: RestoreSelection
@@ -217,5 +243,13 @@ struct Commands {
     console.out(
       "Kept \(report.kept.count) archive\(report.kept.count == 1 ? "" : "s") of \(report.game); deleted \(report.deleted.count)."
     )
+  }
+}
+
+/// `verify` found damaged archives: exit 5.
+struct VerificationFailed: Error, CustomStringConvertible {
+  var names: [String]
+  var description: String {
+    "\(names.count) archive\(names.count == 1 ? "" : "s") failed verification: \(names.joined(separator: ", "))"
   }
 }

@@ -26,7 +26,11 @@ struct GameProcess: GameRunner {
     sigemptyset(&defaults)
     for number in Self.forwarded { sigaddset(&defaults, number) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+    // And no blocked signals: a launcher that blocks some must not make the game deaf to them.
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
     let arguments = command.map { strdup($0) } + [nil]
     defer { arguments.forEach { free($0) } }

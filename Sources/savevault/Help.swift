@@ -32,6 +32,7 @@ enum Help {
       sync      upload or restore, whichever way the save changed; ask when both changed
       wrap      sync, run the game, back up after it (for launch scripts)
       list      list a game's archives, newest first
+      verify    check archives in the container, every byte, without touching the save
       prune     delete old archives, never the newest of any device
 
     \(target)
@@ -113,6 +114,21 @@ enum Help {
     warning; a save that cannot be uploaded after the game is kept on this device and
     uploaded at the next run. wrap's own messages go to stderr (--json: one JSON object per
     line), since stdout belongs to the game.
+
+    \(target)
+    """,
+    "verify": """
+    Usage: savevault verify [TARGET] [--latest | --archive NAME | --all] [--json]
+
+    Reads archives from the container and runs every check a restore runs: the tar
+    structure, the entry rules (no paths outside, no devices, limits) and, for SaveVault's
+    archives, every byte against the manifest. Nothing is written anywhere. Exits 5 if any
+    archive fails, naming it.
+
+      --latest         the newest archive (the default)
+      --archive NAME   one archive
+      --all            every archive of the game
+      --json           print the results as JSON
 
     \(target)
     """,

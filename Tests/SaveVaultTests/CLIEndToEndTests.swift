@@ -223,8 +223,7 @@ struct CLIEndToEndTests {
       try buildWithPython()
       mustNotExist = [box.tmp.sub("outside")]
     case .characterDevice, .fifo, .duplicatePath, .symlinkChainEscaping, .emptySymlinkTarget,
-      .hugeDeclaredSize,
-      .tooDeep:
+      .hugeDeclaredSize, .tooDeep, .blockDevice, .hardlinkThroughSymlink, .tooManyEntries:
       try buildWithPython()
     case .doubleSlashAbsolute:
       try buildWithPython(absoluteTarget)
@@ -277,6 +276,13 @@ struct CLIEndToEndTests {
       .filter { $0.hasPrefix(".savevault-") }
     #expect(leftovers.isEmpty, "\(hostile) left \(leftovers) beside the save directory")
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: saves)) ?? []).sorted() == ["game"])
+
+    // verify reads the same archive and refuses it too, naming it, without touching anything.
+    let verify = try box.run(["verify", "--all", "--save-dir", save])
+    #expect(verify.code == 5, "\(hostile): verify exit \(verify.code), stdout: \(verify.stdout)")
+    #expect(verify.stderr.contains((evil as NSString).lastPathComponent), "stderr: \(verify.stderr)")
+    #expect(verify.stdout.contains(real + "  ok"), "the good archive still verifies: \(verify.stdout)")
+    #expect(tree(save) == before)
   }
 
   // 7
@@ -794,6 +800,17 @@ extension CLIEndToEndTests {
             t.fileobj.write(b"\0" * 4096)
         elif case == "tooDeep":
             add("/".join(["d"] * 5000) + "/f.sav", data=b"deep\n")
+        elif case == "blockDevice":
+            info, _ = make("sda", kind=tarfile.BLKTYPE)
+            info.devmajor, info.devminor = 8, 0
+            t.addfile(info)
+        elif case == "hardlinkThroughSymlink":
+            add("real.sav", data=b"inside\n")
+            add("dirlink", kind=tarfile.SYMTYPE, link=".")
+            add("hl", kind=tarfile.LNKTYPE, link="dirlink/real.sav")
+        elif case == "tooManyEntries":
+            for i in range(200000):
+                add("e/%06d" % i)
         else:
             sys.exit("unknown case " + case)
     """#
@@ -802,6 +819,7 @@ extension CLIEndToEndTests {
   enum HostileArchive: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case dotDotEscape, absolutePath, tmpDotDot, symlinkAbsoluteThenFile, symlinkEscaping
     case characterDevice, fifo, duplicatePath, truncated, flippedByte, flippedMtimeDigit, editedManifestTotals
+    case blockDevice, hardlinkThroughSymlink, tooManyEntries
     // More from RELIABILITY.md's catalogue.
     case doubleSlashAbsolute, hardlinkOutsideWithData, directoryThenSymlink, symlinkChainEscaping
     case emptySymlinkTarget, hugeDeclaredSize, tooDeep

@@ -271,8 +271,10 @@ extension ConflictPromptTests {
         try process.run()
         let server = VirtualDisplay(process: process, number: number)
         let deadline = Date().addingTimeInterval(15)
-        while process.isRunning && !server.isUp && Date() < deadline { usleep(20_000) }
-        if process.isRunning && server.isUp { return server }
+        while process.isRunning && !(server.isUp && server.acceptsClients) && Date() < deadline {
+          usleep(20_000)
+        }
+        if process.isRunning && server.isUp && server.acceptsClients { return server }
         // Another server took this number first, or it never came up: try the next one.
         server.stop()
       }
@@ -300,6 +302,17 @@ extension ConflictPromptTests {
       let holder = (try? String(contentsOfFile: lockFile, encoding: .utf8))
         .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
       return holder == process.processIdentifier
+    }
+
+    /// Whether an X client can connect (the socket can exist before the server answers).
+    private var acceptsClients: Bool {
+      guard let xdotool = which("xdotool") else { return true }
+      let probe = try? runProgram(
+        xdotool, ["getdisplaygeometry"],
+        environment: [
+          "DISPLAY": display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ])
+      return probe?.code == 0
     }
 
     /// Whether this server is listening: its lock and its socket are there.

@@ -76,9 +76,9 @@ struct RestoreSafetyTests {
     let dir = TemporaryDirectory("limits")
     let save = dir.sub("save")
     for index in 0..<12 { try writeFile(save + "/f\(index).sav", "x") }
-    var vault = try Vault(context: testContext(home: dir.sub("home")))
-    vault.limits = ExtractionLimits(maxEntries: 10)
-    let target = try vault.resolve(TargetRequest(saveDirectory: save))
+    let vault = try Vault(context: testContext(home: dir.sub("home")))
+    var target = try vault.resolve(TargetRequest(saveDirectory: save))
+    target.limits = ExtractionLimits(maxEntries: 10)
     #expect(throws: VaultError.self) { try vault.backup(target, force: false) }
     #expect(try vault.list(target).archives.isEmpty)
   }

@@ -5,6 +5,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   case refused(archive: String, reason: String)
   /// A file of the save directory could not be read while packing.
   case unreadable(path: String, reason: String)
+  /// A file changed while it was being packed (the game is still writing). The pack is
+  /// abandoned so that no torn copy is stored; the caller may try again.
+  case changedWhileReading(path: String)
   /// libarchive or the local filesystem failed while writing an archive or staging directory.
   case writeFailed(path: String, reason: String)
   /// The local disk filled up. Never retried.
@@ -16,6 +19,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
       "archive '\(archive)' refused: \(reason); nothing in the save directory was changed"
     case .unreadable(let path, let reason):
       "cannot read '\(path)': \(reason); check its permissions, or close the game and retry"
+    case .changedWhileReading(let path):
+      "'\(path)' kept changing while it was being backed up (is the game still writing?); close the game and retry"
     case .writeFailed(let path, let reason):
       "cannot write '\(path)': \(reason)"
     case .noSpace(let path):

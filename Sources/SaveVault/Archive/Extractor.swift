@@ -15,6 +15,9 @@ import Foundation
 /// written by libarchive with its secure flags, hashing file data on the way. A SaveVault
 /// archive must end with a manifest that matches every extracted byte. Any failure throws
 /// `ArchiveError.refused`; the caller then removes the staging directory.
+///
+/// Without a staging directory the same checks run and nothing is written: that is `verify`,
+/// and what the fuzz target drives.
 struct Extractor {
   var limits = ExtractionLimits()
 
@@ -36,20 +39,22 @@ struct Extractor {
     ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT
     | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS | ARCHIVE_EXTRACT_NO_OVERWRITE
 
-  func extract(fd: Int32, archiveName: String, into staging: String) throws -> Extraction {
+  /// Checks the archive at `fd` and, when `staging` is given, extracts it there.
+  func extract(fd: Int32, archiveName: String, into staging: String?) throws -> Extraction {
     _ = LibArchiveLocale.ensureUTF8
-    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free),
-      let disk = LibArchiveHandle(archive_write_disk_new, free: archive_write_free)
-    else { throw ArchiveError.writeFailed(path: staging, reason: "libarchive: out of memory") }
-    let r = reader.pointer
-    let w = disk.pointer
+    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free) else {
+      throw ArchiveError.refused(archive: archiveName, reason: "libarchive: out of memory")
+    }
     func refuse(_ reason: String) -> ArchiveError { .refused(archive: archiveName, reason: reason) }
-    archive_read_support_format_tar(r)
-    guard archive_read_open_fd(r, fd, 1 << 16) == ARCHIVE_OK else {
+    archive_read_support_format_tar(reader.pointer)
+    guard archive_read_open_fd(reader.pointer, fd, 1 << 16) == ARCHIVE_OK else {
       throw refuse("not a readable tar archive (\(reader.errorText))")
     }
-    archive_write_disk_set_options(w, Self.diskFlags)
-
+    guard let staging else { return try run(reader: reader, disk: nil, refuse: refuse) }
+    guard let disk = LibArchiveHandle(archive_write_disk_new, free: archive_write_free) else {
+      throw ArchiveError.writeFailed(path: staging, reason: "libarchive: out of memory")
+    }
+    archive_write_disk_set_options(disk.pointer, Self.diskFlags)
     Self.workingDirectoryLock.lock()
     defer { Self.workingDirectoryLock.unlock() }
     let previous = open(".", O_RDONLY | O_DIRECTORY)
@@ -63,6 +68,15 @@ struct Extractor {
         close(previous)
       }
     }
+    return try run(reader: reader, disk: disk, refuse: refuse)
+  }
+
+  /// Reads every entry, checks it, and writes it through `disk` (relative to the working
+  /// directory) when there is one.
+  private func run(reader: LibArchiveHandle, disk: LibArchiveHandle?, refuse: (String) -> ArchiveError) throws
+    -> Extraction
+  {
+    let r = reader.pointer
 
     var state = State(limits: limits)
     var entryIndex = 0
@@ -101,7 +115,7 @@ struct Extractor {
       archive_entry_set_uid(e, 0)
       archive_entry_set_gid(e, 0)
       if case .hardlink(let target) = kind { archive_entry_set_hardlink_utf8(e, target) }
-      guard archive_write_header(w, e) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
+      if let disk, archive_write_header(disk.pointer, e) < ARCHIVE_WARN { throw diskError(disk, refuse) }
       switch kind {
       case .file:
         let (size, digest) = try copyData(reader: reader, disk: disk, refuse: refuse)
@@ -116,16 +130,17 @@ struct Extractor {
       case .symlink(let target):
         record(ManifestEntry(path: path, kind: .symlink, target: target))
       }
-      guard archive_write_finish_entry(w) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
+      if let disk, archive_write_finish_entry(disk.pointer) < ARCHIVE_WARN { throw diskError(disk, refuse) }
     }
-    guard archive_write_close(w) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
-    // Without ARCHIVE_EXTRACT_PERM libarchive applies the umask; put back the archive's
-    // permission bits (setuid, setgid and sticky stay cleared). Nothing here is a symlink's
-    // target outside: entries under symlinks were refused.
-    for entry in state.extracted where entry.kind != .symlink {
-      if let mode = entry.mode, chmod(entry.path, mode_t(mode & 0o777)) != 0 {
-        throw ArchiveError.writeFailed(
-          path: staging + "/" + entry.path, reason: Platform.describe(errno: errno))
+    if let disk {
+      guard archive_write_close(disk.pointer) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
+      // Without ARCHIVE_EXTRACT_PERM libarchive applies the umask; put back the archive's
+      // permission bits (setuid, setgid and sticky stay cleared). Nothing here is a symlink's
+      // target outside: entries under symlinks were refused.
+      for entry in state.extracted where entry.kind != .symlink {
+        if let mode = entry.mode, chmod(entry.path, mode_t(mode & 0o777)) != 0 {
+          throw ArchiveError.writeFailed(path: entry.path, reason: Platform.describe(errno: errno))
+        }
       }
     }
     if state.header == nil && state.extracted.isEmpty {
@@ -166,7 +181,10 @@ struct Extractor {
         return "'\(entry.path)' does not match its checksum (the archive is corrupt)"
       }
       if listed.target != entry.target { return "symlink '\(entry.path)' does not match its manifest" }
-      if listed.mode != entry.mode || listed.modifiedNs != entry.modifiedNs {
+      // Manifests of the first format version lack modes and times; compare what they list.
+      if listed.mode.map({ $0 != entry.mode }) == true
+        || listed.modifiedNs.map({ $0 != entry.modifiedNs }) == true
+      {
         return "the mode or time of '\(entry.path)' does not match its manifest (the archive is corrupt)"
       }
     }
@@ -209,7 +227,7 @@ struct Extractor {
   }
 
   /// Copies one file's data blocks to disk, hashing them (holes count as zeros).
-  private func copyData(reader: LibArchiveHandle, disk: LibArchiveHandle, refuse: (String) -> ArchiveError)
+  private func copyData(reader: LibArchiveHandle, disk: LibArchiveHandle?, refuse: (String) -> ArchiveError)
     throws -> (Int64, String)
   {
     let hash = SHA256()
@@ -231,7 +249,7 @@ struct Extractor {
       }
       if let block, size > 0 {
         hash.update(block, count: size)
-        guard archive_write_data_block(disk.pointer, block, size, offset) >= ARCHIVE_WARN else {
+        if let disk, archive_write_data_block(disk.pointer, block, size, offset) < ARCHIVE_WARN {
           throw diskError(disk, refuse)
         }
         position = offset + Int64(size)

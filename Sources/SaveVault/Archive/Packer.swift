@@ -110,10 +110,7 @@ struct Packer {
         if errno == EINTR { continue }
         throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno))
       }
-      if count == 0 {
-        throw ArchiveError.unreadable(
-          path: path, reason: "it shrank while being read (is the game still writing?)")
-      }
+      if count == 0 { throw ArchiveError.changedWhileReading(path: path) }
       hash.update(buffer, count: count)
       guard archive_write_data(writer.pointer, buffer, count) == count else {
         throw outputError(writer, outputName)
@@ -123,8 +120,7 @@ struct Packer {
     var after = stat()
     guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs
     else {
-      throw ArchiveError.unreadable(
-        path: path, reason: "it changed while being read (is the game still writing?)")
+      throw ArchiveError.changedWhileReading(path: path)
     }
     return (size, hash.finalize())
   }

@@ -13,6 +13,15 @@ public struct ConfigFile: Codable, Equatable, Sendable {
   public var device: String?
   /// The games, by name.
   public var games: [String: GameEntry]?
+  /// Caps on what a restore accepts (and so on what a backup may hold).
+  public var limits: Limits?
+
+  /// `"limits": {"maxEntries": 150000, "maxDepth": 128, "maxBytes": 68719476736}`
+  public struct Limits: Codable, Equatable, Sendable {
+    public var maxEntries: Int?
+    public var maxDepth: Int?
+    public var maxBytes: Int64?
+  }
 
   public init(container: String? = nil, device: String? = nil, games: [String: GameEntry]? = nil) {
     self.container = container

@@ -10,6 +10,8 @@ public struct Target: Sendable, Equatable {
   public var container: ContainerLocation
   /// This device's name, as used in archive names.
   public var device: String
+  /// The caps every archive (and so every backup) must stay under.
+  public var limits = ExtractionLimits()
 }
 
 /// The flags that pick a target, before resolution.
@@ -73,9 +75,18 @@ extension Target {
     let device =
       context.environment["SAVEVAULT_DEVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? config.device
       ?? context.hostName
+    var limits = ExtractionLimits()
+    if let configured = config.limits {
+      guard configured.maxEntries ?? 1 > 0, configured.maxDepth ?? 1 > 0, configured.maxBytes ?? 1 > 0 else {
+        throw .invalid("config file '\(configPath ?? paths.configFile)': limits must be positive")
+      }
+      limits.maxEntries = configured.maxEntries ?? limits.maxEntries
+      limits.maxDepth = configured.maxDepth ?? limits.maxDepth
+      limits.maxTotalBytes = configured.maxBytes ?? limits.maxTotalBytes
+    }
     return Target(
       game: game, saveDirectory: saveDirectoryPath, containerURL: containerURL,
-      container: location, device: ArchiveName.sanitize(device: device))
+      container: location, device: ArchiveName.sanitize(device: device), limits: limits)
   }
 
   /// Whether `name` can be a game folder: 1–100 characters, no `/`, NUL or control

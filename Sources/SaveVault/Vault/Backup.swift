@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `backup` did.
 public struct BackupReport: Codable, Sendable, Equatable {
   public enum Outcome: String, Codable, Sendable {
@@ -50,7 +52,7 @@ extension Vault {
     }
     guard let snapshot else { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
     for item in snapshot.skipped { context.log.warning("skipped '\(item.path)': \(item.reason)") }
-    if let violation = limits.violation(of: snapshot) {
+    if let violation = target.limits.violation(of: snapshot) {
       throw VaultError.io(path: snapshot.root, reason: "cannot be backed up: \(violation)")
     }
 
@@ -69,14 +71,38 @@ extension Vault {
         files: snapshot.fileCount, bytes: snapshot.byteCount, archiveBytes: 0,
         skipped: snapshot.skipped.map(\.path), newerCloudArchive: newer)
     }
-    let (stored, manifest) = try store(
-      snapshot, game: target.game, device: target.device, in: container,
-      notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
-    try recordAgreement(target: target, archive: stored.name, snapshot: snapshot, content: manifest.entries)
+    let (stored, manifest, packed) = try storeSettled(
+      snapshot, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
+    try recordAgreement(target: target, archive: stored.name, snapshot: packed, content: manifest.entries)
     return BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
       files: manifest.files, bytes: manifest.bytes, archiveBytes: stored.size,
-      skipped: snapshot.skipped.map(\.path), newerCloudArchive: newer)
+      skipped: packed.skipped.map(\.path), newerCloudArchive: newer)
+  }
+
+  /// Packs a live save: when a file changes while it is read (the game is still writing), the
+  /// half-made archive is dropped (the container never shows it), the save is scanned again
+  /// and packed again, up to `attempts` times; then the backup fails naming the file. Returns
+  /// the snapshot that was packed.
+  func storeSettled(
+    _ snapshot: Snapshot, target: Target, in container: any Container, notBefore: Int64, attempts: Int = 4
+  ) throws -> (StoredArchive, Manifest, Snapshot) {
+    var current = snapshot
+    for attempt in 1...attempts {
+      do {
+        let (stored, manifest) = try store(
+          current, game: target.game, device: target.device, in: container, notBefore: notBefore)
+        return (stored, manifest, current)
+      } catch ArchiveError.changedWhileReading(let path) where attempt < attempts {
+        verbose("'\(path)' changed while it was read; packing again (attempt \(attempt + 1))")
+        usleep(UInt32(100_000 * attempt))
+        guard let again = try Snapshot.scan(target.saveDirectory) else {
+          throw VaultError.saveDirectoryMissing(path: target.saveDirectory)
+        }
+        current = again
+      }
+    }
+    throw ArchiveError.changedWhileReading(path: target.saveDirectory)
   }
 
   /// Packs `snapshot` into a new archive in `container`, named for now and `device`.

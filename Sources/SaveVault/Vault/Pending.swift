@@ -49,7 +49,7 @@ extension Vault {
     // not known here: an empty index makes the next decision compare content.
     guard let newest = pending.first else { return }
     let digest = try container.read(game: target.game, name: newest.name) { fd in
-      try ArchiveInspector.contentDigest(fd: fd, archiveName: newest.name)
+      try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
     }
     let agreement = LedgerRecord(
       game: target.game, container: target.container.canonical, archive: newest.name, metadataDigest: "",

@@ -150,7 +150,7 @@ extension Vault {
       verbose("no ledger on this device: comparing the save's content with '\(latest.name)'")
       let local = try Fingerprint(snapshot: snapshot).contentDigest()
       let cloud = try container.read(game: target.game, name: latest.name) { fd in
-        try ArchiveInspector.contentDigest(fd: fd, archiveName: latest.name)
+        try contentDigest(fd: fd, archiveName: latest.name, limits: target.limits)
       }
       return .none(identicalContent: local == cloud)
     }

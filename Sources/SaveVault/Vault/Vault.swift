@@ -5,17 +5,15 @@ import Foundation
 public struct Vault: Sendable {
   public var context: Context
   public var paths: Paths
-  public var limits: ExtractionLimits
   /// How long a command waits for another savevault working on the same game:
   /// `SAVEVAULT_LOCK_WAIT` seconds, 10 by default.
   public var lockWaitSeconds: Double
   /// Makes the container for a target; replaced in tests to wrap containers.
   public var makeContainer: @Sendable (Target, Paths) throws -> any Container
 
-  public init(context: Context, limits: ExtractionLimits = ExtractionLimits()) throws(ConfigError) {
+  public init(context: Context) throws(ConfigError) {
     self.context = context
     self.paths = try Paths(environment: context.environment)
-    self.limits = limits
     self.lockWaitSeconds = context.environment["SAVEVAULT_LOCK_WAIT"].flatMap(Double.init) ?? 10
     self.makeContainer = { target, paths in
       try ContainerFactory.make(

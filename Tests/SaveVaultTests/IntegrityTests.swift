@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// verify, limits, disk space and live saves, through the built binary.
+@Suite("Integrity")
+struct IntegrityTests {
+  /// A private HOME, a save and a folder container.
+  struct World {
+    let dir = TemporaryDirectory("integrity")
+    var save: String { dir.sub("saves/game") }
+    var cloud: String { dir.sub("cloud") }
+    var environment: [String: String] {
+      [
+        "HOME": dir.sub("home"), "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        "SAVEVAULT_DEVICE": "pc", "XDG_CONFIG_HOME": dir.sub("config"),
+      ]
+    }
+
+    init() throws {
+      try makeDirectory(dir.sub("cloud"))
+      try writeFile(dir.sub("saves/game/slot.sav"), "precious progress")
+      try writeFile(dir.sub("saves/game/sub/options.ini"), "volume=7")
+    }
+
+    var target: [String] { ["--save-dir", save, "--container", cloud] }
+
+    @discardableResult
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
+      try runProgram(savevaultBinary, arguments, environment: environment.merging(extra) { $1 })
+    }
+
+    func archives() -> [String] {
+      ((try? FileManager.default.contentsOfDirectory(atPath: cloud + "/game")) ?? [])
+        .filter { $0.hasPrefix("packsave-") }.sorted()
+    }
+  }
+
+  @Test("verify passes whole archives and names each one with a flipped byte", arguments: [0, 1, 2])
+  func verifyFindsFlippedByte(damaged: Int) throws {
+    let world = try World()
+    for round in 0..<3 {
+      try writeFile(world.save + "/slot.sav", "precious progress, round \(round)")
+      try #require(try world.run(["backup"] + world.target).code == 0)
+    }
+    let names = world.archives()
+    try #require(names.count == 3)
+    let clean = try world.run(["verify", "--all", "--json"] + world.target)
+    #expect(clean.code == 0, "\(clean.stderr)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as? [String: Any])
+    let checks = try #require(report["archives"] as? [[String: Any]])
+    #expect(
+      checks.count == 3 && checks.allSatisfy { $0["ok"] as? Bool == true && $0["verified"] as? Bool == true })
+
+    let path = world.cloud + "/game/" + names[damaged]
+    var data = try #require(FileManager.default.contents(atPath: path))
+    let content = try #require(data.range(of: Data("round \(damaged)".utf8)))
+    data[content.lowerBound] ^= 0x20
+    try data.write(to: URL(fileURLWithPath: path))
+    let before = tree(world.save)
+
+    let all = try world.run(["verify", "--all"] + world.target)
+    #expect(all.code == 5)
+    #expect(all.stderr.contains(names[damaged]), "stderr: \(all.stderr)")
+    #expect(all.stdout.contains(names[damaged] + "  FAILED"), "stdout: \(all.stdout)")
+    for (index, name) in names.enumerated() where index != damaged {
+      #expect(all.stdout.contains(name + "  ok"), "stdout: \(all.stdout)")
+    }
+    let one = try world.run(["verify", "--archive", names[damaged]] + world.target)
+    #expect(one.code == 5)
+    let latest = try world.run(["verify", "--latest"] + world.target)
+    #expect(latest.code == (damaged == 2 ? 5 : 0))
+    #expect(tree(world.save) == before, "verify never touches the save directory")
+    #expect(try world.run(["verify", "--all", "--latest"] + world.target).code == 2)
+  }
+
+  @Test("a plain tar from another tool verifies on structure alone")
+  func verifyPlainTar() throws {
+    let world = try World()
+    try makeDirectory(world.cloud + "/game")
+    let name = "packsave-20261129T000000.000Z-othertool.tar"
+    try #require(
+      try runProgram("/usr/bin/tar", ["-cf", world.cloud + "/game/" + name, "-C", world.save, "."]).code == 0)
+    let result = try world.run(["verify", "--latest"] + world.target)
+    #expect(result.code == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("structure only"))
+  }
+
+  @Test("limits from the config file: a backup over them is refused, an archive over them too")
+  func configuredLimits() throws {
+    let world = try World()
+    for index in 0..<8 { try writeFile(world.save + "/many/f\(index).sav", "x") }
+    try #require(try world.run(["backup"] + world.target).code == 0)
+    try writeFile(world.dir.sub("config/savevault/config.json"), #"{"limits": {"maxEntries": 5}}"#)
+    let backup = try world.run(["backup", "--force"] + world.target)
+    #expect(backup.code == 1)
+    #expect(backup.stderr.contains("more than SaveVault restores (5)"), "\(backup.stderr)")
+    let before = tree(world.save)
+    let restore = try world.run(["restore", "--latest"] + world.target)
+    #expect(restore.code == 5, "\(restore.stderr)")
+    #expect(restore.stderr.contains("more than 5 entries"), "\(restore.stderr)")
+    #expect(tree(world.save) == before)
+    try writeFile(world.dir.sub("config/savevault/config.json"), #"{"limits": {"maxEntries": 0}}"#)
+    #expect(try world.run(["status"] + world.target).code == 2)
+  }
+
+  @Test("an archive larger than the free space beside the save is refused before extracting")
+  func freeSpace() throws {
+    try #require(getuid() == 0, "mounting a small filesystem needs root (CI runs as root)")
+    let world = try World()
+    try writeFile(
+      world.save + "/big.bin",
+      Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }))
+    try #require(try world.run(["backup"] + world.target).code == 0)
+    let small = world.dir.sub("small")
+    try makeDirectory(small)
+    #expect(try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", small]).code == 0)
+    defer { _ = try? runProgram("/bin/umount", ["-l", small]) }
+    let save = small + "/game"
+    try writeFile(save + "/slot.sav", "the save on the small disk")
+    let before = tree(save)
+    let result = try world.run(["restore", "--latest", "--save-dir", save, "--container", world.cloud])
+    #expect(result.code == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("no space left"), "\(result.stderr)")
+    #expect(tree(save) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: small) == ["game"], "no staging left behind")
+  }
+
+  /// Starts a game that rewrites `file` in place for `seconds`, alternating whole-file
+  /// contents of A and B, pausing `pause` seconds between rewrites.
+  func startWriter(_ file: String, size: Int, pause: Double, seconds: Double) throws -> Process {
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: try #require(which("python3")))
+    writer.arguments = [
+      "-c",
+      """
+      import sys, time
+      path, size, pause, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+      end = time.time() + seconds
+      letter = b"B"
+      while time.time() < end:
+          with open(path, "r+b") as f:
+              for offset in range(0, size, 1 << 16):
+                  f.write(letter * (1 << 16))
+          letter = b"A" if letter == b"B" else b"B"
+          time.sleep(pause)
+      """,
+      file, String(size), String(pause), String(seconds),
+    ]
+    try writer.run()
+    return writer
+  }
+
+  @Test(
+    "a file rewritten during backup never yields a torn archive: packed again, or refused clearly",
+    arguments: [0.0, 0.3])
+  func liveSave(pause: Double) throws {
+    let world = try World()
+    let file = world.save + "/live.sav"
+    let size = 4 << 20
+    try writeFile(file, Data(repeating: UInt8(ascii: "A"), count: size))
+    let writer = try startWriter(file, size: size, pause: pause, seconds: 30)
+    // SIGKILL: the test runner's threads may block SIGTERM, and children inherit the mask.
+    func stop() {
+      kill(writer.processIdentifier, SIGKILL)
+      writer.waitUntilExit()
+    }
+    defer { stop() }
+    var outcomes: [Int32] = []
+    for _ in 0..<(pause == 0 ? 2 : 5) {
+      let result = try world.run(["backup", "--force"] + world.target)
+      outcomes.append(result.code)
+      if result.code != 0 {
+        #expect(result.code == 1)
+        #expect(result.stderr.contains("kept changing"), "\(result.stderr)")
+      }
+    }
+    stop()
+    if pause > 0 {
+      #expect(outcomes.contains(0), "with pauses between rewrites, packing again succeeds: \(outcomes)")
+    }
+    #expect(
+      world.archives().count == outcomes.filter { $0 == 0 }.count, "failed backups leave nothing behind")
+    for name in world.archives() {
+      let extracted = try runProgram("/usr/bin/tar", ["-xOf", world.cloud + "/game/" + name, "live.sav"])
+      #expect(extracted.stdout.utf8.count == size, "\(name): header size matches data")
+      #expect(Set(extracted.stdout.utf8).count == 1, "\(name) holds a torn file")
+      #expect(try world.run(["verify", "--archive", name] + world.target).code == 0)
+    }
+    #expect(
+      ((try? FileManager.default.contentsOfDirectory(atPath: world.cloud + "/game")) ?? [])
+        .allSatisfy { $0.hasPrefix("packsave-") })
+  }
+
+  @Test("an unreadable file fails the backup, naming it")
+  func unreadableFile() throws {
+    let world = try World()
+    try writeFile(world.save + "/locked.sav", "secret", mode: 0o000)
+    var result: RunResult
+    if getuid() == 0 {
+      // root reads everything: run as nobody, in folders nobody may use.
+      chmod(world.dir.path, 0o777)
+      for path in [world.dir.sub("saves"), world.save, world.save + "/sub", world.cloud] {
+        chmod(path, 0o777)
+      }
+      chmod(world.save + "/slot.sav", 0o644)
+      chmod(world.save + "/sub/options.ini", 0o644)
+      try makeDirectory(world.dir.sub("nobody-home"))
+      chmod(world.dir.sub("nobody-home"), 0o777)
+      var environment = world.environment
+      environment["HOME"] = world.dir.sub("nobody-home")
+      let setpriv = try #require(which("setpriv"))
+      result = try runProgram(
+        setpriv,
+        ["--reuid=65534", "--regid=65534", "--clear-groups", savevaultBinary, "backup"] + world.target,
+        environment: environment)
+    } else {
+      result = try world.run(["backup"] + world.target)
+    }
+    #expect(result.code == 1, "\(result.stderr)")
+    #expect(result.stderr.contains(world.save + "/locked.sav"), "\(result.stderr)")
+    #expect(world.archives().isEmpty)
+  }
+}
