@@ -4,5 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
 swift format lint --strict --recursive Sources Tests Package.swift
+# A short pass of each fuzz target (the full ten-minute runs: bash fuzz/run.sh TARGET 600).
+bash fuzz/build.sh
+bash fuzz/run.sh archive 10 2>&1 | tail -n 3
+bash fuzz/run.sh names 10 2>&1 | tail -n 3
 swift build --build-tests
 swift test

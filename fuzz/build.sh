@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (archive, names) into .build/fuzz/, compiling the library's
+# sources together with each target's entry point (an executable SwiftPM target cannot link
+# libFuzzer's main).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .build/fuzz
+sources=$(find Sources/SaveVault -name '*.swift' | sort)
+for target in archive names; do
+  entry=fuzz/ArchiveFuzz.swift
+  [ "$target" = names ] && entry=fuzz/NameFuzz.swift
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SaveVault \
+    -I Sources/CLibArchive -I Sources/CLibCrypto -larchive -lcrypto \
+    $sources "$entry" -o ".build/fuzz/$target-fuzz"
+done
+echo "built .build/fuzz/archive-fuzz and .build/fuzz/names-fuzz" >&2
