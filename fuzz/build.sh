@@ -9,7 +9,7 @@ sources=$(find Sources/SaveVault -name '*.swift' | sort)
 for target in archive names; do
   entry=fuzz/ArchiveFuzz.swift
   [ "$target" = names ] && entry=fuzz/NameFuzz.swift
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SaveVault \
+  swiftc -sanitize=fuzzer,address -parse-as-library -Onone -g -module-name SaveVault \
     -I Sources/CLibArchive -I Sources/CLibCrypto -larchive -lcrypto \
     $sources "$entry" -o ".build/fuzz/$target-fuzz"
 done

@@ -57,3 +57,72 @@ func hexString(_ bytes: [UInt8]) -> String {
   }
   return String(decoding: out, as: UTF8.self)
 }
+
+/// HMAC-SHA256 through libcrypto.
+enum HMACSHA256 {
+  /// The raw 32-byte MAC of `message` under `key`.
+  static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: 32)
+    var length: UInt32 = 0
+    _ = key.withUnsafeBufferPointer { keyBuffer in
+      message.withUnsafeBufferPointer { messageBuffer in
+        HMAC(
+          EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count), messageBuffer.baseAddress,
+          messageBuffer.count, &out, &length)
+      }
+    }
+    return out
+  }
+}
+
+extension SHA256 {
+  /// The raw 32-byte digest of `bytes`.
+  static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: 32)
+    var length: UInt32 = 0
+    guard let context = EVP_MD_CTX_new() else { return out }
+    defer { EVP_MD_CTX_free(context) }
+    EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    bytes.withUnsafeBufferPointer { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+    EVP_DigestFinal_ex(context, &out, &length)
+    return out
+  }
+
+  /// The digest so far as raw bytes, for base64 headers; finishes the digest like `finalize`.
+  func finalizeBytes() -> [UInt8] {
+    let text = finalize()
+    var bytes: [UInt8] = []
+    var index = text.startIndex
+    while index < text.endIndex {
+      let next = text.index(index, offsetBy: 2)
+      bytes.append(UInt8(text[index..<next], radix: 16) ?? 0)
+      index = next
+    }
+    return bytes
+  }
+}
+
+/// An incremental MD5 (for S3's Content-MD5 integrity header only).
+final class MD5 {
+  private let context: OpaquePointer
+
+  init() {
+    guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
+    self.context = context
+    EVP_DigestInit_ex(context, EVP_md5(), nil)
+  }
+
+  deinit { EVP_MD_CTX_free(context) }
+
+  func update(_ bytes: UnsafeRawPointer, count: Int) {
+    if count > 0 { EVP_DigestUpdate(context, bytes, count) }
+  }
+
+  /// The 16-byte digest, base64-encoded as Content-MD5 wants.
+  func finalizeBase64() -> String {
+    var digest = [UInt8](repeating: 0, count: 16)
+    var length: UInt32 = 0
+    EVP_DigestFinal_ex(context, &digest, &length)
+    return Data(digest).base64EncodedString()
+  }
+}
