@@ -26,10 +26,10 @@ struct Arguments: Equatable {
 
   /// Options that take a value, per command; flags take none.
   static let valueOptions: Set<String> = [
-    "game", "save-dir", "container", "archive", "keep", "config", "on-conflict",
+    "game", "save-dir", "container", "archive", "keep", "config", "on-conflict", "endpoint",
   ]
   static let flagOptions: Set<String> = [
-    "force", "json", "latest", "all", "help", "version", "quiet", "verbose",
+    "force", "json", "latest", "all", "help", "version", "quiet", "verbose", "allow-insecure-http",
   ]
   static let globalShort: [Character: String] = ["h": "help", "q": "quiet", "v": "verbose"]
 

@@ -7,7 +7,9 @@ struct Commands {
   var console: Console
   var arguments: Arguments
 
-  static let targetOptions: Set<String> = ["game", "save-dir", "container"]
+  static let targetOptions: Set<String> = [
+    "game", "save-dir", "container", "endpoint", "allow-insecure-http",
+  ]
 
   /// Runs `command`; returns the exit code (0, or the game's for `wrap`).
   func run(_ command: String) throws -> Int32 {
@@ -30,7 +32,8 @@ struct Commands {
     try vault.resolve(
       TargetRequest(
         game: arguments.options["game"], saveDirectory: arguments.options["save-dir"],
-        containerURL: arguments.options["container"], configFile: arguments.configFile))
+        containerURL: arguments.options["container"], configFile: arguments.configFile,
+        endpoint: arguments.options["endpoint"], allowsInsecureHTTP: arguments.has("allow-insecure-http")))
   }
 
   private func backup() throws {

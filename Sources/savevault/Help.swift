@@ -6,8 +6,12 @@ enum Help {
     Target:
       --game NAME          a game from the config file (its save directory and container)
       --save-dir DIR       a save directory; the game name defaults to DIR's last component
-      --container URL      a folder path or file:///path (default: $SAVEVAULT_CONTAINER, the
-                           config file, or $XDG_DATA_HOME/savevault/container)
+      --container URL      a folder (a path or file:///path), s3://bucket/prefix, or
+                           rclone:REMOTE:path (default: $SAVEVAULT_CONTAINER, the config
+                           file, or $XDG_DATA_HOME/savevault/container)
+      --endpoint URL       the S3 endpoint for s3:// (MinIO, Garage, R2, B2; default
+                           $AWS_ENDPOINT_URL, the config file, or AWS)
+      --allow-insecure-http  allow plain http:// to an S3 endpoint on another machine
     """
 
   static let global = """

@@ -15,6 +15,12 @@ public struct ConfigFile: Codable, Equatable, Sendable {
   public var games: [String: GameEntry]?
   /// Caps on what a restore accepts (and so on what a backup may hold).
   public var limits: Limits?
+  /// The S3 endpoint for `s3://` containers (MinIO, Garage, R2, B2…); AWS when absent.
+  public var endpoint: String?
+  /// The S3 region (default: AWS_REGION, the profile's, then us-east-1).
+  public var region: String?
+  /// Allow plain HTTP to an S3 endpoint on another machine.
+  public var allowInsecureHTTP: Bool?
 
   /// `"limits": {"maxEntries": 150000, "maxDepth": 128, "maxBytes": 68719476736}`
   public struct Limits: Codable, Equatable, Sendable {

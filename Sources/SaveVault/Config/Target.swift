@@ -12,6 +12,8 @@ public struct Target: Sendable, Equatable {
   public var device: String
   /// The caps every archive (and so every backup) must stay under.
   public var limits = ExtractionLimits()
+  /// Endpoint and region for `s3://` containers.
+  public var s3 = S3Settings()
 }
 
 /// The flags that pick a target, before resolution.
@@ -20,15 +22,21 @@ public struct TargetRequest: Sendable, Equatable {
   public var saveDirectory: String?
   public var containerURL: String?
   public var configFile: String?
+  /// `--endpoint URL` for S3-compatible stores.
+  public var endpoint: String?
+  /// `--allow-insecure-http`: plain HTTP to an S3 endpoint on another machine.
+  public var allowsInsecureHTTP = false
 
   public init(
     game: String? = nil, saveDirectory: String? = nil, containerURL: String? = nil,
-    configFile: String? = nil
+    configFile: String? = nil, endpoint: String? = nil, allowsInsecureHTTP: Bool = false
   ) {
     self.game = game
     self.saveDirectory = saveDirectory
     self.containerURL = containerURL
     self.configFile = configFile
+    self.endpoint = endpoint
+    self.allowsInsecureHTTP = allowsInsecureHTTP
   }
 }
 
@@ -84,9 +92,17 @@ extension Target {
       limits.maxDepth = configured.maxDepth ?? limits.maxDepth
       limits.maxTotalBytes = configured.maxBytes ?? limits.maxTotalBytes
     }
+    let environment = context.environment
+    func nonEmpty(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+    let s3 = S3Settings(
+      endpoint: request.endpoint ?? nonEmpty("AWS_ENDPOINT_URL_S3") ?? nonEmpty("AWS_ENDPOINT_URL")
+        ?? config.endpoint,
+      region: nonEmpty("AWS_REGION") ?? nonEmpty("AWS_DEFAULT_REGION") ?? config.region
+        ?? AWSSharedConfig.region(environment: environment, home: paths.home) ?? "us-east-1",
+      allowsInsecureHTTP: request.allowsInsecureHTTP || config.allowInsecureHTTP == true)
     return Target(
       game: game, saveDirectory: saveDirectoryPath, containerURL: containerURL,
-      container: location, device: ArchiveName.sanitize(device: device), limits: limits)
+      container: location, device: ArchiveName.sanitize(device: device), limits: limits, s3: s3)
   }
 
   /// Whether `name` can be a game folder: 1–100 characters, no `/`, NUL or control

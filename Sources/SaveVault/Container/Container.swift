@@ -65,21 +65,27 @@ extension Container {
   }
 }
 
-/// Makes the container for a location.
+/// Makes the container for a target.
 public enum ContainerFactory {
-  /// A container for `location`. `isDefault` marks the embedded default, whose folder is
-  /// created on first use; any other folder must already exist (an unmounted drive must not
-  /// look like an empty container).
-  public static func make(_ location: ContainerLocation, url: String, isDefault: Bool)
-    throws(ConfigError) -> any Container
+  /// The container `target` names. The embedded default folder is created by its first
+  /// upload; any other folder must already exist (an unmounted drive must not look like an
+  /// empty container). S3 credentials are read here, from the environment and the shared
+  /// AWS files; their absence is a usage error.
+  public static func make(for target: Target, paths: Paths, context: Context) throws(ConfigError)
+    -> any Container
   {
-    switch location {
+    switch target.container {
     case .folder(let path):
-      return FolderContainer(root: path, displayName: url, createsRoot: isDefault)
-    case .s3:
-      throw .invalidContainerURL(url, reason: "S3 containers are not available in this version yet")
-    case .rclone:
-      throw .invalidContainerURL(url, reason: "rclone containers are not available in this version yet")
+      return FolderContainer(
+        root: path, displayName: target.containerURL, createsRoot: path == paths.defaultContainer)
+    case .s3(let bucket, let prefix):
+      let credentials = try AWSSharedConfig.credentials(environment: context.environment, home: paths.home)
+      return try S3Container(
+        bucket: bucket, prefix: prefix, settings: target.s3, credentials: credentials,
+        displayName: target.containerURL, clock: context.clock)
+    case .rclone(let remote, let path):
+      return try RcloneContainer(
+        remote: remote, path: path, displayName: target.containerURL, environment: context.environment)
     }
   }
 }

@@ -15,10 +15,8 @@ public struct Vault: Sendable {
     self.context = context
     self.paths = try Paths(environment: context.environment)
     self.lockWaitSeconds = context.environment["SAVEVAULT_LOCK_WAIT"].flatMap(Double.init) ?? 10
-    self.makeContainer = { target, paths in
-      try ContainerFactory.make(
-        target.container, url: target.containerURL,
-        isDefault: target.container == .folder(path: paths.defaultContainer))
+    self.makeContainer = { [context] target, paths in
+      try ContainerFactory.make(for: target, paths: paths, context: context)
     }
   }
 

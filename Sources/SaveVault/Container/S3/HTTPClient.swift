@@ -1,0 +1,163 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A response: status, headers (lowercased names) and, for small bodies, the body.
+struct HTTPResponse: Sendable {
+  var status: Int
+  var headers: [String: String]
+  var body: Data
+}
+
+/// A failure to talk to the server at all (connection refused, DNS, timeout), after retries.
+struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
+  var description: String
+}
+
+/// What a request sends.
+enum HTTPBody: Sendable {
+  case none
+  case data(Data)
+  /// Streamed from a file.
+  case file(URL)
+}
+
+/// Blocking HTTP over URLSession for the S3 container: an idle timeout so a stalled server
+/// cannot hang a game launch, no redirects followed at all (credentials never go to another
+/// host; S3 redirects are errors anyway), and bounded retries with exponential backoff and
+/// jitter on transport errors, 5xx and 429.
+final class HTTPClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+  private var session: URLSession!
+  let retry: RetryPolicy
+
+  init(idleTimeout: TimeInterval = 20, retry: RetryPolicy = RetryPolicy()) {
+    self.retry = retry
+    super.init()
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = idleTimeout
+    configuration.timeoutIntervalForResource = 6 * 3600
+    configuration.httpCookieStorage = nil
+    configuration.urlCache = nil
+    session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+  }
+
+  deinit { session.invalidateAndCancel() }
+
+  /// Never follow a redirect.
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+  ) {
+    completionHandler(nil)
+  }
+
+  /// Sends a request built afresh for each attempt by `make` (so it is signed with the time
+  /// of that attempt), retrying as the policy says. With `downloadTo`, a 2xx body is written
+  /// to that file instead of being kept in memory.
+  func send(_ make: () throws -> URLRequest, body: HTTPBody, downloadTo: URL? = nil) throws -> HTTPResponse {
+    var attempt = 0
+    let started = Date()
+    while true {
+      attempt += 1
+      let request = try make()
+      do {
+        let response = try once(request, body: body, downloadTo: downloadTo)
+        let isRetryable = response.status >= 500 || response.status == 429
+        if !isRetryable || !retry.allowsAnother(after: attempt, elapsed: Date().timeIntervalSince(started)) {
+          return response
+        }
+      } catch let error as HTTPTransportError {
+        if !retry.allowsAnother(after: attempt, elapsed: Date().timeIntervalSince(started)) { throw error }
+      }
+      Thread.sleep(forTimeInterval: retry.delay(after: attempt))
+    }
+  }
+
+  private func once(_ request: URLRequest, body: HTTPBody, downloadTo: URL?) throws -> HTTPResponse {
+    let outcome = Outcome()
+    let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+      if let error {
+        outcome.result = .failure(HTTPTransportError(description: error.localizedDescription))
+      } else if let http = response as? HTTPURLResponse {
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+          if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        }
+        outcome.result = .success(
+          HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+      } else {
+        outcome.result = .failure(HTTPTransportError(description: "not an HTTP response"))
+      }
+      outcome.done.signal()
+    }
+    let task: URLSessionTask
+    if let downloadTo {
+      task = session.downloadTask(with: request) { location, response, error in
+        var body: Data?
+        if let location, let http = response as? HTTPURLResponse {
+          if (200..<300).contains(http.statusCode) {
+            try? FileManager.default.removeItem(at: downloadTo)
+            do {
+              try FileManager.default.moveItem(at: location, to: downloadTo)
+            } catch {
+              finish(nil, nil, error)
+              return
+            }
+          } else {
+            body = try? Data(contentsOf: location)
+          }
+        }
+        finish(body, response, error)
+      }
+    } else {
+      switch body {
+      case .none: task = session.dataTask(with: request, completionHandler: finish)
+      case .data(let data): task = session.uploadTask(with: request, from: data, completionHandler: finish)
+      case .file(let url): task = session.uploadTask(with: request, fromFile: url, completionHandler: finish)
+      }
+    }
+    task.resume()
+    outcome.done.wait()
+    return try outcome.result.get()
+  }
+
+  /// Where a task's completion handler leaves its result for the waiting caller.
+  private final class Outcome: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var result: Result<HTTPResponse, HTTPTransportError> = .failure(
+      HTTPTransportError(description: "no response"))
+  }
+}
+
+/// Bounded retries: exponential backoff with jitter, at most `maxAttempts` tries and never
+/// starting a new try after `maxSeconds` (so a launch script waits a known, bounded time).
+public struct RetryPolicy: Sendable, Equatable {
+  public var maxAttempts = 5
+  public var baseDelay: TimeInterval = 0.25
+  public var maxDelay: TimeInterval = 4
+  public var maxSeconds: TimeInterval = 30
+
+  public init(
+    maxAttempts: Int = 5, baseDelay: TimeInterval = 0.25, maxDelay: TimeInterval = 4,
+    maxSeconds: TimeInterval = 30
+  ) {
+    self.maxAttempts = maxAttempts
+    self.baseDelay = baseDelay
+    self.maxDelay = maxDelay
+    self.maxSeconds = maxSeconds
+  }
+
+  func allowsAnother(after attempt: Int, elapsed: TimeInterval) -> Bool {
+    attempt < maxAttempts && elapsed + delay(after: attempt, jitter: 0) < maxSeconds
+  }
+
+  /// The pause after `attempt` failed tries: base × 2^(attempt-1), capped, with up to 50 %
+  /// jitter (`jitter` in 0...1).
+  func delay(after attempt: Int, jitter: Double = Double.random(in: 0...1)) -> TimeInterval {
+    let exponential = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+    return exponential * (0.5 + 0.5 * jitter)
+  }
+}

@@ -1,0 +1,339 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A container in an S3-compatible bucket: archives at `<prefix>/<game>/<name>`.
+///
+/// Spoken natively (SigV4 over URLSession). Uploads are packed to a local temporary file, then
+/// stored with one PUT (with Content-MD5 and a signed SHA-256) or, above `multipartThreshold`,
+/// a multipart upload (one part in memory at a time, aborted on failure; uploads that a killed
+/// run left behind are aborted later), and confirmed with a HEAD. Downloads stream to a
+/// temporary file. Names are never replaced (a HEAD before each upload).
+public final class S3Container: Container, @unchecked Sendable {
+  public let displayName: String
+  let bucket: String
+  let prefix: String
+  let settings: S3Settings
+  let credentials: AWSCredentials
+  let clock: @Sendable () -> Int64
+  let http: HTTPClient
+  /// ListObjectsV2 page size (the server's default when nil); tests make it small.
+  var pageSize: Int?
+  var multipartThreshold: Int64 = 64 << 20
+  var partSize: Int64 = 16 << 20
+  static let staleUploadMs: Int64 = 3_600_000
+
+  private let scheme: String
+  private let host: String
+  private let port: Int?
+  private let isPathStyle: Bool
+
+  /// Throws `ConfigError` for an unusable endpoint (and plain HTTP to another machine unless
+  /// allowed).
+  public init(
+    bucket: String, prefix: String, settings: S3Settings, credentials: AWSCredentials, displayName: String,
+    clock: @escaping @Sendable () -> Int64, retry: RetryPolicy = RetryPolicy(), idleTimeout: TimeInterval = 20
+  ) throws(ConfigError) {
+    self.bucket = bucket
+    self.prefix = prefix
+    self.settings = settings
+    self.credentials = credentials
+    self.displayName = displayName
+    self.clock = clock
+    self.http = HTTPClient(idleTimeout: idleTimeout, retry: retry)
+    if let endpoint = settings.endpoint {
+      guard let url = URL(string: endpoint), let scheme = url.scheme?.lowercased(), let host = url.host,
+        scheme == "http" || scheme == "https"
+      else {
+        throw .invalidContainerURL(displayName, reason: "the endpoint '\(endpoint)' is not an http(s) URL")
+      }
+      if scheme == "http" && !settings.allowsInsecureHTTP && !Self.isLoopback(host) {
+        throw .invalidContainerURL(
+          displayName,
+          reason:
+            "the endpoint '\(endpoint)' is plain HTTP to another machine, which would send the credentials' signatures and your saves unencrypted; use https, or pass --allow-insecure-http"
+        )
+      }
+      self.scheme = scheme
+      self.host = host
+      self.port = url.port
+      self.isPathStyle = true
+    } else {
+      self.scheme = "https"
+      self.host = "\(bucket).s3.\(settings.region).amazonaws.com"
+      self.port = nil
+      self.isPathStyle = false
+    }
+  }
+
+  static func isLoopback(_ host: String) -> Bool {
+    host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+  }
+
+  // MARK: Container
+
+  public func probe() throws {
+    _ = try listPage(prefix: keyPrefix(game: nil), token: nil, maxKeys: 1)
+  }
+
+  public func list(game: String) throws -> [StoredArchive] {
+    let folder = keyPrefix(game: game)
+    var token: String?
+    var archives: [StoredArchive] = []
+    repeat {
+      let page = try listPage(prefix: folder, token: token, maxKeys: pageSize)
+      for object in page.objects {
+        let name = String(object.key.dropFirst(folder.count))
+        guard object.key.hasPrefix(folder), ArchiveName.isBackupName(name) else { continue }
+        let parsed = ArchiveName(parsing: name)
+        archives.append(
+          StoredArchive(
+            name: name, size: object.size,
+            modifiedMs: parsed?.createdMs ?? iso8601Ms(object.lastModified) ?? 0,
+            device: parsed?.device, metadata: ["key": object.key]))
+      }
+      token = page.isTruncated ? page.nextToken : nil
+      if page.isTruncated && token == nil {
+        throw ContainerError.unavailable(
+          container: displayName, reason: "the server cut the listing short without a continuation token")
+      }
+    } while token != nil
+    return archives
+  }
+
+  @discardableResult
+  public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> StoredArchive {
+    let key = keyPrefix(game: game) + name
+    if try head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
+    abandonStaleUploads(game: game)
+    let (fd, path) = try temporaryFile()
+    defer {
+      close(fd)
+      unlink(path)
+    }
+    let written = try body(fd)
+    var info = stat()
+    guard fstat(fd, &info) == 0, Int64(info.st_size) == written else {
+      throw ContainerError.transferFailed(
+        container: displayName, name: name, reason: "the archive's size changed while it was stored")
+    }
+    let parsed = ArchiveName(parsing: name)
+    var metadata: [(String, String)] = []
+    if let parsed {
+      metadata = [
+        ("x-amz-meta-savevault-created-ms", String(parsed.createdMs)),
+        ("x-amz-meta-savevault-device", parsed.device),
+      ]
+    }
+    if written > multipartThreshold {
+      try multipartUpload(key: key, name: name, fd: fd, size: written, metadata: metadata)
+    } else {
+      let (sha, md5) = try digests(fd: fd, offset: 0, count: written)
+      let response = try request(
+        "PUT", key: key, headers: metadata + [("content-md5", md5)], payloadHash: sha,
+        body: .file(URL(fileURLWithPath: path)))
+      try expectSuccess(response, name: name)
+    }
+    guard let stored = try head(key), stored == written else {
+      throw ContainerError.transferFailed(
+        container: displayName, name: name,
+        reason: "the server does not hold all \(written) bytes after the upload")
+    }
+    return StoredArchive(
+      name: name, size: written, modifiedMs: parsed?.createdMs ?? clock(), device: parsed?.device,
+      metadata: ["key": key])
+  }
+
+  public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {
+    guard ArchiveName.isBackupName(name) else {
+      throw ContainerError.notFound(container: displayName, name: name)
+    }
+    let key = keyPrefix(game: game) + name
+    let (fd, path) = try temporaryFile()
+    close(fd)
+    defer { unlink(path) }
+    let response = try request("GET", key: key, downloadTo: URL(fileURLWithPath: path))
+    if response.status == 404 { throw ContainerError.notFound(container: displayName, name: name) }
+    try expectSuccess(response, name: name)
+    let input = open(path, O_RDONLY)
+    guard input >= 0 else {
+      throw ContainerError.transferFailed(container: displayName, name: name, reason: "the download vanished")
+    }
+    defer { close(input) }
+    return try body(input)
+  }
+
+  public func delete(game: String, name: String) throws {
+    let key = keyPrefix(game: game) + name
+    guard try head(key) != nil else { throw ContainerError.notFound(container: displayName, name: name) }
+    try expectSuccess(try request("DELETE", key: key), name: name)
+  }
+
+  // MARK: Requests
+
+  /// `prefix/game/` (or `prefix/` for the container itself).
+  func keyPrefix(game: String?) -> String {
+    let root = prefix.isEmpty ? "" : prefix + "/"
+    return game.map { root + $0 + "/" } ?? root
+  }
+
+  /// The object's size, or nil if it does not exist.
+  private func head(_ key: String) throws -> Int64? {
+    let response = try request("HEAD", key: key)
+    if response.status == 404 { return nil }
+    try expectSuccess(response, name: key)
+    return response.headers["content-length"].flatMap { Int64($0) } ?? 0
+  }
+
+  private func listPage(prefix: String, token: String?, maxKeys: Int?) throws -> S3ListPage {
+    var query = [("list-type", "2"), ("prefix", prefix)]
+    if let token { query.append(("continuation-token", token)) }
+    if let maxKeys { query.append(("max-keys", String(maxKeys))) }
+    let response = try request("GET", key: nil, query: query)
+    try expectSuccess(response, name: nil)
+    guard let page = S3ListPage(response.body) else {
+      throw ContainerError.unavailable(
+        container: displayName, reason: "the server's listing is not valid XML")
+    }
+    return page
+  }
+
+  /// Signs and sends one request (re-signed on each retry).
+  func request(
+    _ method: String, key: String?, query: [(String, String)] = [], headers extra: [(String, String)] = [],
+    payloadHash: String = SHA256.hex(of: ""), body: HTTPBody = .none, downloadTo: URL? = nil
+  ) throws -> HTTPResponse {
+    let path = isPathStyle ? "/" + bucket + (key.map { "/" + $0 } ?? "") : "/" + (key ?? "")
+    let hostHeader = port.map { "\(host):\($0)" } ?? host
+    let make = { () throws -> URLRequest in
+      let amzDate = SigV4.amzDate(epochMs: self.clock())
+      var headers =
+        [("host", hostHeader), ("x-amz-date", amzDate), ("x-amz-content-sha256", payloadHash)] + extra
+      if let token = self.credentials.sessionToken { headers.append(("x-amz-security-token", token)) }
+      let signing = SigV4Request(
+        method: method, path: path, query: query, headers: headers, payloadHash: payloadHash)
+      let authorization = SigV4.authorization(
+        signing, credentials: self.credentials, amzDate: amzDate, region: self.settings.region)
+      let queryText = SigV4.canonicalQuery(query)
+      let text =
+        "\(self.scheme)://\(hostHeader)\(SigV4.encode(path, keepSlash: true))"
+        + (queryText.isEmpty ? "" : "?" + queryText)
+      guard let url = URL(string: text) else {
+        throw ContainerError.transferFailed(
+          container: self.displayName, name: key ?? "", reason: "cannot form a URL")
+      }
+      var request = URLRequest(url: url)
+      request.httpMethod = method
+      for (name, value) in headers where name != "host" { request.setValue(value, forHTTPHeaderField: name) }
+      request.setValue(authorization, forHTTPHeaderField: "Authorization")
+      return request
+    }
+    do {
+      return try http.send(make, body: body, downloadTo: downloadTo)
+    } catch let error as HTTPTransportError {
+      throw ContainerError.unavailable(
+        container: displayName, reason: "cannot reach \(scheme)://\(hostHeader): \(error.description)")
+    }
+  }
+
+  /// Turns an error status into our errors, with what to check.
+  func expectSuccess(_ response: HTTPResponse, name: String?) throws {
+    guard !(200..<300).contains(response.status) else { return }
+    let document = S3ErrorDocument(response.body)
+    let code = document?.code ?? ""
+    let detail = document.map { "\($0.code): \($0.message)" } ?? "HTTP \(response.status)"
+    switch (response.status, code) {
+    case (_, "RequestTimeTooSkewed"):
+      let server =
+        document?.serverTime.flatMap(iso8601Ms) ?? response.headers["date"].flatMap(Self.httpDateMs)
+      let minutes = server.map { (clock() - $0) / 60_000 }
+      let how = minutes.map { $0 >= 0 ? "\($0) minutes ahead of" : "\(-$0) minutes behind" } ?? "off from"
+      throw ContainerError.unavailable(
+        container: displayName,
+        reason: "your clock is \(how) the server's (S3 allows 15): set the system time right")
+    case (_, "NoSuchBucket"):
+      throw ContainerError.unavailable(
+        container: displayName, reason: "the bucket '\(bucket)' does not exist")
+    case (_, "InvalidAccessKeyId"):
+      throw ContainerError.unavailable(
+        container: displayName,
+        reason:
+          "refused the access key (HTTP \(response.status)): check AWS_ACCESS_KEY_ID or the profile's aws_access_key_id"
+      )
+    case (_, "SignatureDoesNotMatch"):
+      throw ContainerError.unavailable(
+        container: displayName,
+        reason:
+          "refused the signature (HTTP \(response.status)): check AWS_SECRET_ACCESS_KEY or the profile's aws_secret_access_key"
+      )
+    case (401, _), (403, _):
+      throw ContainerError.unavailable(
+        container: displayName,
+        reason:
+          "refused the credentials (HTTP \(response.status), \(detail)): check AWS_ACCESS_KEY_ID / AWS_PROFILE and their permissions"
+      )
+    case (404, _) where name == nil:
+      throw ContainerError.unavailable(
+        container: displayName, reason: "the bucket '\(bucket)' does not exist (\(detail))")
+    case (404, _):
+      throw ContainerError.notFound(container: displayName, name: name ?? "")
+    case (301, _), (302, _), (307, _), (308, _):
+      throw ContainerError.unavailable(
+        container: displayName,
+        reason: "the server redirects elsewhere (\(detail)): check the region and endpoint")
+    default:
+      if response.status >= 500 || response.status == 429 {
+        throw ContainerError.unavailable(
+          container: displayName, reason: "the server keeps failing (\(detail))")
+      }
+      throw ContainerError.transferFailed(container: displayName, name: name ?? "", reason: detail)
+    }
+  }
+
+  static func httpDateMs(_ text: String) -> Int64? {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+    return formatter.date(from: text).map { Int64($0.timeIntervalSince1970 * 1000) }
+  }
+
+  // MARK: Helpers
+
+  private func temporaryFile() throws -> (Int32, String) {
+    do {
+      let made = try Platform.makeTemporaryFile(prefix: NSTemporaryDirectory() + "/savevault-s3-")
+      return (made.fd, made.path)
+    } catch {
+      throw ArchiveError.writeFailed(
+        path: NSTemporaryDirectory(), reason: Platform.describe(errno: error.code))
+    }
+  }
+
+  /// Hex SHA-256 and base64 MD5 of `count` bytes of `fd` from `offset`.
+  func digests(fd: Int32, offset: Int64, count: Int64) throws -> (String, String) {
+    let sha = SHA256()
+    let md5 = MD5()
+    let size = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    var done: Int64 = 0
+    while done < count {
+      let got = pread(fd, buffer, Int(min(Int64(size), count - done)), off_t(offset + done))
+      if got < 0 && errno == EINTR { continue }
+      guard got > 0 else {
+        throw ArchiveError.unreadable(path: "the archive being uploaded", reason: "short read")
+      }
+      sha.update(buffer, count: got)
+      md5.update(buffer, count: got)
+      done += Int64(got)
+    }
+    return (sha.finalize(), md5.finalizeBase64())
+  }
+}

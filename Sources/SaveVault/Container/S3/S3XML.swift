@@ -1,0 +1,107 @@
+import Foundation
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// A parsed XML element: name, text and children. Enough for S3's small response documents.
+struct XMLNode: Sendable, Equatable {
+  var name: String
+  var text: String = ""
+  var children: [XMLNode] = []
+
+  /// The first child named `name`.
+  func child(_ name: String) -> XMLNode? { children.first { $0.name == name } }
+  /// Every child named `name`.
+  func all(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
+  /// The text of the first child named `name`.
+  func value(_ name: String) -> String? { child(name)?.text }
+
+  /// Parses `data`; nil if it is not well-formed XML.
+  static func parse(_ data: Data) -> XMLNode? {
+    let builder = Builder()
+    let parser = XMLParser(data: data)
+    parser.delegate = builder
+    guard parser.parse(), let root = builder.root else { return nil }
+    return root
+  }
+
+  private final class Builder: NSObject, XMLParserDelegate {
+    var stack: [XMLNode] = []
+    var root: XMLNode?
+
+    func parser(
+      _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+      attributes: [String: String] = [:]
+    ) {
+      stack.append(XMLNode(name: name))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+      if !stack.isEmpty { stack[stack.count - 1].text += string }
+    }
+
+    func parser(
+      _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
+    ) {
+      guard let done = stack.popLast() else { return }
+      if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
+    }
+  }
+}
+
+/// S3's error document: `<Error><Code>…</Code><Message>…</Message>…</Error>`.
+struct S3ErrorDocument: Sendable, Equatable {
+  var code: String
+  var message: String
+  /// For RequestTimeTooSkewed: the server's time.
+  var serverTime: String?
+
+  init?(_ data: Data) {
+    guard let root = XMLNode.parse(data), root.name == "Error", let code = root.value("Code") else {
+      return nil
+    }
+    self.code = code
+    message = root.value("Message") ?? ""
+    serverTime = root.value("ServerTime")
+  }
+}
+
+/// One page of ListObjectsV2.
+struct S3ListPage: Sendable, Equatable {
+  struct Object: Sendable, Equatable {
+    var key: String
+    var size: Int64
+    var lastModified: String
+  }
+  var objects: [Object]
+  var nextToken: String?
+  var isTruncated: Bool
+
+  init?(_ data: Data) {
+    guard let root = XMLNode.parse(data), root.name == "ListBucketResult" else { return nil }
+    objects = root.all("Contents").compactMap { item in
+      guard let key = item.value("Key"), let size = item.value("Size").flatMap({ Int64($0) }) else {
+        return nil
+      }
+      return Object(key: key, size: size, lastModified: item.value("LastModified") ?? "")
+    }
+    isTruncated = root.value("IsTruncated") == "true"
+    nextToken = root.value("NextContinuationToken")
+  }
+}
+
+/// Milliseconds since the epoch for an ISO 8601 time such as `2026-11-29T16:03:47.000Z`.
+func iso8601Ms(_ text: String) -> Int64? {
+  let digits = text.filter { $0.isNumber }
+  guard digits.count >= 14 else { return nil }
+  let chars = Array(digits)
+  func number(_ range: Range<Int>) -> Int64? { Int64(String(chars[range])) }
+  guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
+    let hour = number(8..<10),
+    let minute = number(10..<12), let second = number(12..<14)
+  else { return nil }
+  let milli = chars.count >= 17 ? (number(14..<17) ?? 0) : 0
+  let days = CivilTime.days(year: year, month: month, day: day)
+  return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli
+}
