@@ -27,12 +27,14 @@ struct SigV4Tests {
 
     /// Every case of the suite (directory below `root`).
     static let cases = [
-      "get-header-key-duplicate", "get-header-value-multiline", "get-header-value-order", "get-header-value-trim",
+      "get-header-key-duplicate", "get-header-value-multiline", "get-header-value-order",
+      "get-header-value-trim",
       "get-unreserved", "get-utf8", "get-vanilla", "get-vanilla-empty-query-key", "get-vanilla-query",
       "get-vanilla-query-order-encoded", "get-vanilla-query-order-key", "get-vanilla-query-order-key-case",
       "get-vanilla-query-order-value", "get-vanilla-query-unreserved", "get-vanilla-utf8-query",
       "get-vanilla-with-session-token", "normalize-path/get-relative", "normalize-path/get-relative-relative",
-      "normalize-path/get-slash", "normalize-path/get-slash-dot-slash", "normalize-path/get-slash-pointless-dot",
+      "normalize-path/get-slash", "normalize-path/get-slash-dot-slash",
+      "normalize-path/get-slash-pointless-dot",
       "normalize-path/get-slashes", "normalize-path/get-space", "normalize-path/get-special-character",
       "post-header-key-case", "post-header-key-sort", "post-header-value-case",
       "post-sts-token/post-sts-header-after", "post-sts-token/post-sts-header-before", "post-vanilla",
@@ -298,7 +300,8 @@ struct SigV4Tests {
       signedHeaders: "host;x-amz-content-sha256;x-amz-date"),
     S3Example(
       // Parameters given out of order: the canonical query sorts them.
-      name: "Get Bucket (List Objects)", method: "GET", path: "/", query: [("prefix", "J"), ("max-keys", "2")],
+      name: "Get Bucket (List Objects)", method: "GET", path: "/",
+      query: [("prefix", "J"), ("max-keys", "2")],
       headers: [
         ("Host", "examplebucket.s3.amazonaws.com"), ("x-amz-date", "20130524T000000Z"),
         ("x-amz-content-sha256", emptyHash),
@@ -337,11 +340,13 @@ struct SigV4Tests {
 
     let canonical = SigV4.canonicalRequest(request, isS3: true)
     #expect(canonical == example.canonicalRequest)
-    let toSign = SigV4.stringToSign(canonicalRequest: canonical, amzDate: amzDate, region: "us-east-1", service: "s3")
+    let toSign = SigV4.stringToSign(
+      canonicalRequest: canonical, amzDate: amzDate, region: "us-east-1", service: "s3")
     #expect(toSign == example.stringToSign)
     #expect(
       SigV4.signature(
-        stringToSign: toSign, secret: Self.s3Credentials.secretAccessKey, amzDate: amzDate, region: "us-east-1",
+        stringToSign: toSign, secret: Self.s3Credentials.secretAccessKey, amzDate: amzDate,
+        region: "us-east-1",
         service: "s3") == example.signature)
     // The S3 page prints the components joined by "," alone; we join them with ", " like the
     // SigV4 test suite's .authz files. S3 accepts both.
@@ -351,6 +356,12 @@ struct SigV4Tests {
       authorization
         == "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, SignedHeaders=\(example.signedHeaders), Signature=\(example.signature)"
     )
+  }
+
+  @Test("x-amz-date for the examples' instants")
+  func amzDates() {
+    #expect(SigV4.amzDate(epochMs: 1_369_353_600_000) == "20130524T000000Z")
+    #expect(SigV4.amzDate(epochMs: 1_440_938_160_999) == "20150830T123600Z")
   }
 
   @Test("the PUT example's body hash is the documented x-amz-content-sha256")
@@ -367,22 +378,25 @@ struct SigV4Tests {
     #expect(SigV4.canonicalURI(key, isS3: true) == "/bucket/my%20save%2B1/%C3%A9.tar")
     let request = SigV4Request(
       method: "PUT", path: key, headers: [("host", "s3.example.com")], payloadHash: "UNSIGNED-PAYLOAD")
-    let lines = SigV4.canonicalRequest(request, isS3: true).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = SigV4.canonicalRequest(request, isS3: true).split(
+      separator: "\n", omittingEmptySubsequences: false)
     #expect(lines[1] == "/bucket/my%20save%2B1/%C3%A9.tar")
     // The generic path encodes twice.
     #expect(SigV4.canonicalURI(key, isS3: false) == "/bucket/my%2520save%252B1/%25C3%25A9.tar")
     // Bytes as given: a decomposed é stays decomposed.
     #expect(SigV4.canonicalURI("/bucket/e\u{301}", isS3: true) == "/bucket/e%CC%81")
     // Reserved characters other than '/' are encoded; unreserved ones are not.
-    #expect(SigV4.canonicalURI("/b/a!b'c(d)e*f$g&h=i;j:k,l@m#n?o%p", isS3: true)
-      == "/b/a%21b%27c%28d%29e%2Af%24g%26h%3Di%3Bj%3Ak%2Cl%40m%23n%3Fo%25p")
+    #expect(
+      SigV4.canonicalURI("/b/a!b'c(d)e*f$g&h=i;j:k,l@m#n?o%p", isS3: true)
+        == "/b/a%21b%27c%28d%29e%2Af%24g%26h%3Di%3Bj%3Ak%2Cl%40m%23n%3Fo%25p")
     #expect(SigV4.canonicalURI("/b/A-Z_a.z~0", isS3: true) == "/b/A-Z_a.z~0")
   }
 
   @Test("S3 paths are not normalised")
   func s3PathsKeepDotsAndSlashes() {
-    #expect(SigV4.canonicalURI("/bucket/my-object//example//photo.user", isS3: true)
-      == "/bucket/my-object//example//photo.user")
+    #expect(
+      SigV4.canonicalURI("/bucket/my-object//example//photo.user", isS3: true)
+        == "/bucket/my-object//example//photo.user")
     #expect(SigV4.canonicalURI("/bucket/a/./b/../c", isS3: true) == "/bucket/a/./b/../c")
     #expect(SigV4.canonicalURI("", isS3: true) == "/")
     #expect(SigV4.canonicalURI("/bucket/a/./b/../c", isS3: false) == "/bucket/a/c")
@@ -393,7 +407,8 @@ struct SigV4Tests {
     let request = SigV4Request(
       method: "GET", path: "/bucket", query: [("prefix", "my save+1/\u{E9}"), ("list-type", "2")],
       headers: [("host", "s3.example.com")], payloadHash: "UNSIGNED-PAYLOAD")
-    let lines = SigV4.canonicalRequest(request, isS3: true).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = SigV4.canonicalRequest(request, isS3: true).split(
+      separator: "\n", omittingEmptySubsequences: false)
     #expect(lines[2] == "list-type=2&prefix=my%20save%2B1%2F%C3%A9")
   }
 }

@@ -1,3 +1,11 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One backup as a container lists it.
 public struct StoredArchive: Sendable, Equatable {
   /// The file name, `packsave-….tar`.
@@ -61,6 +69,55 @@ extension Container {
   public func archivesNewestFirst(game: String) throws -> [StoredArchive] {
     try list(game: game).sorted {
       $0.modifiedMs != $1.modifiedMs ? $0.modifiedMs > $1.modifiedMs : $0.name > $1.name
+    }
+  }
+}
+
+/// An archive written to a local temporary file before it goes to a remote container: the
+/// body's byte count is checked against the file, and the file is removed with the value.
+final class StagedArchive {
+  let fd: Int32
+  let path: String
+  let size: Int64
+
+  /// Runs `body` into a new temporary file. Throws the body's errors, or `.transferFailed`
+  /// when the count it reports is not what the file holds.
+  init(container: String, name: String, prefix: String, body: (Int32) throws -> Int64) throws {
+    do {
+      (fd, path) = try Platform.makeTemporaryFile(prefix: NSTemporaryDirectory() + "/" + prefix)
+    } catch {
+      throw ArchiveError.writeFailed(
+        path: NSTemporaryDirectory(), reason: Platform.describe(errno: error.code))
+    }
+    do {
+      size = try body(fd)
+      var info = stat()
+      guard fstat(fd, &info) == 0, Int64(info.st_size) == size else {
+        throw ContainerError.transferFailed(
+          container: container, name: name,
+          reason: "wrote \(size) bytes but the file holds \(Int64(info.st_size))")
+      }
+    } catch {
+      close(fd)
+      unlink(path)
+      throw error
+    }
+  }
+
+  deinit {
+    close(fd)
+    unlink(path)
+  }
+
+  /// A new, empty temporary file for a download; the caller removes it.
+  static func emptyFile(prefix: String) throws -> String {
+    do {
+      let made = try Platform.makeTemporaryFile(prefix: NSTemporaryDirectory() + "/" + prefix)
+      close(made.fd)
+      return made.path
+    } catch {
+      throw ArchiveError.writeFailed(
+        path: NSTemporaryDirectory(), reason: Platform.describe(errno: error.code))
     }
   }
 }

@@ -130,12 +130,10 @@ public struct RcloneContainer: Container {
     try probe()
     let final = remotePath(game: game, name: name)
     if try stat(final) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
-    let (fd, local) = try temporaryFile()
-    defer {
-      close(fd)
-      unlink(local)
-    }
-    let written = try body(fd)
+    let staged = try StagedArchive(
+      container: displayName, name: name, prefix: "savevault-rclone-", body: body)
+    let local = staged.path
+    let written = staged.size
     let temporary = remotePath(game: game, name: FolderContainer.temporaryPrefix + UUID().uuidString)
     let copied = try run(["copyto", local, temporary])
     guard copied.code == 0 else {
@@ -164,15 +162,14 @@ public struct RcloneContainer: Container {
     guard ArchiveName.isBackupName(name) else {
       throw ContainerError.notFound(container: displayName, name: name)
     }
-    let (fd, local) = try temporaryFile()
-    close(fd)
+    let local = try StagedArchive.emptyFile(prefix: "savevault-rclone-")
     defer { unlink(local) }
     let output = try run(["copyto", remotePath(game: game, name: name), local])
-    if output.code == 3 || output.code == 4 {
-      throw ContainerError.notFound(container: displayName, name: name)
-    }
     guard output.code == 0 else {
       try probe()
+      if try stat(remotePath(game: game, name: name)) == nil {
+        throw ContainerError.notFound(container: displayName, name: name)
+      }
       throw ContainerError.transferFailed(
         container: displayName, name: name, reason: "rclone could not download: \(said(output))")
     }
@@ -193,13 +190,4 @@ public struct RcloneContainer: Container {
     }
   }
 
-  private func temporaryFile() throws -> (Int32, String) {
-    do {
-      let made = try Platform.makeTemporaryFile(prefix: NSTemporaryDirectory() + "/savevault-rclone-")
-      return (made.fd, made.path)
-    } catch {
-      throw ArchiveError.writeFailed(
-        path: NSTemporaryDirectory(), reason: Platform.describe(errno: error.code))
-    }
-  }
 }

@@ -113,17 +113,8 @@ public final class S3Container: Container, @unchecked Sendable {
     let key = keyPrefix(game: game) + name
     if try head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
     abandonStaleUploads(game: game)
-    let (fd, path) = try temporaryFile()
-    defer {
-      close(fd)
-      unlink(path)
-    }
-    let written = try body(fd)
-    var info = stat()
-    guard fstat(fd, &info) == 0, Int64(info.st_size) == written else {
-      throw ContainerError.transferFailed(
-        container: displayName, name: name, reason: "the archive's size changed while it was stored")
-    }
+    let staged = try StagedArchive(container: displayName, name: name, prefix: "savevault-s3-", body: body)
+    let (fd, path, written) = (staged.fd, staged.path, staged.size)
     let parsed = ArchiveName(parsing: name)
     var metadata: [(String, String)] = []
     if let parsed {
@@ -156,11 +147,9 @@ public final class S3Container: Container, @unchecked Sendable {
       throw ContainerError.notFound(container: displayName, name: name)
     }
     let key = keyPrefix(game: game) + name
-    let (fd, path) = try temporaryFile()
-    close(fd)
+    let path = try StagedArchive.emptyFile(prefix: "savevault-s3-")
     defer { unlink(path) }
     let response = try request("GET", key: key, downloadTo: URL(fileURLWithPath: path))
-    if response.status == 404 { throw ContainerError.notFound(container: displayName, name: name) }
     try expectSuccess(response, name: name)
     let input = open(path, O_RDONLY)
     guard input >= 0 else {
@@ -172,7 +161,10 @@ public final class S3Container: Container, @unchecked Sendable {
 
   public func delete(game: String, name: String) throws {
     let key = keyPrefix(game: game) + name
-    guard try head(key) != nil else { throw ContainerError.notFound(container: displayName, name: name) }
+    guard try head(key) != nil else {
+      try probe()  // a missing bucket is "unavailable", not "no such archive"
+      throw ContainerError.notFound(container: displayName, name: name)
+    }
     try expectSuccess(try request("DELETE", key: key), name: name)
   }
 
@@ -305,16 +297,6 @@ public final class S3Container: Container, @unchecked Sendable {
   }
 
   // MARK: Helpers
-
-  private func temporaryFile() throws -> (Int32, String) {
-    do {
-      let made = try Platform.makeTemporaryFile(prefix: NSTemporaryDirectory() + "/savevault-s3-")
-      return (made.fd, made.path)
-    } catch {
-      throw ArchiveError.writeFailed(
-        path: NSTemporaryDirectory(), reason: Platform.describe(errno: error.code))
-    }
-  }
 
   /// Hex SHA-256 and base64 MD5 of `count` bytes of `fd` from `offset`.
   func digests(fd: Int32, offset: Int64, count: Int64) throws -> (String, String) {
