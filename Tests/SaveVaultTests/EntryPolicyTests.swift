@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SaveVault
@@ -39,5 +40,39 @@ struct EntryPolicyTests {
   func ancestors() {
     #expect(EntryPolicy.ancestors(of: "a/b/c") == ["a", "a/b"])
     #expect(EntryPolicy.ancestors(of: "a").isEmpty)
+  }
+}
+
+@Suite("Times at the edges")
+struct TimeEdgeTests {
+  @Test(
+    "nanoseconds saturate instead of trapping",
+    arguments: [
+      (Int64(1), Int64(5), Int64(1_000_000_005)), (Int64(1) << 62, Int64(0), Int64.max),
+      (-(Int64(1) << 62), Int64(0), Int64.min), (Int64.max / 1_000_000_000, Int64(999_999_999), Int64.max),
+      (Int64(-1), Int64(500), Int64(-999_999_500)),
+    ] as [(Int64, Int64, Int64)])
+  func saturate(seconds: Int64, nanoseconds: Int64, expected: Int64) {
+    #expect(FileTimes.nanoseconds(seconds: seconds, nanoseconds: nanoseconds) == expected)
+  }
+
+  @Test("floor division at the extremes", arguments: [Int64.min, Int64.min + 1, -1, 0, 1, Int64.max])
+  func floors(value: Int64) {
+    let quotient = floorDiv(value, 1_000_000)
+    let remainder = floorMod(value, 1_000_000)
+    #expect((0..<1_000_000).contains(remainder))
+    #expect(quotient.multipliedReportingOverflow(by: 1_000_000).partialValue &+ remainder == value)
+  }
+
+  @Test("an archive entry dated 2^62 seconds is checked without crashing (found by the fuzzer)")
+  func hugeMtime() throws {
+    let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("fuzz/corpus/archive/regression-huge-mtime").path
+    let data = try #require(FileManager.default.contents(atPath: seed))
+    let dir = TemporaryDirectory("hugemtime")
+    try writeFile(dir.sub("a.tar"), data.dropFirst())  // the first byte picks the fuzz input kind
+    let fd = open(dir.sub("a.tar"), O_RDONLY)
+    defer { close(fd) }
+    _ = try? Extractor().extract(fd: fd, archiveName: "a.tar", into: nil)
   }
 }

@@ -54,7 +54,8 @@ extension ManifestEntry {
   func stamped(from e: OpaquePointer) -> ManifestEntry {
     var copy = self
     copy.mode = UInt32(archive_entry_perm(e)) & 0o7777
-    copy.modifiedNs = Int64(archive_entry_mtime(e)) * 1_000_000_000 + Int64(archive_entry_mtime_nsec(e))
+    copy.modifiedNs = FileTimes.nanoseconds(
+      seconds: Int64(archive_entry_mtime(e)), nanoseconds: Int64(archive_entry_mtime_nsec(e)))
     return copy
   }
 }

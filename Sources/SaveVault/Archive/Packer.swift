@@ -151,6 +151,9 @@ struct Packer {
 }
 
 /// Division rounding toward negative infinity (for times before 1970).
-func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a / b - (a % b < 0 ? 1 : 0) }
 /// The remainder that goes with `floorDiv`, always in `0..<b`.
-func floorMod(_ a: Int64, _ b: Int64) -> Int64 { a - floorDiv(a, b) * b }
+func floorMod(_ a: Int64, _ b: Int64) -> Int64 {
+  let remainder = a % b
+  return remainder < 0 ? remainder + b : remainder
+}

@@ -207,13 +207,22 @@ enum FileTimes {
     #else
       let time = info.st_mtim
     #endif
-    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    return nanoseconds(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
+  }
+
+  /// seconds × 10⁹ + nanoseconds, saturating at Int64's range instead of trapping: a file or
+  /// an archive entry may carry any time at all (the far future, a hostile 2⁶²).
+  static func nanoseconds(seconds: Int64, nanoseconds: Int64) -> Int64 {
+    let (scaled, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflowed { return seconds < 0 ? Int64.min : Int64.max }
+    let (sum, overflowedSum) = scaled.addingReportingOverflow(nanoseconds)
+    if overflowedSum { return nanoseconds < 0 ? Int64.min : Int64.max }
+    return sum
   }
 
   /// The modification time in milliseconds since the epoch (rounded down).
   static func modifiedMs(_ info: stat) -> Int64 {
-    let ns = modifiedNs(info)
-    return ns >= 0 ? ns / 1_000_000 : (ns - 999_999) / 1_000_000
+    floorDiv(modifiedNs(info), 1_000_000)
   }
 
   /// Sets an open file's access and modification times to `ms`. Best effort.

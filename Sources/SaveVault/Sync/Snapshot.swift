@@ -45,7 +45,7 @@ public struct Snapshot: Sendable {
   public var byteCount: Int64 { entries.reduce(0) { $0 + $1.size } }
   /// The newest modification of any file or folder, in ms; nil when empty.
   public var newestModifiedMs: Int64? {
-    entries.map(\.modifiedNs).max().map { $0 >= 0 ? $0 / 1_000_000 : ($0 - 999_999) / 1_000_000 }
+    entries.map(\.modifiedNs).max().map { floorDiv($0, 1_000_000) }
   }
   /// Whether there is nothing to back up: no files and no symlinks (a tree of empty folders,
   /// which a game may create before its first save, is empty too).
