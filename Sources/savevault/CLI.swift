@@ -35,7 +35,12 @@ enum CLI {
       return 0
     }
     do {
-      let vault = try Vault(context: makeContext(console.log))
+      var context = makeContext(console.log)
+      let bar = ProgressBar(
+        isEnabled: isatty(STDERR_FILENO) == 1 && !arguments.isQuiet && !arguments.has("json"))
+      context.progress = { bar.report($0) }
+      defer { bar.finish() }
+      let vault = try Vault(context: context)
       return try Commands(vault: vault, console: console, arguments: arguments).run(command)
     } catch {
       console.error(String(describing: error))

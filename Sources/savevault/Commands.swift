@@ -43,7 +43,7 @@ struct Commands {
     switch report.outcome {
     case .uploaded:
       console.out(
-        "Backed up \(report.game): \(report.files) files, \(Format.bytes(report.bytes)) -> \(report.archive) (\(Format.bytes(report.archiveBytes))) in \(report.container)"
+        "Backed up \(report.game): \(Format.count(report.files, "file")), \(Format.bytes(report.bytes)) -> \(report.archive) (\(Format.bytes(report.archiveBytes))) in \(report.container)"
       )
     case .unchanged:
       console.out(
@@ -66,7 +66,9 @@ struct Commands {
       lines.append("  local   \(local.saveDir): missing")
     } else {
       let newest = local.modifiedMs.map { "newest change \(Format.time($0)), " } ?? "empty, "
-      lines.append("  local   \(local.saveDir): \(newest)\(local.files) files, \(Format.bytes(local.bytes))")
+      lines.append(
+        "  local   \(local.saveDir): \(newest)\(Format.count(local.files, "file")), \(Format.bytes(local.bytes))"
+      )
     }
     let cloud = report.cloud
     if let latest = cloud.latest {
@@ -189,7 +191,8 @@ struct Commands {
         if check.ok {
           let how =
             check.verified ? "ok, every byte matches its manifest" : "ok, structure only (no manifest)"
-          console.out("\(check.name)  \(how); \(check.files) files, \(Format.bytes(check.bytes))")
+          console.out(
+            "\(check.name)  \(how); \(Format.count(check.files, "file")), \(Format.bytes(check.bytes))")
         } else {
           console.out("\(check.name)  FAILED: \(check.error ?? "")")
         }
@@ -212,7 +215,7 @@ struct Commands {
     let report = try vault.restore(try target(), selection: selection)
     if arguments.has("json") { return console.json(report) }
     console.out(
-      "Restored \(report.game) from \(report.archive) (\(report.verified ? "verified" : "unverified: no manifest"), \(report.files) files, \(Format.bytes(report.bytes))) into \(report.saveDir)"
+      "Restored \(report.game) from \(report.archive) (\(report.verified ? "verified" : "unverified: no manifest"), \(Format.count(report.files, "file")), \(Format.bytes(report.bytes))) into \(report.saveDir)"
     )
     if let copy = report.preRestoreCopy { console.out("The previous save is kept in \(copy)") }
   }

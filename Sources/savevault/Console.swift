@@ -67,6 +67,9 @@ enum Format {
     return String(format: "%.1f %@", value, units[unit])
   }
 
+  /// "1 file", "2 files".
+  static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
   /// Local date and time with milliseconds, and the epoch ms: `2026-11-29 15:38:47.123 CET (1764427127123 ms)`.
   static func time(_ ms: Int64) -> String {
     let formatter = DateFormatter()

@@ -33,7 +33,7 @@ enum Prompts {
       \(conflict.game) changed on this device and in the cloud since they last agreed.
 
       Local save (this device): last changed \(local)
-          \(conflict.localFiles) file\(conflict.localFiles == 1 ? "" : "s"), \(Format.bytes(conflict.localBytes)) in \(conflict.saveDir)
+          \(Format.count(conflict.localFiles, "file")), \(Format.bytes(conflict.localBytes)) in \(conflict.saveDir)
       Cloud save (from \(device)): made \(Format.time(conflict.cloudModifiedMs))
           \(conflict.cloudArchive), \(Format.bytes(conflict.cloudBytes)) in \(conflict.container)
 

@@ -20,6 +20,8 @@ import Foundation
 /// and what the fuzz target drives.
 struct Extractor {
   var limits = ExtractionLimits()
+  /// Told of every block of file data checked or written.
+  var meter: ProgressMeter?
 
   /// What an extraction produced.
   struct Extraction {
@@ -253,6 +255,7 @@ struct Extractor {
           throw diskError(disk, refuse)
         }
         position = offset + Int64(size)
+        meter?.add(Int64(size))
       }
     }
     return (position, hash.finalize())

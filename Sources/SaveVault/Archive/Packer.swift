@@ -17,6 +17,8 @@ import Foundation
 struct Packer {
   var header: ArchiveHeader
   var bufferSize = 1 << 20
+  /// Told of every chunk of file data packed.
+  var meter: ProgressMeter?
 
   /// What a pack produced.
   struct Result {
@@ -116,6 +118,7 @@ struct Packer {
         throw outputError(writer, outputName)
       }
       remaining -= Int64(count)
+      meter?.add(Int64(count))
     }
     var after = stat()
     guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs

@@ -137,9 +137,11 @@ public enum ContainerFactory {
         root: path, displayName: target.containerURL, createsRoot: path == paths.defaultContainer)
     case .s3(let bucket, let prefix):
       let credentials = try AWSSharedConfig.credentials(environment: context.environment, home: paths.home)
-      return try S3Container(
+      let container = try S3Container(
         bucket: bucket, prefix: prefix, settings: target.s3, credentials: credentials,
         displayName: target.containerURL, clock: context.clock)
+      container.progress = context.progress
+      return container
     case .rclone(let remote, let path):
       return try RcloneContainer(
         remote: remote, path: path, displayName: target.containerURL, environment: context.environment)

@@ -15,16 +15,20 @@ public struct Context: Sendable {
   public var log: Log
   /// This machine's host name, the default device name.
   public var hostName: String
+  /// Where progress of packing, uploads, downloads and extraction goes (the CLI draws a bar
+  /// on a terminal).
+  public var progress: @Sendable (ProgressEvent) -> Void
 
   public init(
     environment: [String: String], currentDirectory: String, clock: @escaping @Sendable () -> Int64,
-    log: Log, hostName: String
+    log: Log, hostName: String, progress: @escaping @Sendable (ProgressEvent) -> Void = { _ in }
   ) {
     self.environment = environment
     self.currentDirectory = currentDirectory
     self.clock = clock
     self.log = log
     self.hostName = hostName
+    self.progress = progress
   }
 
   /// The real process: its environment, working directory, wall clock and host name.

@@ -122,7 +122,9 @@ extension Vault {
       var manifest = Manifest(header: header, entries: [])
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in
-          let result = try Packer(header: header).pack(snapshot, to: fd, outputName: name.description)
+          let meter = ProgressMeter(.packing, total: snapshot.byteCount, sink: context.progress)
+          let result = try Packer(header: header, meter: meter).pack(
+            snapshot, to: fd, outputName: name.description)
           manifest = result.manifest
           return result.byteCount
         }

@@ -89,7 +89,9 @@ extension Vault {
       if let free = Platform.freeBytes(at: parent), free < chosen.size + (16 << 20) {
         throw ArchiveError.noSpace(path: parent)
       }
-      return try Extractor(limits: target.limits).extract(fd: fd, archiveName: chosen.name, into: staging)
+      let meter = ProgressMeter(.extracting, total: chosen.size, sink: context.progress)
+      return try Extractor(limits: target.limits, meter: meter).extract(
+        fd: fd, archiveName: chosen.name, into: staging)
     }
     if !extraction.isVerified {
       context.log.warning(

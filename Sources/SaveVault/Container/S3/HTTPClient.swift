@@ -46,6 +46,16 @@ final class HTTPClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 
   deinit { session.invalidateAndCancel() }
 
+  /// Told how many body bytes the current upload has sent (requests are sent one at a time).
+  var onBytesSent: (@Sendable (Int64) -> Void)?
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64
+  ) {
+    onBytesSent?(totalBytesSent)
+  }
+
   /// Never follow a redirect.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

@@ -26,6 +26,8 @@ public final class S3Container: Container, @unchecked Sendable {
   let http: HTTPClient
   /// ListObjectsV2 page size (the server's default when nil); tests make it small.
   var pageSize: Int?
+  /// Where upload and download progress goes.
+  var progress: @Sendable (ProgressEvent) -> Void = { _ in }
   var multipartThreshold: Int64 = 64 << 20
   var partSize: Int64 = 16 << 20
   static let staleUploadMs: Int64 = 3_600_000
@@ -127,6 +129,9 @@ public final class S3Container: Container, @unchecked Sendable {
       try multipartUpload(key: key, name: name, fd: fd, size: written, metadata: metadata)
     } else {
       let (sha, md5) = try digests(fd: fd, offset: 0, count: written)
+      let report = progress
+      http.onBytesSent = { report(ProgressEvent(phase: .uploading, done: $0, total: written)) }
+      defer { http.onBytesSent = nil }
       let response = try request(
         "PUT", key: key, headers: metadata + [("content-md5", md5)], payloadHash: sha,
         body: .file(URL(fileURLWithPath: path)))
@@ -151,6 +156,9 @@ public final class S3Container: Container, @unchecked Sendable {
     defer { unlink(path) }
     let response = try request("GET", key: key, downloadTo: URL(fileURLWithPath: path))
     try expectSuccess(response, name: name)
+    if let size = response.headers["content-length"].flatMap({ Int64($0) }) {
+      progress(ProgressEvent(phase: .downloading, done: size, total: size))
+    }
     let input = open(path, O_RDONLY)
     guard input >= 0 else {
       throw ContainerError.transferFailed(container: displayName, name: name, reason: "the download vanished")

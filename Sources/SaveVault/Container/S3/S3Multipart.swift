@@ -43,6 +43,7 @@ extension S3Container {
         }
         parts.append((number, etag))
         offset += count
+        progress(ProgressEvent(phase: .uploading, done: offset, total: size))
         number += 1
       }
       let list = parts.map {

@@ -1,0 +1,30 @@
+import Foundation
+
+/// How far a long step has got, for a progress bar.
+public struct ProgressEvent: Sendable, Equatable {
+  public enum Phase: String, Sendable {
+    case packing, uploading, downloading, extracting
+  }
+  public var phase: Phase
+  public var done: Int64
+  public var total: Int64
+}
+
+/// Counts bytes for one phase and reports them to the context's progress sink.
+final class ProgressMeter {
+  let phase: ProgressEvent.Phase
+  let total: Int64
+  private let sink: @Sendable (ProgressEvent) -> Void
+  private(set) var done: Int64 = 0
+
+  init(_ phase: ProgressEvent.Phase, total: Int64, sink: @escaping @Sendable (ProgressEvent) -> Void) {
+    self.phase = phase
+    self.total = total
+    self.sink = sink
+  }
+
+  func add(_ bytes: Int64) {
+    done += bytes
+    sink(ProgressEvent(phase: phase, done: done, total: total))
+  }
+}
