@@ -255,3 +255,47 @@ struct FolderContainerTests {
     #expect(throws: ConfigError.self) { try ContainerLocation.parse(text, currentDirectory: "/", home: "/h") }
   }
 }
+
+@Suite("S3 specifics")
+struct S3SpecificTests {
+  @Test(
+    "a clock an hour off is named as such (exit 4), on a server that checks",
+    arguments: S3TestServer.Kind.allCases)
+  func clockSkew(kind: S3TestServer.Kind) throws {
+    let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
+    let good = try server.container()
+    let skewed = try S3Container(
+      bucket: good.bucket, prefix: "p", settings: S3Settings(endpoint: server.endpoint),
+      credentials: server.credentials,
+      displayName: "s3://\(good.bucket)/p", clock: { Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000 },
+      retry: RetryPolicy(maxAttempts: 1))
+    do {
+      _ = try skewed.list(game: "g")
+      // moto does not check request times; rclone's server (gofakes3) does.
+      #expect(kind == .moto, "\(kind) accepted a request signed an hour in the future")
+    } catch let error as ContainerError {
+      #expect("\(error)".contains("your clock is 60 minutes ahead"), "\(error)")
+    }
+  }
+
+  @Test(
+    "a large archive goes up in parts and comes back byte for byte", arguments: S3TestServer.Kind.allCases)
+  func multipart(kind: S3TestServer.Kind) throws {
+    let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
+    let container = try server.container()
+    container.multipartThreshold = 5 << 20
+    container.partSize = 5 << 20
+    var data = Data(count: 12 << 20)
+    data.withUnsafeMutableBytes { buffer in
+      var state: UInt64 = 42
+      for index in 0..<buffer.count {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        buffer[index] = UInt8(truncatingIfNeeded: state >> 33)
+      }
+    }
+    let name = ArchiveName(createdMs: 1_795_968_071_609, device: "deck").description
+    try container.upload(game: "g", name: name, body: body(data))
+    #expect(try container.read(game: "g", name: name, body: readAll) == data)
+    #expect(try container.list(game: "g").first?.size == Int64(data.count))
+  }
+}
