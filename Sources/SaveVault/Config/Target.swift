@@ -14,6 +14,13 @@ public struct Target: Sendable, Equatable {
   public var limits = ExtractionLimits()
   /// Endpoint and region for `s3://` containers.
   public var s3 = S3Settings()
+
+  /// What the ledger is kept per: the container's canonical location, and for S3 its endpoint
+  /// (one bucket name on two servers is two containers).
+  var ledgerKey: String {
+    if case .s3 = container { return container.canonical + "@" + (s3.endpoint ?? "aws:" + s3.region) }
+    return container.canonical
+  }
 }
 
 /// The flags that pick a target, before resolution.

@@ -38,10 +38,13 @@ public struct RcloneContainer: Container {
     self.environment = Self.sanitize(environment)
   }
 
-  /// Only the variables rclone needs to find its config and remotes.
+  /// Only the variables rclone needs to find its config and remotes and to reach them (proxies,
+  /// certificates).
   static func sanitize(_ environment: [String: String]) -> [String: String] {
     let kept = [
       "PATH", "HOME", "USER", "LOGNAME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "TMPDIR", "LANG", "LC_ALL",
+      "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy", "SSL_CERT_FILE",
+      "SSL_CERT_DIR",
     ]
     return environment.filter { name, _ in
       kept.contains(name) || name == "RCLONE_CONFIG" || name.hasPrefix("RCLONE_CONFIG_")

@@ -45,7 +45,7 @@ struct LedgerStore {
   /// The record for `target`'s game and container (by its canonical location).
   func load(_ target: Target) -> LedgerRecord? {
     let game = target.game
-    let container = target.container.canonical
+    let container = target.ledgerKey
     guard let data = FileManager.default.contents(atPath: base(game: game, container: container) + ".json"),
       let record = try? JSONDecoder().decode(LedgerRecord.self, from: data),
       record.game == game, record.container == container
@@ -55,7 +55,7 @@ struct LedgerStore {
 
   /// The agreed snapshot's files by path, or nil if the index is missing or damaged.
   func loadIndex(_ target: Target) -> [String: LedgerIndexEntry]? {
-    let path = base(game: target.game, container: target.container.canonical) + ".index"
+    let path = base(game: target.game, container: target.ledgerKey) + ".index"
     guard let data = FileManager.default.contents(atPath: path) else { return nil }
     var index: [String: LedgerIndexEntry] = [:]
     for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {

@@ -143,7 +143,7 @@ extension Vault {
     var known: [String: LedgerIndexEntry] = [:]
     for entry in index { known[entry.path] = entry }
     let record = LedgerRecord(
-      game: target.game, container: target.container.canonical, archive: archive,
+      game: target.game, container: target.ledgerKey, archive: archive,
       metadataDigest: snapshot.metadataDigest,
       contentDigest: try Fingerprint(snapshot: snapshot).contentDigest(known: known),
       files: snapshot.fileCount, bytes: snapshot.byteCount, agreedAtMs: context.clock())

@@ -52,7 +52,7 @@ extension Vault {
       try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
     }
     let agreement = LedgerRecord(
-      game: target.game, container: target.container.canonical, archive: newest.name, metadataDigest: "",
+      game: target.game, container: target.ledgerKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock())
     try ledger.save(agreement, index: [])
   }

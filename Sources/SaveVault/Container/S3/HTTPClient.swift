@@ -32,9 +32,11 @@ enum HTTPBody: Sendable {
 final class HTTPClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
   private var session: URLSession!
   let retry: RetryPolicy
+  let idleTimeout: TimeInterval
 
   init(idleTimeout: TimeInterval = 20, retry: RetryPolicy = RetryPolicy()) {
     self.retry = retry
+    self.idleTimeout = idleTimeout
     super.init()
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = idleTimeout
@@ -80,7 +82,11 @@ final class HTTPClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
           return response
         }
       } catch let error as HTTPTransportError {
-        if !retry.allowsAnother(after: attempt, elapsed: Date().timeIntervalSince(started)) { throw error }
+        // Another try may itself wait a whole idle timeout: start it only if that still ends
+        // within the policy's bound.
+        if !retry.allowsAnother(after: attempt, elapsed: Date().timeIntervalSince(started) + idleTimeout) {
+          throw error
+        }
       }
       Thread.sleep(forTimeInterval: retry.delay(after: attempt))
     }
@@ -90,7 +96,10 @@ final class HTTPClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     let outcome = Outcome()
     let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
       if let error {
-        outcome.result = .failure(HTTPTransportError(description: error.localizedDescription))
+        let description =
+          (error as? URLError)?.code == .timedOut
+          ? "no answer for \(Int(self.idleTimeout)) s (timed out)" : error.localizedDescription
+        outcome.result = .failure(HTTPTransportError(description: description))
       } else if let http = response as? HTTPURLResponse {
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields {

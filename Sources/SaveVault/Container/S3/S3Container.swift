@@ -75,8 +75,19 @@ public final class S3Container: Container, @unchecked Sendable {
     }
   }
 
+  /// Whether `host` is this machine: `localhost`, an IPv4 literal in 127.0.0.0/8, or `::1`.
+  /// Names that merely start like one (`127.0.0.1.nip.io`) are other machines.
   static func isLoopback(_ host: String) -> Bool {
-    host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    if bare.lowercased() == "localhost" { return true }
+    var v4 = in_addr()
+    if inet_pton(AF_INET, bare, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+    var v6 = in6_addr()
+    var loopback6 = in6addr_loopback
+    if inet_pton(AF_INET6, bare, &v6) == 1 {
+      return memcmp(&v6, &loopback6, MemoryLayout<in6_addr>.size) == 0
+    }
+    return false
   }
 
   // MARK: Container
