@@ -30,6 +30,8 @@ public final class S3Container: Container, @unchecked Sendable {
   var progress: @Sendable (ProgressEvent) -> Void = { _ in }
   var multipartThreshold: Int64 = 64 << 20
   var partSize: Int64 = 16 << 20
+  /// Parts in flight at once.
+  var uploadWorkers = 2
   static let staleUploadMs: Int64 = 3_600_000
 
   private let scheme: String
@@ -317,8 +319,9 @@ public final class S3Container: Container, @unchecked Sendable {
 
   // MARK: Helpers
 
-  /// Hex SHA-256 and base64 MD5 of `count` bytes of `fd` from `offset`.
-  func digests(fd: Int32, offset: Int64, count: Int64) throws -> (String, String) {
+  /// Hex SHA-256 and base64 MD5 of `count` bytes of `fd` from `offset`, copying them to
+  /// `copy` on the way when given.
+  func digests(fd: Int32, offset: Int64, count: Int64, copy: Int32? = nil) throws -> (String, String) {
     let sha = SHA256()
     let md5 = MD5()
     let size = 1 << 20
@@ -333,6 +336,10 @@ public final class S3Container: Container, @unchecked Sendable {
       }
       sha.update(buffer, count: got)
       md5.update(buffer, count: got)
+      if let copy, let code = Platform.writeAll(copy, UnsafeRawBufferPointer(start: buffer, count: got)) {
+        throw ArchiveError.writeFailed(
+          path: "a part of the archive being uploaded", reason: Platform.describe(errno: code))
+      }
       done += Int64(got)
     }
     return (sha.finalize(), md5.finalizeBase64())

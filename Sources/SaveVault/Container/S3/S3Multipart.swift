@@ -6,6 +6,44 @@ import Foundation
   import Darwin
 #endif
 
+/// The parts of a multipart upload that workers share: which part is next, the ETags, the
+/// bytes sent and the first failure (after which no worker takes another part).
+private final class PartProgress: @unchecked Sendable {
+  private let lock = NSLock()
+  private var next = 0
+  private let count: Int
+  private var sent: Int64 = 0
+  private(set) var etags: [String?]
+  private(set) var failure: (any Error)?
+
+  init(count: Int) {
+    self.count = count
+    etags = Array(repeating: nil, count: count)
+  }
+
+  func take() -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard failure == nil, next < count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  func finish(_ index: Int, etag: String, bytes: Int64) -> Int64 {
+    lock.lock()
+    defer { lock.unlock() }
+    etags[index] = etag
+    sent += bytes
+    return sent
+  }
+
+  func fail(_ error: any Error) {
+    lock.lock()
+    defer { lock.unlock() }
+    if failure == nil { failure = error }
+  }
+}
+
 extension S3Container {
   /// Stores a large archive in parts, one in memory at a time; aborts the upload on any
   /// failure, so that nothing is left half-made under the name.
@@ -19,33 +57,42 @@ extension S3Container {
     }
     do {
       let part = max(partSize, (size + 9_999) / 10_000)
-      var parts: [(Int, String)] = []
-      var offset: Int64 = 0
-      var number = 1
-      while offset < size {
-        let count = min(part, size - offset)
-        let data = try readPart(fd: fd, offset: offset, count: count)
-        let md5 = MD5()
-        let sha = SHA256()
-        data.withUnsafeBytes { buffer in
-          if let base = buffer.baseAddress {
-            md5.update(base, count: buffer.count)
-            sha.update(base, count: buffer.count)
+      let count = Int((size + part - 1) / part)
+      // Each part is copied to a small file while it is hashed, then sent from that file, so
+      // no part is held in memory. Two workers take parts in turn: while one hashes, the other
+      // sends.
+      let shared = PartProgress(count: count)
+      DispatchQueue.concurrentPerform(iterations: min(uploadWorkers, count)) { _ in
+        while let index = shared.take() {
+          do {
+            let start = Int64(index) * part
+            let length = min(part, size - start)
+            let path = try StagedArchive.emptyFile(prefix: "savevault-part-")
+            defer { unlink(path) }
+            let out = open(path, O_WRONLY | O_TRUNC)
+            guard out >= 0 else {
+              throw ArchiveError.writeFailed(path: path, reason: Platform.describe(errno: errno))
+            }
+            let hashed = Result { try self.digests(fd: fd, offset: start, count: length, copy: out) }
+            close(out)
+            let (sha, md5) = try hashed.get()
+            let response = try request(
+              "PUT", key: key, query: [("partNumber", String(index + 1)), ("uploadId", uploadID)],
+              headers: [("content-md5", md5)], payloadHash: sha, body: .file(URL(fileURLWithPath: path)))
+            try expectSuccess(response, name: name)
+            guard let etag = response.headers["etag"] else {
+              throw ContainerError.transferFailed(
+                container: displayName, name: name, reason: "the server gave no ETag for part \(index + 1)")
+            }
+            let done = shared.finish(index, etag: etag, bytes: length)
+            progress(ProgressEvent(phase: .uploading, done: done, total: size))
+          } catch {
+            shared.fail(error)
           }
         }
-        let response = try request(
-          "PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
-          headers: [("content-md5", md5.finalizeBase64())], payloadHash: sha.finalize(), body: .data(data))
-        try expectSuccess(response, name: name)
-        guard let etag = response.headers["etag"] else {
-          throw ContainerError.transferFailed(
-            container: displayName, name: name, reason: "the server gave no ETag for part \(number)")
-        }
-        parts.append((number, etag))
-        offset += count
-        progress(ProgressEvent(phase: .uploading, done: offset, total: size))
-        number += 1
       }
+      if let failure = shared.failure { throw failure }
+      let parts = shared.etags.enumerated().map { ($0.offset + 1, $0.element ?? "") }
       let list = parts.map {
         "<Part><PartNumber>\($0.0)</PartNumber><ETag>\(Self.escapeXML($0.1))</ETag></Part>"
       }
@@ -82,23 +129,6 @@ extension S3Container {
       else { continue }
       _ = try? request("DELETE", key: key, query: [("uploadId", id)])
     }
-  }
-
-  private func readPart(fd: Int32, offset: Int64, count: Int64) throws -> Data {
-    var data = Data(count: Int(count))
-    var done = 0
-    try data.withUnsafeMutableBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      while done < Int(count) {
-        let got = pread(fd, base + done, Int(count) - done, off_t(offset) + off_t(done))
-        if got < 0 && errno == EINTR { continue }
-        guard got > 0 else {
-          throw ArchiveError.unreadable(path: "the archive being uploaded", reason: "short read")
-        }
-        done += got
-      }
-    }
-    return data
   }
 
   static func escapeXML(_ text: String) -> String {
