@@ -42,6 +42,8 @@ enum CLI {
       defer { bar.finish() }
       let vault = try Vault(context: context)
       return try Commands(vault: vault, console: console, arguments: arguments).run(command)
+    } catch let reported as AlreadyReported {
+      return exitCode(for: reported.error)
     } catch {
       console.error(String(describing: error))
       return exitCode(for: error)

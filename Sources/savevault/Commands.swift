@@ -28,10 +28,31 @@ struct Commands {
     return 0
   }
 
-  private func target() throws -> Target {
+  /// Runs `body` for the target the flags name or, with no --game and no --save-dir, for
+  /// every game of the config file; one game's failure is reported and the others still run.
+  private func forEachTarget(_ body: (Target) throws -> Void) throws {
+    guard arguments.options["game"] == nil, arguments.options["save-dir"] == nil else {
+      return try body(try target())
+    }
+    let games = try Target.configuredGames(
+      configFile: arguments.configFile, paths: vault.paths, context: vault.context)
+    guard !games.isEmpty else { return try body(try target()) }  // says how to name a game
+    var first: (any Error)?
+    for game in games {
+      do {
+        try body(try target(game: game))
+      } catch {
+        console.error("\(game): \(error)")
+        first = first ?? error
+      }
+    }
+    if let first { throw AlreadyReported(error: first) }
+  }
+
+  private func target(game: String? = nil) throws -> Target {
     try vault.resolve(
       TargetRequest(
-        game: arguments.options["game"], saveDirectory: arguments.options["save-dir"],
+        game: game ?? arguments.options["game"], saveDirectory: arguments.options["save-dir"],
         containerURL: arguments.options["container"], configFile: arguments.configFile,
         endpoint: arguments.options["endpoint"], allowsInsecureHTTP: arguments.has("allow-insecure-http")))
   }
@@ -58,8 +79,25 @@ struct Commands {
 
   private func status() throws {
     try arguments.requireOnly(Self.targetOptions.union(["json"]))
-    let report = try vault.status(try target())
-    if arguments.has("json") { return console.json(report) }
+    let isAll = arguments.options["game"] == nil && arguments.options["save-dir"] == nil
+    var reports: [StatusReport] = []
+    defer {
+      // With no target, every configured game: a JSON list (DESIGN.md: one object per game).
+      if arguments.has("json") && isAll && !reports.isEmpty { console.json(reports) }
+    }
+    try forEachTarget { target in
+      let report = try vault.status(target)
+      if arguments.has("json") {
+        if isAll { reports.append(report) } else { console.json(report) }
+      } else {
+        if !reports.isEmpty { console.out("") }
+        reports.append(report)
+        console.out(describe(report))
+      }
+    }
+  }
+
+  private func describe(_ report: StatusReport) -> String {
     var lines = ["\(report.game): \(report.state.rawValue)"]
     let local = report.local
     if !local.exists {
@@ -91,7 +129,7 @@ struct Commands {
       )
     }
     lines.append(advice(for: report.state, localExists: report.local.files > 0))
-    console.out(lines.joined(separator: "\n"))
+    return lines.joined(separator: "\n")
   }
 
   private func advice(for state: SyncState, localExists: Bool) -> String {
@@ -119,17 +157,19 @@ struct Commands {
   private func sync() throws {
     try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json"]))
     let policy = try policy()
-    let report = try vault.sync(
-      try target(), policy: policy, resolver: Prompts.resolver(environment: vault.context.environment))
-    if arguments.has("json") {
-      console.json(report)
-    } else {
-      console.out(describe(report))
-    }
-    if report.action == .unresolved {
-      throw VaultError.conflictUnresolved(
-        game: report.game,
-        reason: policy == .fail ? "the policy is 'fail'" : "there is no terminal or desktop to ask")
+    try forEachTarget { target in
+      let report = try vault.sync(
+        target, policy: policy, resolver: Prompts.resolver(environment: vault.context.environment))
+      if arguments.has("json") {
+        console.json(report)
+      } else {
+        console.out(describe(report))
+      }
+      if report.action == .unresolved {
+        throw VaultError.conflictUnresolved(
+          game: report.game,
+          reason: policy == .fail ? "the policy is 'fail'" : "there is no terminal or desktop to ask")
+      }
     }
   }
 
@@ -258,4 +298,9 @@ struct VerificationFailed: Error, CustomStringConvertible {
   var description: String {
     "\(names.count) archive\(names.count == 1 ? "" : "s") failed verification: \(names.joined(separator: ", "))"
   }
+}
+
+/// An error already printed (one game's, while the others ran on): only its exit code is left.
+struct AlreadyReported: Error {
+  var error: any Error
 }

@@ -275,4 +275,30 @@ struct WrapTests {
     #expect(pc.slot() == "deck v2")
     step(try pcSync(), "in-sync", "none")
   }
+
+  @Test(
+    "with no target, status and sync cover every configured game; one broken game does not stop the others")
+  func everyConfiguredGame() throws {
+    let device = try Device()
+    try writeFile(device.dir.sub("saves/alpha/a.sav"), "alpha")
+    try writeFile(device.dir.sub("saves/beta/b.sav"), "beta")
+    let config = """
+      {"container": "\(device.cloud)", "games": {
+        "alpha": {"saveDir": "\(device.dir.sub("saves/alpha"))"},
+        "beta": {"saveDir": "\(device.dir.sub("saves/beta"))"},
+        "broken": {"saveDir": "\(device.dir.sub("saves/alpha"))", "container": "\(device.dir.sub("unmounted"))"}}}
+      """
+    try writeFile(device.dir.sub("config/savevault/config.json"), config)
+    var environment = device.environment
+    environment["XDG_CONFIG_HOME"] = device.dir.sub("config")
+    let sync = try runProgram(savevaultBinary, ["sync", "--json"], environment: environment)
+    #expect(sync.code == 4, "the broken game's container is unavailable: \(sync.stderr)")
+    #expect(sync.stderr.contains("broken:"))
+    let status = try runProgram(savevaultBinary, ["status", "--json"], environment: environment)
+    #expect(status.code == 4)
+    let list = try #require(
+      try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
+    #expect(list.map { $0["game"] as? String } == ["alpha", "beta"])
+    #expect(list.allSatisfy { $0["state"] as? String == "in-sync" }, "sync uploaded both: \(status.stdout)")
+  }
 }

@@ -112,6 +112,15 @@ extension Target {
       container: location, device: ArchiveName.sanitize(device: device), limits: limits, s3: s3)
   }
 
+  /// The games of the config file (`--config`, `SAVEVAULT_CONFIG` or the default), sorted.
+  public static func configuredGames(configFile: String?, paths: Paths, context: Context) throws(ConfigError)
+    -> [String]
+  {
+    let path = configFile.map { absolute($0, context: context, home: paths.home) }
+    let config = try ConfigFile.load(path: path ?? paths.configFile, isRequired: path != nil)
+    return (config.games ?? [:]).keys.sorted()
+  }
+
   /// Whether `name` can be a game folder: 1–100 characters, no `/`, NUL or control
   /// characters, not starting with `.`.
   public static func isValidGameName(_ name: String) -> Bool {
