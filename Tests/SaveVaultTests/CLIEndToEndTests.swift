@@ -699,35 +699,6 @@ extension CLIEndToEndTests {
     return lstat(path, &info) == 0
   }
 
-  func jsonObject(_ text: String) throws -> [String: Any] {
-    let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
-    return try #require(value as? [String: Any], "not a JSON object: \(text)")
-  }
-
-  /// Follows a dotted key path (`local.files`). `.some(NSNull())` for a key that is present
-  /// with a null value, nil for a missing key.
-  func lookup(_ object: [String: Any], _ path: String) -> Any? {
-    var current: Any? = object
-    for key in path.split(separator: ".") {
-      guard let dictionary = current as? [String: Any] else { return nil }
-      current = dictionary[String(key)]
-    }
-    return current
-  }
-
-  func integer(_ value: Any?) -> Int64? {
-    if let number = value as? NSNumber { return number.int64Value }
-    if let number = value as? Int { return Int64(number) }
-    return nil
-  }
-
-  /// A tree reduced to kind and content (for comparisons with other tools' extractions, where
-  /// modes and times are theirs).
-  func contentTree(_ root: String) -> [String: String] {
-    tree(root, includeTimes: false).mapValues { entry in
-      "\(entry.kind):\(entry.content.map { $0.base64EncodedString() } ?? "")\(entry.target ?? "")"
-    }
-  }
 
   func python3() throws -> String {
     try #require(which("python3"), "python3 is needed to build test archives")
