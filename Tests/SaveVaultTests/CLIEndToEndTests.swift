@@ -699,7 +699,6 @@ extension CLIEndToEndTests {
     return lstat(path, &info) == 0
   }
 
-
   func python3() throws -> String {
     try #require(which("python3"), "python3 is needed to build test archives")
   }
