@@ -264,4 +264,81 @@ struct SyncTests {
     #expect(report.action == .unresolved)
     #expect(pair.content(pair.pcSave) == "v2, not uploaded")
   }
+
+  @Test("a new device whose save is the cloud's records the agreement: its next change uploads")
+  func newDeviceAgreement() throws {
+    let pair = try Pair()
+    try writeFile(pair.pcSave + "/slot.sav", "same")
+    try writeFile(pair.deckSave + "/slot.sav", "same")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    #expect(try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk()).state == .inSync)
+    try writeFile(pair.deckSave + "/slot.sav", "deck progress")
+    let next = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk(), phase: .afterGame)
+    #expect(next.state == .localChanged && next.action == .uploaded)
+  }
+
+  @Test("a save deleted since the agreement is asked about, never restored unasked")
+  func deletedSave() throws {
+    let pair = try Pair()
+    try writeFile(pair.pcSave + "/slot.sav", "run 1, alive")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    try FileManager.default.removeItem(atPath: pair.pcSave + "/slot.sav")  // permadeath
+    let unasked = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
+    #expect(unasked.state == .localMissing && unasked.action == .unresolved)
+    #expect(pair.content(pair.pcSave) == nil)
+    let after = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk(), phase: .afterGame)
+    #expect(after.action == .unresolved)
+    let chosen = try pair.pc.sync(pair.pcTarget, policy: .restore, resolver: NeverAsk())
+    #expect(chosen.action == .restored)
+    #expect(pair.content(pair.pcSave) == "run 1, alive")
+  }
+
+  @Test("pending archives overtaken by a resolved conflict become pre-restore copies, not the agreement")
+  func stalePending() throws {
+    let pair = try Pair()
+    try writeFile(pair.pcSave + "/slot.sav", "v1")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    _ = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+    // pc plays offline: its session is kept as a pending archive.
+    try writeFile(pair.pcSave + "/slot.sav", "pc offline")
+    let pending = try #require(try pair.pc.keepPending(pair.pcTarget))
+    // deck uploads meanwhile; pc resolves the conflict by uploading.
+    try writeFile(pair.deckSave + "/slot.sav", "deck v2")
+    _ = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+    let resolved = try pair.pc.sync(pair.pcTarget, policy: .upload, resolver: NeverAsk())
+    #expect(resolved.state == .conflict && resolved.action == .uploaded)
+    // The next runs agree: the overtaken pending archive is no longer pending, and nothing conflicts.
+    let next = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
+    #expect(next.state == .inSync, "\(next)")
+    #expect(!FileManager.default.fileExists(atPath: pending))
+    #expect(try pair.pc.status(pair.pcTarget).pending.count == 0)
+    try writeFile(pair.pcSave + "/slot.sav", "pc v3")
+    #expect(try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk()).action == .uploaded)
+  }
+
+  @Test("a restore killed between its renames is rolled back even when the container is unreachable")
+  func recoveryBeforeProbe() throws {
+    let pair = try Pair()
+    try writeFile(pair.pcSave + "/slot.sav", "50 hours")
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    let aside = pair.dir.sub("pc-save/" + Vault.asidePrefix("game") + "k1ll3d")
+    #expect(rename(pair.pcSave, aside) == 0)
+    try FileManager.default.moveItem(atPath: pair.dir.sub("cloud"), toPath: pair.dir.sub("unmounted"))
+    #expect(throws: ContainerError.self) {
+      try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    }
+    #expect(pair.content(pair.pcSave) == "50 hours")
+  }
+}
+
+@Suite("Program runner")
+struct ProgramRunnerTests {
+  @Test("a program past its time limit is killed and says so")
+  func timeLimit() throws {
+    let started = Date()
+    let result = try ProgramRunner().run("/bin/sleep", ["10"], timeLimit: 0.3)
+    #expect(result.timedOut)
+    #expect(Date().timeIntervalSince(started) < 5)
+    #expect(try !ProgramRunner().run("/bin/true", [], timeLimit: 5).timedOut)
+  }
 }

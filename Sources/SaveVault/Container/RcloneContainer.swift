@@ -66,13 +66,30 @@ public struct RcloneContainer: Container {
     return remote + ":" + text
   }
 
+  /// rclone gives up on a silent connection after 20 s (`--timeout`, an idle limit, so long
+  /// transfers are fine) and retries little; listings, stats, moves and deletions also get a
+  /// wall-clock limit, so a stalled remote cannot hold a game launch.
+  static let timeouts = [
+    "--contimeout", "10s", "--timeout", "20s", "--retries", "1", "--low-level-retries", "2",
+  ]
+  static let metadataTimeLimit: TimeInterval = 60
+
   private func run(_ arguments: [String]) throws -> ProgramOutput {
+    let isTransfer = arguments.first == "copyto"
+    let output: ProgramOutput
     do {
-      return try runner.run(
-        rclone, arguments + ["--retries", "3", "--low-level-retries", "5"], environment: environment)
+      output = try runner.run(
+        rclone, arguments + Self.timeouts, environment: environment,
+        timeLimit: isTransfer ? nil : Self.metadataTimeLimit)
     } catch {
       throw ContainerError.unavailable(container: displayName, reason: "cannot run rclone: \(error)")
     }
+    if output.timedOut {
+      throw ContainerError.unavailable(
+        container: displayName,
+        reason: "rclone got no answer within \(Int(Self.metadataTimeLimit)) s (rclone \(arguments[0]))")
+    }
+    return output
   }
 
   /// rclone's message, first line.

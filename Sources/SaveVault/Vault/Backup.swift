@@ -34,8 +34,8 @@ extension Vault {
     let container = try makeContainer(target, paths)
     let held = try lock(target, purpose: "backup")
     defer { withExtendedLifetime(held) {} }
+    recoverInterruptedRestore(target)  // local only: before anything can fail on the network
     try container.probe()
-    recoverInterruptedRestore(target)
     try uploadPending(target, to: container)
     return try performBackup(target, container: container, force: force)
   }

@@ -11,6 +11,7 @@ extension Vault {
   /// `wrap` after the game, offline): `$XDG_DATA_HOME/savevault/pending/<game>/`. The ledger is
   /// not touched: the cloud has not agreed to anything yet.
   func keepPending(_ target: Target) throws -> String? {
+    recoverInterruptedRestore(target)
     guard let snapshot = try Snapshot.scan(target.saveDirectory), !snapshot.isEmpty else { return nil }
     let store = pendingStore(creating: true)
     let agreed = ledger.load(target)
@@ -23,20 +24,36 @@ extension Vault {
   /// Uploads the archives kept while the container was unavailable, oldest first, and removes
   /// each from this device once the container holds it. Only when the cloud has not changed
   /// since this device last agreed with it: otherwise the pending archives would silently win
-  /// over another device's newer work, so they wait for the conflict to be resolved.
+  /// over another device's newer work, so they wait for the conflict to be resolved. Pending
+  /// archives older than the agreement were overtaken (the player resolved since): they become
+  /// pre-restore copies, never uploaded.
   func uploadPending(_ target: Target, to container: any Container) throws {
     let store = pendingStore()
     let pending = (try? store.archivesNewestFirst(game: target.game)) ?? []
     guard !pending.isEmpty else { return }
-    let archives = try container.archivesNewestFirst(game: target.game)
     let record = ledger.load(target)
+    let agreedMs = record.flatMap { ArchiveName(parsing: $0.archive)?.createdMs } ?? Int64.min
+    for archive in pending where archive.modifiedMs <= agreedMs {
+      let keeper = preRestoreStore(creating: true)
+      let folder = keeper.root + "/" + target.game
+      try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      let from = store.root + "/" + target.game + "/" + archive.name
+      if (try? Platform.moveNoReplace(from: from, to: folder + "/" + archive.name)) != nil {
+        context.log.warning(
+          "'\(archive.name)' was kept while the container was unreachable, but the save was agreed on since; it is now a pre-restore copy in '\(folder)'"
+        )
+      }
+    }
+    let fresh = pending.filter { $0.modifiedMs > agreedMs }
+    guard let newest = fresh.first else { return }
+    let archives = try container.archivesNewestFirst(game: target.game)
     guard archives.first == nil || archives.first?.name == record?.archive else {
       context.log.warning(
-        "\(pending.count) archive(s) of '\(target.game)' wait in '\(store.root)/\(target.game)': the cloud changed meanwhile, so they are not uploaded until you resolve it"
+        "\(fresh.count) archive(s) of '\(target.game)' wait in '\(store.root)/\(target.game)': the cloud changed meanwhile, so they are not uploaded until you resolve it"
       )
       return
     }
-    for archive in pending.reversed() {
+    for archive in fresh.reversed() {
       _ = try store.read(game: target.game, name: archive.name) { source in
         try container.upload(game: target.game, name: archive.name) { destination in
           try Self.copy(from: source, to: destination, name: archive.name)
@@ -45,9 +62,9 @@ extension Vault {
       try store.delete(game: target.game, name: archive.name)
       verbose("uploaded '\(archive.name)', kept while the container was unavailable")
     }
-    // This device made the newest of them, so the cloud now agrees with it. Its metadata is
-    // not known here: an empty index makes the next decision compare content.
-    guard let newest = pending.first else { return }
+    // The cloud agrees with this device only if its newest archive is now this device's.
+    // Its metadata is not known here: an empty index makes the next decision compare content.
+    guard try container.archivesNewestFirst(game: target.game).first?.name == newest.name else { return }
     let digest = try container.read(game: target.game, name: newest.name) { fd in
       try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
     }

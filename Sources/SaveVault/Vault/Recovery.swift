@@ -44,7 +44,10 @@ extension Vault {
           continue
         }
       }
-      _ = keepReplaced(aside, target: target)
+      if let kept = keepReplaced(aside, target: target) {
+        context.log.warning(
+          "an interrupted restore had replaced the save; the replaced one is kept at '\(kept)'")
+      }
     }
   }
 }

@@ -44,8 +44,8 @@ extension Vault {
     let container = try makeContainer(target, paths)
     let held = try lock(target, purpose: phase == .full ? "sync" : "wrap")
     defer { withExtendedLifetime(held) {} }
+    recoverInterruptedRestore(target)  // local only: before anything can fail on the network
     try container.probe()
-    recoverInterruptedRestore(target)
     try uploadPending(target, to: container)
     let found = try assess(target, container: container)
     var report = SyncReport(game: target.game, state: found.state, action: .none)
@@ -62,21 +62,41 @@ extension Vault {
       report.preRestoreCopy = restored.preRestoreCopy
     }
 
-    switch found.state {
-    case .inSync:
-      break
-    case .localChanged:
-      try upload()
-    case .cloudEmpty:
-      if found.snapshot.map({ !$0.isEmpty }) == true { try upload() }
-    case .cloudChanged, .localMissing:
+    // A save that vanished while the cloud kept the agreed archive was deleted here (or its
+    // drive is not mounted): restoring it unasked would undo the player's own change.
+    let isLocalDeletion =
+      found.state == .localMissing && found.record != nil && found.latest?.name == found.record?.archive
+
+    func restoreBeforeTheGame() throws {
       if phase == .full {
         try restore()
       } else {
         report.note = "the cloud has a newer save than this device; it is restored at the next sync"
       }
-    case .conflict:
+    }
+
+    switch found.state {
+    case .inSync:
+      if found.record == nil, let latest = found.latest, let snapshot = found.snapshot {
+        // A new device whose save is the cloud's: remember the agreement, so that its next
+        // change is an upload, not a conflict.
+        try recordAgreement(
+          target: target, archive: latest.name, snapshot: snapshot,
+          content: try Fingerprint(snapshot: snapshot).contentEntries())
+      }
+    case .localChanged:
+      try upload()
+    case .cloudEmpty:
+      if found.snapshot.map({ !$0.isEmpty }) == true { try upload() }
+    case .cloudChanged:
+      try restoreBeforeTheGame()
+    case .localMissing where !isLocalDeletion:
+      try restoreBeforeTheGame()
+    case .conflict, .localMissing:
       guard let latest = found.latest else { break }
+      if isLocalDeletion {
+        report.note = "the local save was deleted (or its drive is not mounted) since the last agreement"
+      }
       let conflict = Conflict(
         game: target.game, saveDir: target.saveDirectory, localModifiedMs: found.snapshot?.newestModifiedMs,
         localFiles: found.snapshot?.fileCount ?? 0, localBytes: found.snapshot?.byteCount ?? 0,
