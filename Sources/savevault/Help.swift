@@ -12,6 +12,7 @@ enum Help {
       --endpoint URL       the S3 endpoint for s3:// (MinIO, Garage, R2, B2; default
                            $AWS_ENDPOINT_URL, the config file, or AWS)
       --allow-insecure-http  allow plain http:// to an S3 endpoint on another machine
+      (none)               status and sync: every game of the config file
     """
 
   static let global = """
@@ -92,7 +93,8 @@ enum Help {
 
     Compares the local save, the container and this device's last agreement, and acts:
     in-sync does nothing; local-changed and cloud-empty upload; cloud-changed and
-    local-missing restore (the local save is kept as a pre-restore copy). When both sides
+    local-missing restore (the local save is kept as a pre-restore copy), except that a save
+    deleted since the last agreement is asked about like a conflict. When both sides
     changed since they last agreed, the player chooses (a terminal prompt, or a zenity or
     kdialog dialog when there is no terminal but a desktop), or POLICY decides:
 

@@ -195,7 +195,6 @@ struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
   var code: Int32
 
   var description: String { "\(operation) '\(path)': \(Platform.describe(errno: code))" }
-  var isNoSpace: Bool { code == ENOSPC || code == EDQUOT }
 }
 
 /// Modification times of `stat` results, which Linux and macOS spell differently.

@@ -75,33 +75,6 @@ enum HMACSHA256 {
   }
 }
 
-extension SHA256 {
-  /// The raw 32-byte digest of `bytes`.
-  static func digest(_ bytes: [UInt8]) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: 32)
-    var length: UInt32 = 0
-    guard let context = EVP_MD_CTX_new() else { return out }
-    defer { EVP_MD_CTX_free(context) }
-    EVP_DigestInit_ex(context, EVP_sha256(), nil)
-    bytes.withUnsafeBufferPointer { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
-    EVP_DigestFinal_ex(context, &out, &length)
-    return out
-  }
-
-  /// The digest so far as raw bytes, for base64 headers; finishes the digest like `finalize`.
-  func finalizeBytes() -> [UInt8] {
-    let text = finalize()
-    var bytes: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-      let next = text.index(index, offsetBy: 2)
-      bytes.append(UInt8(text[index..<next], radix: 16) ?? 0)
-      index = next
-    }
-    return bytes
-  }
-}
-
 /// An incremental MD5 (for S3's Content-MD5 integrity header only).
 final class MD5 {
   private let context: OpaquePointer
