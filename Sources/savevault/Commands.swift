@@ -59,21 +59,23 @@ struct Commands {
 
   private func backup() throws {
     try arguments.requireOnly(Self.targetOptions.union(["force", "json"]))
-    let report = try vault.backup(try target(), force: arguments.has("force"))
-    if arguments.has("json") { return console.json(report) }
-    switch report.outcome {
-    case .uploaded:
-      console.out(
-        "Backed up \(report.game): \(Format.count(report.files, "file")), \(Format.bytes(report.bytes)) -> \(report.archive) (\(Format.bytes(report.archiveBytes))) in \(report.container)"
-      )
-    case .unchanged:
-      console.out(
-        "\(report.game) is unchanged since \(report.archive); nothing uploaded (use --force to upload anyway)"
-      )
-    }
-    if let newer = report.newerCloudArchive {
-      console.out(
-        "Note: the container's latest archive \(newer) came from another device; see 'savevault status'.")
+    try forEachTarget { target in
+      let report = try vault.backup(target, force: arguments.has("force"))
+      if arguments.has("json") { return console.json(report) }
+      switch report.outcome {
+      case .uploaded:
+        console.out(
+          "Backed up \(report.game): \(Format.count(report.files, "file")), \(Format.bytes(report.bytes)) -> \(report.archive) (\(Format.bytes(report.archiveBytes))) in \(report.container)"
+        )
+      case .unchanged:
+        console.out(
+          "\(report.game) is unchanged since \(report.archive); nothing uploaded (use --force to upload anyway)"
+        )
+      }
+      if let newer = report.newerCloudArchive {
+        console.out(
+          "Note: the container's latest archive \(newer) came from another device; see 'savevault status'.")
+      }
     }
   }
 

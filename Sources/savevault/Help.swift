@@ -12,7 +12,7 @@ enum Help {
       --endpoint URL       the S3 endpoint for s3:// (MinIO, Garage, R2, B2; default
                            $AWS_ENDPOINT_URL, the config file, or AWS)
       --allow-insecure-http  allow plain http:// to an S3 endpoint on another machine
-      (none)               status and sync: every game of the config file
+      (none)               backup, status and sync: every game of the config file
     """
 
   static let global = """

@@ -277,7 +277,8 @@ struct WrapTests {
   }
 
   @Test(
-    "with no target, status and sync cover every configured game; one broken game does not stop the others")
+    "with no target, backup, status and sync cover every configured game; one broken game does not stop the others"
+  )
   func everyConfiguredGame() throws {
     let device = try Device()
     try writeFile(device.dir.sub("saves/alpha/a.sav"), "alpha")
@@ -300,5 +301,11 @@ struct WrapTests {
       try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
     #expect(list.map { $0["game"] as? String } == ["alpha", "beta"])
     #expect(list.allSatisfy { $0["state"] as? String == "in-sync" }, "sync uploaded both: \(status.stdout)")
+    try writeFile(device.dir.sub("saves/beta/b.sav"), "beta, later")
+    let backup = try runProgram(savevaultBinary, ["backup"], environment: environment)
+    #expect(backup.code == 4)
+    #expect(
+      backup.stdout.contains("alpha is unchanged") && backup.stdout.contains("Backed up beta"),
+      "\(backup.stdout)")
   }
 }
