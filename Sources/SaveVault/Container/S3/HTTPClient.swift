@@ -29,41 +29,49 @@ enum HTTPBody: Sendable {
 /// cannot hang a game launch, no redirects followed at all (credentials never go to another
 /// host; S3 redirects are errors anyway), and bounded retries with exponential backoff and
 /// jitter on transport errors, 5xx and 429.
-final class HTTPClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-  private var session: URLSession!
+final class HTTPClient: @unchecked Sendable {
+  private let session: URLSession
+  private let events = SessionEvents()
   let retry: RetryPolicy
   let idleTimeout: TimeInterval
 
   init(idleTimeout: TimeInterval = 20, retry: RetryPolicy = RetryPolicy()) {
     self.retry = retry
     self.idleTimeout = idleTimeout
-    super.init()
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = idleTimeout
     configuration.timeoutIntervalForResource = 6 * 3600
     configuration.httpCookieStorage = nil
     configuration.urlCache = nil
-    session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    session = URLSession(configuration: configuration, delegate: events, delegateQueue: nil)
   }
 
   deinit { session.invalidateAndCancel() }
 
-  /// Told how many body bytes the current upload has sent (requests are sent one at a time).
-  var onBytesSent: (@Sendable (Int64) -> Void)?
-
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
-    totalBytesExpectedToSend: Int64
-  ) {
-    onBytesSent?(totalBytesSent)
+  /// Told how many body bytes the current single upload has sent.
+  var onBytesSent: (@Sendable (Int64) -> Void)? {
+    get { events.onBytesSent }
+    set { events.onBytesSent = newValue }
   }
 
-  /// Never follow a redirect.
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-  ) {
-    completionHandler(nil)
+  /// The session's delegate: refuses every redirect and reports upload progress.
+  private final class SessionEvents: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    var onBytesSent: (@Sendable (Int64) -> Void)?
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+      totalBytesExpectedToSend: Int64
+    ) {
+      onBytesSent?(totalBytesSent)
+    }
+
+    /// Never follow a redirect.
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+      newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+      completionHandler(nil)
+    }
   }
 
   /// Sends a request built afresh for each attempt by `make` (so it is signed with the time
@@ -94,11 +102,12 @@ final class HTTPClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 
   private func once(_ request: URLRequest, body: HTTPBody, downloadTo: URL?) throws -> HTTPResponse {
     let outcome = Outcome()
+    let idle = Int(idleTimeout)  // captured by value: the session's threads must not own the client
     let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
       if let error {
         let description =
           (error as? URLError)?.code == .timedOut
-          ? "no answer for \(Int(self.idleTimeout)) s (timed out)" : error.localizedDescription
+          ? "no answer for \(idle) s (timed out)" : error.localizedDescription
         outcome.result = .failure(HTTPTransportError(description: description))
       } else if let http = response as? HTTPURLResponse {
         var headers: [String: String] = [:]
