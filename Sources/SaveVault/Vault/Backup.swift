@@ -40,9 +40,12 @@ extension Vault {
     return try performBackup(target, container: container, force: force)
   }
 
-  /// `backup` with the lock held and the container probed.
-  func performBackup(_ target: Target, container: any Container, force: Bool) throws -> BackupReport {
-    var snapshot = try Snapshot.scan(target.saveDirectory)
+  /// `backup` with the lock held and the container probed. `known` is what the caller has
+  /// already read (a sync's assessment), so the save and the container are not read twice.
+  func performBackup(_ target: Target, container: any Container, force: Bool, known: Assessment? = nil) throws
+    -> BackupReport
+  {
+    var snapshot = try known.map(\.snapshot) ?? Snapshot.scan(target.saveDirectory)
     if snapshot == nil || snapshot?.isEmpty == true {
       guard force else {
         if snapshot == nil { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
@@ -56,8 +59,8 @@ extension Vault {
       throw VaultError.io(path: snapshot.root, reason: "cannot be backed up: \(violation)")
     }
 
-    let archives = try container.archivesNewestFirst(game: target.game)
-    let record = ledger.load(target)
+    let archives = try known?.archives ?? container.archivesNewestFirst(game: target.game)
+    let record = known.map(\.record) ?? ledger.load(target)
     let newer = archives.first.flatMap { latest in
       latest.name != record?.archive && latest.device != target.device ? latest.name : nil
     }

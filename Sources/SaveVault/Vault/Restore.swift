@@ -48,11 +48,13 @@ extension Vault {
     return try performRestore(target, container: container, selection: selection)
   }
 
-  /// `restore` with the lock held.
-  func performRestore(_ target: Target, container: any Container, selection: RestoreSelection) throws
+  /// `restore` with the lock held; `known` is what the caller has already read (a sync's assessment).
+  func performRestore(
+    _ target: Target, container: any Container, selection: RestoreSelection, known: Assessment? = nil
+  ) throws
     -> RestoreReport
   {
-    let archives = try container.archivesNewestFirst(game: target.game)
+    let archives = try known?.archives ?? container.archivesNewestFirst(game: target.game)
     let chosen: StoredArchive
     switch selection {
     case .latest:
@@ -68,7 +70,7 @@ extension Vault {
     }
     verbose("restoring '\(chosen.name)' (\(chosen.size) bytes, made by \(chosen.device ?? "another tool"))")
 
-    let current = try Snapshot.scan(target.saveDirectory)
+    let current = try known.map(\.snapshot) ?? Snapshot.scan(target.saveDirectory)
     let destination = current?.root ?? Platform.resolvedPath(target.saveDirectory)
     let parent = (destination as NSString).deletingLastPathComponent
     do {

@@ -51,12 +51,12 @@ extension Vault {
     var report = SyncReport(game: target.game, state: found.state, action: .none)
 
     func upload() throws {
-      let backup = try performBackup(target, container: container, force: true)
+      let backup = try performBackup(target, container: container, force: true, known: found)
       report.action = .uploaded
       report.archive = backup.archive
     }
     func restore() throws {
-      let restored = try performRestore(target, container: container, selection: .latest)
+      let restored = try performRestore(target, container: container, selection: .latest, known: found)
       report.action = .restored
       report.archive = restored.archive
       report.preRestoreCopy = restored.preRestoreCopy
