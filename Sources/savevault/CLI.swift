@@ -55,6 +55,7 @@ enum CLI {
     switch error {
     case is UsageError, is ConfigError: return 2
     case is VerificationFailed: return 5
+    case is SyncUnresolved: return 3
     case let error as ContainerError:
       switch error {
       case .unavailable, .transferFailed, .noSpace: return 4

@@ -167,11 +167,7 @@ struct Commands {
       } else {
         console.out(describe(report))
       }
-      if report.action == .unresolved {
-        throw VaultError.conflictUnresolved(
-          game: report.game,
-          reason: policy == .fail ? "the policy is 'fail'" : "there is no terminal or desktop to ask")
-      }
+      if report.action == .unresolved { throw SyncUnresolved(message: report.note ?? report.game) }
     }
   }
 
@@ -186,7 +182,10 @@ struct Commands {
       return "\(report.game): \(report.state.rawValue); restored \(report.archive ?? "")\(by)."
         + (report.preRestoreCopy.map { " The previous save is kept in \($0)" } ?? "")
     case .skipped: return "\(report.game): \(report.state.rawValue); skipped\(by), nothing changed."
-    case .unresolved: return "\(report.game): conflict left unresolved; nothing changed."
+    case .unresolved:
+      return report.state == .localMissing
+        ? "\(report.game): the local save was deleted since the last agreement; left as it is."
+        : "\(report.game): conflict left unresolved; nothing changed."
     }
   }
 
@@ -305,4 +304,10 @@ struct VerificationFailed: Error, CustomStringConvertible {
 /// An error already printed (one game's, while the others ran on): only its exit code is left.
 struct AlreadyReported: Error {
   var error: any Error
+}
+
+/// A sync left its question unanswered: exit 3, with the library's explanation.
+struct SyncUnresolved: Error, CustomStringConvertible {
+  var message: String
+  var description: String { message }
 }

@@ -285,6 +285,8 @@ struct SyncTests {
     try FileManager.default.removeItem(atPath: pair.pcSave + "/slot.sav")  // permadeath
     let unasked = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
     #expect(unasked.state == .localMissing && unasked.action == .unresolved)
+    #expect(
+      unasked.note?.contains("was deleted") == true, "the message says what happened: \(unasked.note ?? "")")
     #expect(pair.content(pair.pcSave) == nil)
     let after = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk(), phase: .afterGame)
     #expect(after.action == .unresolved)

@@ -114,7 +114,10 @@ extension Vault {
         }
       case .unresolved(let reason):
         report.action = .unresolved
-        report.note = VaultError.conflictUnresolved(game: target.game, reason: reason).description
+        report.note =
+          (isLocalDeletion
+          ? VaultError.deletionUnresolved(game: target.game, reason: reason)
+          : VaultError.conflictUnresolved(game: target.game, reason: reason)).description
       }
     }
     return report

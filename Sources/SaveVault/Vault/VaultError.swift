@@ -13,6 +13,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Both sides changed and nobody chose (no terminal, no dialog, no policy), or the policy
   /// was `fail`. Nothing was changed.
   case conflictUnresolved(game: String, reason: String)
+  /// The save was deleted since the last agreement (the cloud unchanged) and nobody chose
+  /// whether to restore it. Nothing was changed.
+  case deletionUnresolved(game: String, reason: String)
   /// `wrap` could not start the game.
   case gameNotStarted(command: String, reason: String)
   /// A local file operation failed.
@@ -30,6 +33,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
       "container '\(container)' has no backups of '\(game)' yet: run 'savevault backup' first"
     case .busy(let game, let holder, let lockPath):
       "another savevault is working on '\(game)' (\(holder); lock '\(lockPath)'): wait for it to finish"
+    case .deletionUnresolved(let game, let reason):
+      "\(game): the local save was deleted (or its drive is not mounted) since it last agreed with the cloud, and \(reason); nothing was changed. Choose with --on-conflict restore (bring back the cloud's save) or --on-conflict upload (make the deletion the latest), or run 'savevault sync' in a terminal"
     case .conflictUnresolved(let game, let reason):
       "\(game): both the local save and the cloud changed since they last agreed, and \(reason); nothing was changed. Run 'savevault status' to see both sides, then 'savevault sync' in a terminal, or choose with --on-conflict upload|restore|newer|skip"
     case .gameNotStarted(let command, let reason):
