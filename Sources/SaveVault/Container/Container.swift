@@ -140,7 +140,7 @@ public enum ContainerFactory {
       let container = try S3Container(
         bucket: bucket, prefix: prefix, settings: target.s3, credentials: credentials,
         displayName: target.containerURL, clock: context.clock)
-      container.progress = context.progress
+      container.progress = context.reportProgress
       return container
     case .rclone(let remote, let path):
       return try RcloneContainer(

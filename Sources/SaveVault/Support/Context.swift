@@ -18,6 +18,8 @@ public struct Context: Sendable {
   /// Where progress of packing, uploads, downloads and extraction goes (the CLI draws a bar
   /// on a terminal).
   public var progress: @Sendable (ProgressEvent) -> Void
+  /// Where tests stop a command (inert unless `SAVEVAULT_FAILPOINTS` is set).
+  public var failpoints: Failpoints
 
   public init(
     environment: [String: String], currentDirectory: String, clock: @escaping @Sendable () -> Int64,
@@ -29,6 +31,17 @@ public struct Context: Sendable {
     self.log = log
     self.hostName = hostName
     self.progress = progress
+    self.failpoints = Failpoints(environment: environment)
+  }
+
+  /// The progress sink the library reports to: `progress`, with the `progress.<phase>`
+  /// failpoints reached first.
+  public var reportProgress: @Sendable (ProgressEvent) -> Void {
+    guard !failpoints.isInert else { return progress }
+    return { [failpoints, progress] event in
+      failpoints.reach("progress.\(event.phase.rawValue)")
+      progress(event)
+    }
   }
 
   /// The real process: its environment, working directory, wall clock and host name.

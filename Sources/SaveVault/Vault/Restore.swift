@@ -91,7 +91,7 @@ extension Vault {
       if let free = Platform.freeBytes(at: parent), free < chosen.size + (16 << 20) {
         throw ArchiveError.noSpace(path: parent)
       }
-      let meter = ProgressMeter(.extracting, total: chosen.size, sink: context.progress)
+      let meter = ProgressMeter(.extracting, total: chosen.size, sink: context.reportProgress)
       return try Extractor(limits: target.limits, meter: meter).extract(
         fd: fd, archiveName: chosen.name, into: staging)
     }
@@ -100,13 +100,16 @@ extension Vault {
         "'\(chosen.name)' has no SaveVault manifest: its structure was checked, its content could not be verified"
       )
     }
+    try context.failpoints.hit("restore.extracted")
     Platform.syncFilesystem(containing: staging)
     chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
 
     let aside = try swap(
       staging: staging, into: destination, exists: current != nil, parent: parent, game: target.game)
     isStagingInUse = false
+    try context.failpoints.hit("restore.swapped")
     let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target) }
+    try context.failpoints.hit("restore.kept")
 
     if let restored = try Snapshot.scan(destination) {
       try recordAgreement(
@@ -139,6 +142,7 @@ extension Vault {
       throw VaultError.io(
         path: destination, reason: "cannot move it aside: \(Platform.describe(errno: code))")
     }
+    try context.failpoints.hit("restore.between-renames")
     guard rename(staging, destination) == 0 else {
       let code = errno
       rename(aside, destination)
