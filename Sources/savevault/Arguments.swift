@@ -30,6 +30,7 @@ struct Arguments: Equatable {
   ]
   static let flagOptions: Set<String> = [
     "force", "json", "latest", "all", "help", "version", "quiet", "verbose", "allow-insecure-http",
+    "list-games",
   ]
   static let globalShort: [Character: String] = ["h": "help", "q": "quiet", "v": "verbose"]
 
