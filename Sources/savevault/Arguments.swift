@@ -86,12 +86,12 @@ struct Arguments: Equatable {
     return result
   }
 
-  /// Refuses options that `command` does not take.
-  func requireOnly(_ allowed: Set<String>) throws(UsageError) {
+  /// Refuses options that `command` does not take, and more than `positional` plain words.
+  func requireOnly(_ allowed: Set<String>, positional count: Int = 0) throws(UsageError) {
     for name in options.keys.sorted() where !allowed.contains(name) {
       throw UsageError(message: "'\(command ?? "")' does not take '--\(name)'", command: command)
     }
-    if let extra = positional.first {
+    if let extra = positional.dropFirst(count).first {
       throw UsageError(message: "unexpected argument '\(extra)'", command: command)
     }
     if trailing != nil && command != "wrap" {

@@ -35,6 +35,10 @@ enum CLI {
       return 0
     }
     do {
+      if let text = try Commands.generatedText(arguments) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return 0
+      }
       var context = makeContext(console.log)
       let bar = ProgressBar(
         isEnabled: isatty(STDERR_FILENO) == 1 && !arguments.isQuiet && !arguments.has("json"))

@@ -23,8 +23,7 @@ struct Commands {
     case "sync": try sync()
     case "wrap": return try wrap()
     case "doctor": return try doctor()
-    case "completions": try completions()
-    case "manpage": try manpage()
+    case "completions": try listGames()
     default:
       throw UsageError(message: "unknown command '\(command)'", command: nil)
     }

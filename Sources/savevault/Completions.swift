@@ -31,7 +31,9 @@ enum Completions {
   }
 
   static func bash() -> String {
-    let cases = HelpIndex.commands.map { "    \($0.name)) words=\"\(words(HelpIndex.options(for: $0.name)))\" ;;" }
+    let cases = HelpIndex.commands.map {
+      "    \($0.name)) words=\"\(words(HelpIndex.options(for: $0.name)))\" ;;"
+    }
     return """
       # bash completion for savevault (made by 'savevault completions bash')
       _savevault() {
@@ -55,7 +57,7 @@ enum Completions {
             return 0 ;;
           --save-dir|--container) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
           --config) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
-          --on-conflict) IFS=' '; COMPREPLY=($(compgen -W "\(policies)" -- "$cur")); return 0 ;;
+          --on-conflict) IFS=$' \\n'; COMPREPLY=($(compgen -W "\(policies)" -- "$cur")); return 0 ;;
           \(valuePattern)) return 0 ;;
         esac
         local words
@@ -65,13 +67,29 @@ enum Completions {
           *) words="" ;;
         esac
         [[ -z "$command" && "$cur" != -* ]] && words="\(commandNames)"
-        IFS=' '
+        case "$command:$cur" in
+      \(choiceCases("bash"))
+        esac
+        IFS=$' \\n'
         COMPREPLY=($(compgen -W "$words" -- "$cur"))
         return 0
       }
       complete -F _savevault savevault
 
       """
+  }
+
+  /// `completions:[!-]*) words="bash zsh fish" ;;` for commands that take words (bash), or
+  /// `completions) compadd bash zsh fish; return ;;` (zsh).
+  private static func choiceCases(_ shell: String) -> String {
+    HelpIndex.commands.compactMap { command in
+      let choices = HelpIndex.choices(of: command.name)
+      guard !choices.isEmpty else { return nil }
+      let list = choices.joined(separator: " ")
+      return shell == "bash"
+        ? "    \(command.name):[!-]*|\(command.name):) words=\"\(list)\" ;;"
+        : "    \(command.name)) [[ $PREFIX != -* ]] && { compadd \(list); return } ;;"
+    }.joined(separator: "\n")
   }
 
   /// A zsh word with its description: `backup:pack the save…` (colons escaped).
@@ -120,6 +138,9 @@ enum Completions {
         if [[ -z $command && $PREFIX != -* ]]; then
           _describe -t commands 'savevault command' commands; return
         fi
+        case $command in
+      \(choiceCases("zsh"))
+        esac
         case $command in
           "") options=(\(HelpIndex.globalOptions.map { described("--" + $0.name, $0.summary) }.joined(separator: " "))) ;;
       \(cases.joined(separator: "\n"))
@@ -179,7 +200,14 @@ enum Completions {
     for option in HelpIndex.globalOptions { lines.append(line(option, condition: nil)) }
     for command in HelpIndex.commands {
       lines.append(
-        "complete -c savevault -n 'not __savevault_command >/dev/null' -a \(command.name) -d \(quoted(command.summary))")
+        "complete -c savevault -n 'not __savevault_command >/dev/null' -a \(command.name) -d \(quoted(command.summary))"
+      )
+      let choices = HelpIndex.choices(of: command.name)
+      if !choices.isEmpty {
+        lines.append(
+          "complete -c savevault -n '__savevault_using \(command.name)' -a \(quoted(choices.joined(separator: " ")))"
+        )
+      }
       let global = Set(HelpIndex.globalOptions.map(\.name))
       for option in HelpIndex.options(for: command.name) where !global.contains(option.name) {
         lines.append(line(option, condition: "__savevault_using \(command.name)"))

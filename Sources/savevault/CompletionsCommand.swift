@@ -2,30 +2,33 @@ import Foundation
 import SaveVault
 
 extension Commands {
-  /// `savevault completions bash|zsh|fish`: the completion script on stdout.
-  /// `savevault completions --list-games`: the config file's games, one a line (what the
-  /// scripts offer after --game).
-  func completions() throws {
-    for name in arguments.options.keys.sorted() where name != "list-games" {
-      throw UsageError(message: "'completions' does not take '--\(name)'", command: "completions")
+  /// What `savevault completions bash|zsh|fish` (a completion script) and `savevault manpage`
+  /// (the manual page savevault(1) in roff) print, or nil for other command lines. Needs no
+  /// HOME or config, so packagers can run it in a bare build environment.
+  static func generatedText(_ arguments: Arguments) throws(UsageError) -> String? {
+    switch arguments.command {
+    case "manpage":
+      try arguments.requireOnly([])
+      return Manual.page() + "\n"
+    case "completions" where !arguments.has("list-games"):
+      try arguments.requireOnly([], positional: 1)
+      guard let shell = arguments.positional.first, let script = Completions.script(for: shell) else {
+        throw UsageError(
+          message: "say which shell: savevault completions \(Completions.shells.joined(separator: "|"))",
+          command: "completions")
+      }
+      return script
+    default:
+      return nil
     }
-    if arguments.has("list-games") {
-      let games = try Target.configuredGames(
-        configFile: arguments.configFile, paths: vault.paths, context: vault.context)
-      for game in games { Console.write(game) }
-      return
-    }
-    guard arguments.positional.count == 1, let script = Completions.script(for: arguments.positional[0]) else {
-      throw UsageError(
-        message: "say which shell: savevault completions \(Completions.shells.joined(separator: "|"))",
-        command: "completions")
-    }
-    FileHandle.standardOutput.write(Data(script.utf8))
   }
 
-  /// `savevault manpage`: the manual page savevault(1) in roff, for `make install`.
-  func manpage() throws {
-    try arguments.requireOnly([])
-    Console.write(Manual.page())
+  /// `savevault completions --list-games`: the config file's games, one a line (what the
+  /// completion scripts offer after --game).
+  func listGames() throws {
+    try arguments.requireOnly(["list-games"])
+    let games = try Target.configuredGames(
+      configFile: arguments.configFile, paths: vault.paths, context: vault.context)
+    for game in games { Console.write(game) }
   }
 }

@@ -23,7 +23,8 @@ extension Commands {
     for check in checks where !console.isQuiet || check.status == .problem {
       let status = check.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
       let kind = check.check.padding(toLength: 12, withPad: " ", startingAt: 0)
-      Console.write(paint(status, Self.color(check.status)) + " " + kind + " " + check.subject + ": " + check.message)
+      Console.write(
+        paint(status, Self.color(check.status)) + " " + kind + " " + check.subject + ": " + check.message)
       if let fix = check.fix, check.status != .ok {
         Console.write(String(repeating: " ", count: 22) + "fix: " + fix)
       }

@@ -56,7 +56,8 @@ struct HelpIndex {
     let body = text.components(separatedBy: "\n\n").dropFirst().first ?? ""
     let flat = body.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
       .joined(separator: " ")
-    return flat.components(separatedBy: ". ").first.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 } ?? ""
+    return flat.components(separatedBy: ". ").first.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+      ?? ""
   }
 
   /// The usage line of a command's help (`savevault backup [TARGET] ...`).
@@ -65,8 +66,18 @@ struct HelpIndex {
     return first.hasPrefix("Usage: ") ? String(first.dropFirst("Usage: ".count)) : "savevault \(command)"
   }
 
+  /// The words a command takes in place of options, from its usage line
+  /// (`savevault completions bash|zsh|fish` gives bash, zsh and fish).
+  static func choices(of command: String) -> [String] {
+    let tokens = usage(of: command).split(separator: " ").filter { $0.contains("|") && !$0.contains("-") }
+    return tokens.flatMap { $0.split(separator: "|").map(String.init) }.filter {
+      $0.allSatisfy { $0.isLowercase || $0.isNumber }
+    }
+  }
+
   /// Lines matching `pattern` as capture 1 → capture 2 (or 2 → 1 with `swap`).
-  private static func describedLines(in text: String, pattern: String, swap: Bool = false) -> [String: String] {
+  private static func describedLines(in text: String, pattern: String, swap: Bool = false) -> [String: String]
+  {
     guard let expression = try? NSRegularExpression(pattern: pattern) else { return [:] }
     var result: [String: String] = [:]
     for line in text.split(whereSeparator: \.isNewline).map(String.init) {
@@ -74,10 +85,24 @@ struct HelpIndex {
       guard let match = expression.firstMatch(in: line, range: range), match.numberOfRanges >= 3,
         let one = Range(match.range(at: 1), in: line), let two = Range(match.range(at: 2), in: line)
       else { continue }
-      let (key, value) = swap ? (String(line[two]), String(line[one])) : (String(line[one]), String(line[two]))
-      if result[key] == nil { result[key] = value.trimmingCharacters(in: .whitespaces) }
+      let (key, value) =
+        swap ? (String(line[two]), String(line[one])) : (String(line[one]), String(line[two]))
+      if result[key] == nil { result[key] = firstLine(value) }
     }
     return result
+  }
+
+  /// A description cut where its help line wraps: no unclosed parenthesis, no trailing "or".
+  private static func firstLine(_ text: String) -> String {
+    var line = text.trimmingCharacters(in: .whitespaces)
+    if line.filter({ $0 == "(" }).count > line.filter({ $0 == ")" }).count, let open = line.lastIndex(of: "(")
+    {
+      line = String(line[..<open])
+    }
+    for ending in [", or", " or", ","] where line.hasSuffix(ending) {
+      line = String(line.dropLast(ending.count))
+    }
+    return line.trimmingCharacters(in: .whitespaces)
   }
 
   private static func matches(of pattern: String, in text: String) -> [String] {

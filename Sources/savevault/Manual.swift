@@ -14,8 +14,9 @@ enum Manual {
       ".nf",
     ]
     lines += HelpIndex.commands.map { escape(HelpIndex.usage(of: $0.name)) }
-    lines += [".fi", ".SH DESCRIPTION"]
-    lines += paragraphs(section(of: Help.main, from: "Usage:", to: "Commands:").dropFirst())
+    lines += [".fi", ".SH DESCRIPTION", escape(name), ".PP", ".nf"]
+    lines += section(of: Help.main, from: "Commands:", to: "").map(escape)
+    lines.append(".fi")
     lines.append(".SH COMMANDS")
     for command in HelpIndex.commands {
       lines += [".SS \(escape(command.name))", ".nf"]
@@ -27,7 +28,8 @@ enum Manual {
     }
     lines += [".SH TARGET", ".nf"] + block(Help.target) + [".fi"]
     lines += [".SH OPTIONS", ".nf"] + block(Help.global) + [".fi"]
-    lines += [".SH EXIT STATUS"] + paragraphs(section(of: Help.main, from: "Exit codes:", to: "Run 'savevault"))
+    lines +=
+      [".SH EXIT STATUS"] + paragraphs(section(of: Help.main, from: "Exit codes:", to: "Run 'savevault"))
     lines += [
       ".SH SEE ALSO",
       "\\fBrclone\\fR(1), \\fBzenity\\fR(1), \\fBtar\\fR(1);",
@@ -40,7 +42,9 @@ enum Manual {
   private static func section(of text: String, from start: String, to end: String) -> [String] {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     guard let first = lines.firstIndex(where: { $0.hasPrefix(start) }) else { return [] }
-    let last = lines[first...].dropFirst().firstIndex { $0.hasPrefix(end) } ?? lines.endIndex
+    let last =
+      lines[first...].dropFirst().firstIndex { end.isEmpty ? $0.isEmpty : $0.hasPrefix(end) }
+      ?? lines.endIndex
     return Array(lines[first..<last])
   }
 
@@ -60,7 +64,9 @@ enum Manual {
 
   /// A help block without its heading line, unindented by two.
   private static func block(_ text: String) -> [String] {
-    text.split(separator: "\n").dropFirst().map { escape($0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0)) }
+    text.split(separator: "\n").dropFirst().map {
+      escape($0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0))
+    }
   }
 
   /// Text safe for roff: backslashes escaped, minus signs as `\-`, no line starting a request.

@@ -185,7 +185,8 @@ struct DoctorTests {
   @Test("a desktop session without zenity or kdialog is a warning; with zenity, ok")
   func dialog() async throws {
     let box = try healthyBox("dialog")
-    let bare = try await box.run(["doctor", "--json"], environment: ["DISPLAY": ":99", "PATH": "/nonexistent"])
+    let bare = try await box.run(
+      ["doctor", "--json"], environment: ["DISPLAY": ":99", "PATH": "/nonexistent"])
     #expect(bare.code == 0)
     #expect(status(try checks(bare.stdout), "dialog") == ["warning"], "\(bare.stdout)")
     let zenity = try #require(which("zenity"), "zenity is not installed (scripts/install-deps.sh --test)")

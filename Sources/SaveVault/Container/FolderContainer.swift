@@ -171,7 +171,9 @@ public struct FolderContainer: Container {
     var info = stat()
     if stat(root, &info) != 0 {
       // The embedded default, not made yet: its first upload creates it in a parent.
-      while stat(folder, &info) != 0 && folder != "/" { folder = (folder as NSString).deletingLastPathComponent }
+      while stat(folder, &info) != 0 && folder != "/" {
+        folder = (folder as NSString).deletingLastPathComponent
+      }
       guard access(folder, W_OK | X_OK) == 0 else {
         throw ContainerError.unavailable(
           container: displayName,

@@ -56,8 +56,10 @@ extension Vault {
   /// the container a `--save-dir` command would use). Never throws: every failure is a check.
   public func doctor(_ request: TargetRequest) -> [DoctorCheck] {
     var checks: [DoctorCheck] = []
-    let configPath = request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
-    guard let games = checkConfig(path: configPath, isRequired: request.configFile != nil, into: &checks) else {
+    let configPath =
+      request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
+    guard let games = checkConfig(path: configPath, isRequired: request.configFile != nil, into: &checks)
+    else {
       return checks + [dialogCheck()]
     }
     var targets: [(target: Target, checksSave: Bool)] = []
@@ -66,7 +68,10 @@ extension Vault {
       isNamed
       ? [request]
       : games.isEmpty
-        ? [TargetRequest(game: "doctor", saveDirectory: context.currentDirectory, containerURL: request.containerURL)]
+        ? [
+          TargetRequest(
+            game: "doctor", saveDirectory: context.currentDirectory, containerURL: request.containerURL)
+        ]
         : games.map { TargetRequest(game: $0, containerURL: request.containerURL) }
     for var one in requests {
       one.configFile = request.configFile
@@ -99,7 +104,8 @@ extension Vault {
       config = try ConfigFile.load(path: path, isRequired: isRequired)
     } catch {
       checks.append(
-        DoctorCheck("config", path, .problem, error.description, fix: "fix the file (see examples/config.json)"))
+        DoctorCheck(
+          "config", path, .problem, error.description, fix: "fix the file (see examples/config.json)"))
       return nil
     }
     guard FileManager.default.fileExists(atPath: path) else {
@@ -148,7 +154,8 @@ extension Vault {
         checks.append(
           DoctorCheck(
             "credentials", url, .problem, error.description,
-            fix: "export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or add the profile to ~/.aws/credentials"))
+            fix:
+              "export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or add the profile to ~/.aws/credentials"))
         return nil
       }
     case .folder:
@@ -183,7 +190,8 @@ extension Vault {
 
   /// A container that cannot be used, named after what is wrong: refused credentials, the
   /// clock, or the container itself.
-  private func containerProblem(_ url: String, _ error: any Error, location: ContainerLocation) -> DoctorCheck {
+  private func containerProblem(_ url: String, _ error: any Error, location: ContainerLocation) -> DoctorCheck
+  {
     let text = String(describing: error)
     let isS3 = if case .s3 = location { true } else { false }
     if error is ConfigError {
@@ -203,7 +211,8 @@ extension Vault {
       switch location {
       case .folder: "mount the drive, or create the folder"
       case .s3: "check the bucket name, the endpoint (--endpoint, AWS_ENDPOINT_URL) and the network"
-      case .rclone(let remote, _): "check the remote and the path (rclone lsd \(remote):), or create it with rclone mkdir"
+      case .rclone(let remote, _):
+        "check the remote and the path (rclone lsd \(remote):), or create it with rclone mkdir"
       }
     return DoctorCheck("container", url, .problem, text, fix: fix, area: .container)
   }
@@ -267,7 +276,8 @@ extension Vault {
     let parent = (Platform.resolvedPath(path) as NSString).deletingLastPathComponent
     guard access(parent, W_OK | X_OK) == 0 else {
       return DoctorCheck(
-        "save-dir", game, .warning, "'\(path)' is readable, but restore cannot replace it: '\(parent)' is not writable",
+        "save-dir", game, .warning,
+        "'\(path)' is readable, but restore cannot replace it: '\(parent)' is not writable",
         fix: "check the permissions of '\(parent)'", area: .local)
     }
     return DoctorCheck("save-dir", game, .ok, "'\(path)' exists and is readable", area: .local)
@@ -280,7 +290,8 @@ extension Vault {
     guard let display else {
       return DoctorCheck(
         "dialog", "desktop", .ok,
-        "no desktop session (DISPLAY, WAYLAND_DISPLAY): conflicts are asked in the terminal, or --on-conflict decides")
+        "no desktop session (DISPLAY, WAYLAND_DISPLAY): conflicts are asked in the terminal, or --on-conflict decides"
+      )
     }
     let searchPath = environment["PATH"] ?? "/usr/bin:/bin"
     if let tool = ["zenity", "kdialog"].lazy.compactMap({ RcloneContainer.find($0, in: searchPath) }).first {
