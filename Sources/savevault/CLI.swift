@@ -13,7 +13,8 @@ enum CLI {
       Console(isQuiet: false, isVerbose: false).error(error.description)
       return 2
     }
-    let console = Console(isQuiet: arguments.isQuiet, isVerbose: arguments.isVerbose)
+    var console = Console(isQuiet: arguments.isQuiet, isVerbose: arguments.isVerbose)
+    console.warnsInJSON = arguments.command == "wrap" && arguments.has("json")
     if arguments.isVersion {
       Console.write(Help.version)
       return 0
