@@ -42,7 +42,8 @@ enum CLI {
       }
       var context = makeContext(console.log)
       let bar = ProgressBar(
-        isEnabled: isatty(STDERR_FILENO) == 1 && !arguments.isQuiet && !arguments.has("json"))
+        isEnabled: isatty(STDERR_FILENO) == 1 && context.environment["TERM"] != "dumb" && !arguments.isQuiet
+          && !arguments.has("json"))
       context.progress = { bar.report($0) }
       defer { bar.finish() }
       let vault = try Vault(context: context)
