@@ -230,7 +230,7 @@ extension Vault {
       return DoctorCheck("clock", url, .ok, "not checked: the server sent no Date header", area: .container)
     }
     let seconds = abs(offsetMs) / 1000
-    let amount = seconds >= 120 ? "\(seconds / 60) minutes" : "\(seconds) seconds"
+    let amount = seconds >= 120 ? "\(seconds / 60) minutes" : seconds <= 1 ? "a second" : "\(seconds) seconds"
     let side = offsetMs >= 0 ? "ahead of" : "behind"
     guard abs(offsetMs) > Self.clockWarningMs else {
       return DoctorCheck(
