@@ -30,6 +30,14 @@ private func everything(_ root: String) -> [String] {
 struct DoctorTests {
   typealias Box = CloudEndToEndTests.CloudBox
 
+  /// The shared `rclone serve s3` server and a new bucket on it.
+  private func newBucket() throws -> (S3TestServer, String) {
+    let server = try #require(S3TestServer.shared(.rclone), "the rclone S3 server did not start")
+    let bucket = "doctor" + UUID().uuidString.lowercased().prefix(8)
+    _ = try server.container(bucket: bucket)
+    return (server, bucket)
+  }
+
   /// A config with one game whose save exists, in a folder container that exists.
   private func healthyBox(_ label: String) throws -> Box {
     let box = try Box("doctor-\(label)", device: "deck")
@@ -115,9 +123,7 @@ struct DoctorTests {
 
   @Test("refused S3 credentials are a credentials problem, exit 4; missing ones exit 2")
   func wrongCredentials() async throws {
-    let server = try #require(S3TestServer.shared(.rclone), "the rclone S3 server did not start")
-    let bucket = "doctor" + UUID().uuidString.lowercased().prefix(8)
-    _ = try server.container(bucket: bucket)
+    let (server, bucket) = try newBucket()
     let box = try healthyBox("bad-credentials")
     let arguments = ["doctor", "--json", "--container", "s3://\(bucket)/deck"]
     var environment = server.environment()
@@ -136,9 +142,7 @@ struct DoctorTests {
 
   @Test("a healthy S3 bucket: credentials accepted, clock checked, probe removed")
   func healthyS3() async throws {
-    let server = try #require(S3TestServer.shared(.rclone), "the rclone S3 server did not start")
-    let bucket = "doctor" + UUID().uuidString.lowercased().prefix(8)
-    _ = try server.container(bucket: bucket)
+    let (server, bucket) = try newBucket()
     let box = try healthyBox("healthy-s3")
     let result = try await box.run(
       ["doctor", "--json", "--container", "s3://\(bucket)/deck"], environment: server.environment())
@@ -201,9 +205,7 @@ struct DoctorTests {
 
   @Test("a clock 7 minutes ahead of the S3 server's is a warning that says by how much")
   func clockAhead() throws {
-    let server = try #require(S3TestServer.shared(.rclone), "the rclone S3 server did not start")
-    let bucket = "doctor" + UUID().uuidString.lowercased().prefix(8)
-    _ = try server.container(bucket: bucket)
+    let (server, bucket) = try newBucket()
     let dir = TemporaryDirectory("doctor-clock")
     try writeFile(dir.sub("save/slot"), "x")
     var context = testContext(home: dir.path, environment: server.environment())
