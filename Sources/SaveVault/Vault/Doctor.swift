@@ -83,7 +83,7 @@ extension Vault {
         checks.append(
           DoctorCheck(
             "game", one.game ?? one.saveDirectory ?? "", .problem, error.description,
-            fix: "fix the game's entry in '\(configPath)'"))
+            fix: "see examples/config.json for a game's fields"))
       }
     }
     var containers: [String: (any Container)?] = [:]
