@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing SaveVault needs on Debian/Ubuntu: libarchive and OpenSSL
 # headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both), and
-# with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests.
+# with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests, and
+# zsh, fish, man and make for the completion, manual page and install tests.
 # The Swift toolchain (6.0 or newer) must already be on PATH.
 set -euo pipefail
 
@@ -18,6 +19,12 @@ if [ "${1:-}" = "--test" ]; then
   command -v zenity >/dev/null || need+=(zenity)
   command -v Xvfb >/dev/null || need+=(xvfb)
   command -v xdotool >/dev/null || need+=(xdotool)
+  # Shell integration: completions checked by real shells, the manual page by man, make install.
+  command -v zsh >/dev/null || need+=(zsh)
+  command -v fish >/dev/null || need+=(fish)
+  command -v man >/dev/null || need+=(man-db)
+  command -v groff >/dev/null || need+=(groff-base)
+  command -v make >/dev/null || need+=(make)
 fi
 
 if [ ${#need[@]} -gt 0 ]; then

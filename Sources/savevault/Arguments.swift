@@ -30,6 +30,7 @@ struct Arguments: Equatable {
   ]
   static let flagOptions: Set<String> = [
     "force", "json", "latest", "all", "help", "version", "quiet", "verbose", "allow-insecure-http",
+    "list-games",
   ]
   static let globalShort: [Character: String] = ["h": "help", "q": "quiet", "v": "verbose"]
 
@@ -85,12 +86,12 @@ struct Arguments: Equatable {
     return result
   }
 
-  /// Refuses options that `command` does not take.
-  func requireOnly(_ allowed: Set<String>) throws(UsageError) {
+  /// Refuses options that `command` does not take, and more than `positional` plain words.
+  func requireOnly(_ allowed: Set<String>, positional count: Int = 0) throws(UsageError) {
     for name in options.keys.sorted() where !allowed.contains(name) {
       throw UsageError(message: "'\(command ?? "")' does not take '--\(name)'", command: command)
     }
-    if let extra = positional.first {
+    if let extra = positional.dropFirst(count).first {
       throw UsageError(message: "unexpected argument '\(extra)'", command: command)
     }
     if trailing != nil && command != "wrap" {

@@ -13,7 +13,8 @@ enum CLI {
       Console(isQuiet: false, isVerbose: false).error(error.description)
       return 2
     }
-    let console = Console(isQuiet: arguments.isQuiet, isVerbose: arguments.isVerbose)
+    var console = Console(isQuiet: arguments.isQuiet, isVerbose: arguments.isVerbose)
+    console.warnsInJSON = arguments.command == "wrap" && arguments.has("json")
     if arguments.isVersion {
       Console.write(Help.version)
       return 0
@@ -35,9 +36,14 @@ enum CLI {
       return 0
     }
     do {
+      if let text = try Commands.generatedText(arguments) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return 0
+      }
       var context = makeContext(console.log)
       let bar = ProgressBar(
-        isEnabled: isatty(STDERR_FILENO) == 1 && !arguments.isQuiet && !arguments.has("json"))
+        isEnabled: isatty(STDERR_FILENO) == 1 && context.environment["TERM"] != "dumb" && !arguments.isQuiet
+          && !arguments.has("json"))
       context.progress = { bar.report($0) }
       defer { bar.finish() }
       let vault = try Vault(context: context)

@@ -22,6 +22,8 @@ struct Commands {
     case "verify": try verify()
     case "sync": try sync()
     case "wrap": return try wrap()
+    case "doctor": return try doctor()
+    case "completions": try listGames()
     default:
       throw UsageError(message: "unknown command '\(command)'", command: nil)
     }
@@ -50,11 +52,15 @@ struct Commands {
   }
 
   private func target(game: String? = nil) throws -> Target {
-    try vault.resolve(
-      TargetRequest(
-        game: game ?? arguments.options["game"], saveDirectory: arguments.options["save-dir"],
-        containerURL: arguments.options["container"], configFile: arguments.configFile,
-        endpoint: arguments.options["endpoint"], allowsInsecureHTTP: arguments.has("allow-insecure-http")))
+    try vault.resolve(targetRequest(game: game))
+  }
+
+  /// The target the flags name (`game` replacing --game), before resolution.
+  func targetRequest(game: String? = nil) -> TargetRequest {
+    TargetRequest(
+      game: game ?? arguments.options["game"], saveDirectory: arguments.options["save-dir"],
+      containerURL: arguments.options["container"], configFile: arguments.configFile,
+      endpoint: arguments.options["endpoint"], allowsInsecureHTTP: arguments.has("allow-insecure-http"))
   }
 
   private func backup() throws {

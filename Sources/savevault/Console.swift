@@ -5,6 +5,8 @@ import SaveVault
 struct Console: Sendable {
   var isQuiet: Bool
   var isVerbose: Bool
+  /// Warnings as JSON lines on stderr (`{"warning": "…"}`), where stderr carries JSON (`wrap --json`).
+  var warnsInJSON = false
 
   func out(_ text: String) {
     if !isQuiet { Self.write(text) }
@@ -43,9 +45,14 @@ struct Console: Sendable {
   var log: Log {
     let quiet = isQuiet
     let verbose = isVerbose
+    let console = self
     return Log(
       warning: { message in
-        if !quiet { FileHandle.standardError.write(Data("savevault: warning: \(message)\n".utf8)) }
+        if console.warnsInJSON {
+          console.jsonLine(["warning": message])
+        } else if !quiet {
+          FileHandle.standardError.write(Data("savevault: warning: \(message)\n".utf8))
+        }
       },
       verbose: { message in
         if verbose { FileHandle.standardError.write(Data("savevault: \(message)\n".utf8)) }

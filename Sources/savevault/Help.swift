@@ -39,6 +39,8 @@ enum Help {
       list      list a game's archives, newest first
       verify    check archives in the container, every byte, without touching the save
       prune     delete old archives, never the newest of any device
+      doctor    check the config, save directories, containers, credentials and tools
+      completions  print a bash, zsh or fish completion script
 
     \(target)
 
@@ -51,6 +53,42 @@ enum Help {
     """
 
   static let commands: [String: String] = [
+    "doctor": """
+    Usage: savevault doctor [TARGET] [--json]
+
+    Checks what the other commands rely on and says how to fix what is wrong: the config
+    file (it parses; each game's fields; unknown keys), each save directory (exists, is
+    readable), each container (reachable, and writable: a probe object is written and
+    removed, never under a packsave- name), S3 credentials (present, accepted) and this
+    machine's clock against the S3 server's, rclone for rclone: containers, and zenity or
+    kdialog in a desktop session. With no TARGET, every game of the config file.
+
+    Each check is ok, warning or problem. Exits 0 when there is no problem (warnings
+    allowed), else with the code of the first problem: 2 settings (config file,
+    credentials missing, a tool missing), 1 a save directory, 4 a container (unreachable,
+    not writable, credentials refused, clock too far off).
+
+      --json     print the checks as a JSON list
+
+    \(target)
+    """,
+    "completions": """
+    Usage: savevault completions bash|zsh|fish
+
+    Prints a completion script for the shell: commands, their options, the games of the
+    config file as game names, folders as save directories. 'make install' installs all
+    three; by hand, for example:
+
+      savevault completions bash > ~/.local/share/bash-completion/completions/savevault
+      savevault completions zsh > ~/.zfunc/_savevault      (with ~/.zfunc in $fpath)
+      savevault completions fish > ~/.config/fish/completions/savevault.fish
+    """,
+    "manpage": """
+    Usage: savevault manpage
+
+    Prints the manual page savevault(1) in roff, made from these help texts
+    (man -l <(savevault manpage) shows it).
+    """,
     "backup": """
     Usage: savevault backup [TARGET] [--force] [--json]
 

@@ -1,8 +1,9 @@
 import Foundation
 import SaveVault
 
-/// A one-line progress bar on stderr: phase, bytes, rate and time left. Only on a terminal,
-/// never with --quiet or --json, and only for steps that take more than half a second.
+/// A one-line progress bar on stderr: phase, bytes, rate and time left. Only on a terminal
+/// that understands it (not `TERM=dumb`), never with --quiet or --json, and only for steps
+/// that take more than half a second. It has no colour.
 final class ProgressBar: @unchecked Sendable {
   private let isEnabled: Bool
   private let lock = NSLock()

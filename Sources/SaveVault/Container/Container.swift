@@ -62,6 +62,24 @@ public protocol Container: Sendable {
 
   /// Deletes one archive. Throws `.notFound` if there is no such archive.
   func delete(game: String, name: String) throws
+
+  /// Checks that the container accepts writes: stores a small probe object at its root under
+  /// a name no listing returns (`.savevault-probe-…`, never `packsave-*`), then removes it.
+  /// Throws `.unavailable` (or `.noSpace`) when it cannot write or remove the probe. A folder
+  /// that is created on first use is checked through its nearest existing parent instead.
+  func checkWritable() throws -> WriteCheck
+}
+
+/// What `Container.checkWritable()` learned besides that writing works.
+public struct WriteCheck: Sendable, Equatable {
+  /// How far this machine's clock is ahead of the server's in milliseconds (negative: behind),
+  /// when the container answers with its time (S3's `Date` header); nil otherwise.
+  public var clockOffsetMs: Int64?
+
+  public init(clockOffsetMs: Int64? = nil) { self.clockOffsetMs = clockOffsetMs }
+
+  /// A new name for a probe object: hidden, random, never a backup's name.
+  static func probeName() -> String { ".savevault-probe-" + UUID().uuidString.lowercased() }
 }
 
 extension Container {

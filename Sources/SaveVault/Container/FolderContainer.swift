@@ -165,6 +165,39 @@ public struct FolderContainer: Container {
     try? Platform.syncDirectory(folder)
   }
 
+  public func checkWritable() throws -> WriteCheck {
+    try probe()
+    var folder = root
+    var info = stat()
+    if stat(root, &info) != 0 {
+      // The embedded default, not made yet: its first upload creates it in a parent.
+      while stat(folder, &info) != 0 && folder != "/" {
+        folder = (folder as NSString).deletingLastPathComponent
+      }
+      guard access(folder, W_OK | X_OK) == 0 else {
+        throw ContainerError.unavailable(
+          container: displayName,
+          reason: "folder '\(root)' cannot be created: '\(folder)' is not writable; check its permissions")
+      }
+      return WriteCheck()
+    }
+    let probe = WriteCheck.probeName()
+    let fd: Int32
+    let path: String
+    do {
+      (fd, path) = try Platform.makeTemporaryFile(prefix: root + "/" + probe + "-")
+    } catch {
+      throw failure(error.code, "write in '\(root)'", probe)
+    }
+    defer { unlink(path) }
+    defer { close(fd) }
+    let written = Data("savevault probe\n".utf8).withUnsafeBytes { Platform.writeAll(fd, $0) }
+    if let code = written ?? (fsync(fd) == 0 ? nil : errno) {
+      throw failure(code, "write in '\(root)'", probe)
+    }
+    return WriteCheck()
+  }
+
   private func makeDirectory(_ path: String) throws {
     do {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -210,4 +210,24 @@ public struct RcloneContainer: Container {
     }
   }
 
+  public func checkWritable() throws -> WriteCheck {
+    try probe()
+    let local = try StagedArchive.emptyFile(prefix: "savevault-rclone-")
+    defer { unlink(local) }
+    try? Data("savevault probe\n".utf8).write(to: URL(fileURLWithPath: local))
+    let target = remotePath(name: WriteCheck.probeName())
+    let copied = try run(["copyto", local, target])
+    guard copied.code == 0 else {
+      _ = try? run(["deletefile", target])
+      throw ContainerError.unavailable(
+        container: displayName, reason: "rclone cannot write to '\(remotePath())': \(said(copied))")
+    }
+    let deleted = try run(["deletefile", target])
+    guard deleted.code == 0 else {
+      throw ContainerError.unavailable(
+        container: displayName, reason: "rclone cannot remove its probe '\(target)': \(said(deleted))")
+    }
+    return WriteCheck()
+  }
+
 }

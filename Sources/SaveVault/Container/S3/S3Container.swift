@@ -189,6 +189,20 @@ public final class S3Container: Container, @unchecked Sendable {
     try expectSuccess(try request("DELETE", key: key), name: name)
   }
 
+  public func checkWritable() throws -> WriteCheck {
+    let key = keyPrefix(game: nil) + WriteCheck.probeName()
+    let data = Data("savevault probe\n".utf8)
+    let sentMs = clock()
+    let stored = try request(
+      "PUT", key: key, payloadHash: SHA256.hex(of: "savevault probe\n"), body: .data(data))
+    let answeredMs = clock()
+    try expectSuccess(stored, name: nil)
+    try expectSuccess(try request("DELETE", key: key), name: nil)
+    // The Date header has whole seconds: compare with the middle of the request.
+    let offset = stored.headers["date"].flatMap(Self.httpDateMs).map { (sentMs + answeredMs) / 2 - $0 }
+    return WriteCheck(clockOffsetMs: offset)
+  }
+
   // MARK: Requests
 
   /// `prefix/game/` (or `prefix/` for the container itself).

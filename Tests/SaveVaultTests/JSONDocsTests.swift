@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+// docs/json.md against the binary: scripts/json-examples.sh runs every command with --json,
+// and each example of the document must have exactly the fields of the real output.
+
+private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().path
+
+/// Every key path of a JSON value: `local.files`, `archives[].name`, `[].check`.
+func keyPaths(_ value: Any, prefix: String = "") -> Set<String> {
+  if let object = value as? [String: Any] {
+    var paths: Set<String> = []
+    for (key, child) in object {
+      let path = prefix.isEmpty ? key : prefix + "." + key
+      paths.insert(path)
+      paths.formUnion(keyPaths(child, prefix: path))
+    }
+    return paths
+  }
+  if let array = value as? [Any] {
+    return array.reduce(into: Set<String>()) { $0.formUnion(keyPaths($1, prefix: prefix + "[]")) }
+  }
+  return []
+}
+
+/// The key paths of a JSON document, or of each line of a JSON-lines text.
+private func keyPaths(text: String, isLines: Bool) throws -> Set<String> {
+  let documents = isLines ? text.split(separator: "\n").map(String.init) : [text]
+  return try documents.reduce(into: Set<String>()) { paths, document in
+    paths.formUnion(keyPaths(try JSONSerialization.jsonObject(with: Data(document.utf8))))
+  }
+}
+
+/// The examples of docs/json.md: the blocks fenced as ```json NAME.
+private func examples(_ document: String) -> [String: String] {
+  var result: [String: String] = [:]
+  var name: String?
+  var lines: [String] = []
+  for line in document.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+    if let current = name {
+      if line == "```" {
+        result[current] = lines.joined(separator: "\n")
+        name = nil
+        lines = []
+      } else {
+        lines.append(line)
+      }
+    } else if line.hasPrefix("```json ") {
+      name = String(line.dropFirst("```json ".count))
+    }
+  }
+  return result
+}
+
+@Suite("docs/json.md: every documented field is what the binary prints")
+struct JSONDocsTests {
+  @Test("each example has exactly the fields of the real output, and each field is described")
+  func examplesMatch() throws {
+    let document = try String(contentsOfFile: repositoryRoot + "/docs/json.md", encoding: .utf8)
+    let found = examples(document)
+    let dir = TemporaryDirectory("json-docs")
+    let run = try runProgram(
+      "/bin/bash",
+      [repositoryRoot + "/scripts/json-examples.sh", savevaultBinary, dir.sub("home"), dir.sub("out")],
+      environment: ["PATH": "/usr/bin:/bin"])
+    try #require(run.code == 0, "json-examples.sh: exit \(run.code)\n\(run.stderr)")
+    let outputs = try FileManager.default.contentsOfDirectory(atPath: dir.sub("out")).sorted()
+    #expect(outputs.count >= 13, "\(outputs)")
+    for file in outputs {
+      let isLines = file.hasSuffix(".jsonl")
+      let name = (file as NSString).deletingPathExtension
+      guard let example = found[name] else {
+        Issue.record("docs/json.md has no example ```json \(name)")
+        continue
+      }
+      let real = try keyPaths(
+        text: try String(contentsOfFile: dir.sub("out/" + file), encoding: .utf8), isLines: isLines)
+      let documented = try keyPaths(text: example, isLines: isLines)
+      #expect(
+        documented == real,
+        "\(name): only documented \(documented.subtracting(real).sorted()), only real \(real.subtracting(documented).sorted())"
+      )
+      for path in real {
+        let leaf = String(path.split(separator: ".").last ?? "").replacingOccurrences(of: "[]", with: "")
+        let described = ["`\(leaf)`", ".\(leaf)`", "`\(leaf).", "`\(leaf)[]."].contains {
+          document.contains($0)
+        }
+        #expect(leaf.isEmpty || described, "\(name): '\(path)' is not described")
+      }
+    }
+  }
+
+  @Test("every command whose help offers --json has a section")
+  func everyCommand() throws {
+    let document = try String(contentsOfFile: repositoryRoot + "/docs/json.md", encoding: .utf8)
+    let help = try runProgram(savevaultBinary, ["--help"], environment: ["HOME": "/tmp"]).stdout
+    let block = help.components(separatedBy: "Commands:\n").last?.components(separatedBy: "\n\n").first ?? ""
+    let commands = block.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+    #expect(commands.contains("backup"))
+    for command in commands {
+      let usage = try runProgram(savevaultBinary, [command, "--help"], environment: ["HOME": "/tmp"]).stdout
+      guard usage.contains("--json") else { continue }
+      #expect(document.contains("\n## \(command)\n"), "docs/json.md has no section for \(command)")
+    }
+  }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every command with --json in a fresh home and writes what each prints to OUT/NAME.json
+# (OUT/wrap.jsonl: wrap's JSON lines on stderr). docs/json.md shows these outputs; the tests
+# run this script and check that the document's examples have exactly the real fields.
+#   bash scripts/json-examples.sh SAVEVAULT HOME OUT
+# HOME must be an empty folder; the examples in docs/json.md were made with HOME=/home/deck.
+set -euo pipefail
+savevault=$1 home=$2 out=$3
+export HOME=$home SAVEVAULT_DEVICE=steamdeck PATH=/usr/bin:/bin
+unset SAVEVAULT_CONFIG SAVEVAULT_CONTAINER XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME DISPLAY WAYLAND_DISPLAY
+sv() { "$savevault" "$@"; }
+mkdir -p "$home/saves/celeste" "$home/saves/hollow-knight" "$home/.config/savevault" "$home/Dropbox/savevault" "$out"
+printf 'chapter=3\ndeaths=412\n' > "$home/saves/celeste/slot1.sav"
+printf 'vsync=1\n' > "$home/saves/celeste/settings.cfg"
+printf 'geo=1200\n' > "$home/saves/hollow-knight/user1.dat"
+cat > "$home/.config/savevault/config.json" <<JSON
+{"device": "steamdeck", "container": "$home/Dropbox/savevault",
+ "games": {"celeste": {"saveDir": "~/saves/celeste"}, "hollow-knight": {"saveDir": "~/saves/hollow-knight"}}}
+JSON
+sv backup --game celeste --json > "$out/backup.json"
+sv status --game celeste --json > "$out/status.json"
+sv status --json > "$out/status-all.json"
+sv list --game celeste --json > "$out/list.json"
+sv verify --game celeste --json > "$out/verify.json"
+printf 'chapter=4\n' > "$home/saves/celeste/slot1.sav"
+sv restore --game celeste --latest --json > "$out/restore.json"
+sv sync --game hollow-knight --json > "$out/sync.json"
+# Another device (its own home) uploads while this one plays on: a conflict, settled by a policy.
+mkdir -p "$home/pc/celeste"
+printf 'chapter=5\n' > "$home/pc/celeste/slot1.sav"
+HOME=$home/pc SAVEVAULT_DEVICE=pc sv backup --save-dir "$home/pc/celeste" --container "$home/Dropbox/savevault" > /dev/null
+printf 'chapter=4, golden strawberry\n' > "$home/saves/celeste/slot1.sav"
+sv sync --game celeste --on-conflict upload --json > "$out/sync-conflict.json"
+sv prune --game celeste --keep 1 --json > "$out/prune.json"
+sv wrap --game celeste --json -- sh -c 'echo "chapter=6" > "$HOME/saves/celeste/slot1.sav"' 2> "$out/wrap.jsonl"
+sv wrap --game celeste --container "$home/unmounted-nas" --json -- true 2> "$out/wrap-offline.jsonl"
+sv doctor --json > "$out/doctor.json"
+sv doctor --game celeste --container /run/media/deck/NAS/saves --json > "$out/doctor-problem.json" || true
