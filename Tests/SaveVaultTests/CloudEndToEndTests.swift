@@ -375,9 +375,9 @@ struct CloudEndToEndTests {
         ], [:]
       ),
     ] {
-      let started = Date()
+      // Exit 2 (a usage error) shows the refusal came before any connection: trying one would
+      // end in exit 4 after the retries.
       let refused = try await box.run(arguments, environment: credentials.merging(extra) { $1 })
-      #expect(Date().timeIntervalSince(started) < 5, "the refusal was not immediate")
       #expect(refused.code == 2, "plain HTTP to 192.0.2.10: exit \(refused.code), stderr: \(refused.stderr)")
       #expect(refused.stderr.contains("--allow-insecure-http"), "stderr: \(refused.stderr)")
       #expect(refused.stderr.contains("192.0.2.10"), "stderr: \(refused.stderr)")
