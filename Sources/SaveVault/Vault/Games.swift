@@ -24,7 +24,8 @@ extension Vault {
       throw ConfigError.invalid("save directory '\(saveDirectory)' is a file, not a directory")
     }
     let container = try game.containerURL.map { url throws(ConfigError) -> String in
-      let location = try ContainerLocation.parse(url, currentDirectory: context.currentDirectory, home: paths.home)
+      let location = try ContainerLocation.parse(
+        url, currentDirectory: context.currentDirectory, home: paths.home)
       if case .folder(let path) = location { return path }
       return url
     }

@@ -173,7 +173,8 @@ extension Vault {
       // Named after every copy before it, so the newest copy is the last one kept, whatever the clock.
       let newest = (try? keeper.archivesNewestFirst(game: target.game))?.first?.modifiedMs
       let (copy, _) = try store(
-        replaced, game: target.game, device: target.device, in: keeper, notBefore: newest.map { $0 + 1 } ?? Int64.min)
+        replaced, game: target.game, device: target.device, in: keeper,
+        notBefore: newest.map { $0 + 1 } ?? Int64.min)
       copyPath = keeper.root + "/" + target.game + "/" + copy.name
       verbose("kept the replaced save as '\(copyPath ?? "")'")
     } catch {

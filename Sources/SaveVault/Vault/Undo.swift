@@ -56,7 +56,8 @@ extension Vault {
       }
       guard copies.contains(where: { $0.name == copy }) else {
         throw VaultError.nothingToUndo(
-          game: target.game, reason: "the last restore's pre-restore copy '\(copy)' is no longer in '\(folder)'")
+          game: target.game,
+          reason: "the last restore's pre-restore copy '\(copy)' is no longer in '\(folder)'")
       }
       point = saved
     } else {
@@ -70,7 +71,8 @@ extension Vault {
     let (agreement, note) = try putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)
     verbose("agreement: \(note)")
     return UndoReport(
-      game: target.game, saveDir: target.saveDirectory, restoredCopy: folder + "/" + copy, files: restored.files,
+      game: target.game, saveDir: target.saveDirectory, restoredCopy: folder + "/" + copy,
+      files: restored.files,
       bytes: restored.bytes, preRestoreCopy: restored.preRestoreCopy, agreement: agreement,
       agreedArchive: agreement == .restored ? point.record?.archive : nil, note: note)
   }
