@@ -35,7 +35,7 @@ extension Commands {
     if arguments.has("json") { return console.json(report) }
     let steam = report.steamAppId.map { ", Steam app id \($0)" } ?? ""
     console.out(
-      "\(report.replaced ? "Replaced" : "Added") \(name) \(report.replaced ? "in" : "to") \(report.configFile): save directory \(report.saveDir), container \(report.container ?? "the default")\(steam)."
+      "\(report.replaced ? "Replaced" : "Added") \(name) \(report.replaced ? "in" : "to") \(report.configFile): save directory \(report.saveDir), container \(report.container ?? "(the default)")\(steam)."
     )
   }
 
