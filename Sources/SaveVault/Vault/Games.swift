@@ -38,57 +38,62 @@ extension Vault {
       }
     }
 
-    let path = configPath(configFile)
-    let held = try configLock()
-    defer { withExtendedLifetime(held) {} }
-    let editor = ConfigEditor(path: path)
-    var config = try editor.load()
-    var games = ConfigEditor.games(of: config)
-    let isPresent = games[game.name] != nil
-    if isPresent && !replacing {
-      throw ConfigError.invalid(
-        "game '\(game.name)' is already in config file '\(path)': pass --replace to change it, or 'savevault remove \(game.name)' first"
-      )
-    }
-    if let id = game.steamAppId {
-      let others = try ConfigFile.load(path: path, isRequired: false).games ?? [:]
-      if let other = others.first(where: { $0.key != game.name && $0.value.steamAppId == id })?.key {
+    return try editGames(configFile) { games, path in
+      let isPresent = games[game.name] != nil
+      if isPresent && !replacing {
         throw ConfigError.invalid(
-          "Steam app id \(id) already belongs to game '\(other)' in '\(path)': one id names one game")
+          "game '\(game.name)' is already in config file '\(path)': pass --replace to change it, or 'savevault remove \(game.name)' first"
+        )
       }
+      if let id = game.steamAppId {
+        let others = try ConfigFile.load(path: path, isRequired: false).games ?? [:]
+        if let other = others.first(where: { $0.key != game.name && $0.value.steamAppId == id })?.key {
+          throw ConfigError.invalid(
+            "Steam app id \(id) already belongs to game '\(other)' in '\(path)': one id names one game")
+        }
+      }
+      var entry: [String: Any] = ["saveDir": saveDirectory]
+      entry["container"] = container
+      entry["steamAppId"] = game.steamAppId
+      games[game.name] = entry
+      verbose("\(isPresent ? "replacing" : "adding") game '\(game.name)' in '\(path)'")
+      return AddGameReport(
+        game: game.name, saveDir: saveDirectory, container: container, steamAppId: game.steamAppId,
+        configFile: path, replaced: isPresent, saveDirExists: exists)
     }
-    var entry: [String: Any] = ["saveDir": saveDirectory]
-    entry["container"] = container
-    entry["steamAppId"] = game.steamAppId
-    games[game.name] = entry
-    config["games"] = games
-    try editor.save(config)
-    verbose("\(isPresent ? "replaced" : "added") game '\(game.name)' in '\(path)'")
-    return AddGameReport(
-      game: game.name, saveDir: saveDirectory, container: container, steamAppId: game.steamAppId,
-      configFile: path, replaced: isPresent, saveDirExists: exists)
   }
 
   /// Removes `name` from the config file. Deletes nothing else: not the save directory, not
   /// an archive, not a pre-restore copy, not the ledger. An unknown name throws `ConfigError`.
   public func removeGame(_ name: String, configFile: String?) throws -> RemoveGameReport {
+    try editGames(configFile) { games, path in
+      guard let removed = games.removeValue(forKey: name) as? [String: Any] else {
+        let known = games.keys.sorted()
+        throw ConfigError.invalid(
+          "no game '\(name)' in config file '\(path)'; nothing removed"
+            + (known.isEmpty ? " (it has no games)" : " (its games: \(known.joined(separator: ", ")))"))
+      }
+      return RemoveGameReport(
+        game: name, configFile: path, saveDir: removed["saveDir"] as? String,
+        container: removed["container"] as? String)
+    }
+  }
+
+  /// Changes the `games` object of the config file with the config lock held: `change` gets
+  /// it and the file's path; what it leaves is written (atomically), unless it throws.
+  private func editGames<Result>(
+    _ configFile: String?, _ change: (inout [String: Any], String) throws -> Result
+  ) throws -> Result {
     let path = configPath(configFile)
     let held = try configLock()
     defer { withExtendedLifetime(held) {} }
     let editor = ConfigEditor(path: path)
     var config = try editor.load()
     var games = ConfigEditor.games(of: config)
-    guard let removed = games.removeValue(forKey: name) as? [String: Any] else {
-      let known = games.keys.sorted()
-      throw ConfigError.invalid(
-        "no game '\(name)' in config file '\(path)'; nothing removed"
-          + (known.isEmpty ? " (it has no games)" : " (its games: \(known.joined(separator: ", ")))"))
-    }
+    let result = try change(&games, path)
     config["games"] = games
     try editor.save(config)
-    return RemoveGameReport(
-      game: name, configFile: path, saveDir: removed["saveDir"] as? String,
-      container: removed["container"] as? String)
+    return result
   }
 
   /// The games of the config file with their entries, sorted by name (none when the default
