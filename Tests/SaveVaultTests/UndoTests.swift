@@ -159,6 +159,23 @@ struct UndoTests {
     #expect(try devices.state() == "conflict", "no agreement and different content: asked, never guessed")
   }
 
+  @Test("a restore killed after its swap is undone too: the save it replaced comes back")
+  func killedRestore() throws {
+    let devices = try Devices()
+    try writeFile(devices.save + "/slot1.sav", "local, never uploaded")
+    var pc = devices.pc  // a copy: the failpoint is only this run's
+    pc.extra = ["SAVEVAULT_FAILPOINTS": "restore.swapped=kill"]
+    let killed = try pc.run(["restore", "--latest"] + devices.target)
+    #expect(killed.wasSignaled && killed.code == SIGKILL, "\(killed)")
+    #expect(FileManager.default.contents(atPath: devices.save + "/slot1.sav") == Data("v1".utf8))
+
+    let undo = try devices.pc.run(["restore", "--undo"] + devices.target)
+    #expect(undo.code == 0, "\(undo.stderr)")
+    #expect(
+      FileManager.default.contents(atPath: devices.save + "/slot1.sav") == Data("local, never uploaded".utf8))
+    #expect(try devices.state() == "local-changed")
+  }
+
   @Test(
     "--undo is a usage error with --latest, --archive or no target",
     arguments: [["--undo", "--latest"], ["--undo", "--archive", "x"], ["--undo", "--keep", "1"]])
