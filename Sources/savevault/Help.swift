@@ -129,15 +129,16 @@ enum Help {
 
     For launch scripts (Steam: savevault wrap --game celeste -- %command%). With no TARGET,
     the game is the one of the config file whose steamAppId is $SteamAppId (or
-    $STEAM_COMPAT_APP_ID), so 'savevault wrap -- %command%' serves every Steam game; with no
-    match the game runs without syncing, after a warning. Syncs like
-    'savevault sync', runs COMMAND with the same stdin, stdout, stderr and environment
-    (forwarding SIGINT, SIGTERM and SIGHUP), then uploads what the session changed and exits
-    with the game's exit code. It never blocks play: if the container is unreachable, a
-    conflict cannot be settled, or another savevault is busy, the game starts anyway with a
-    warning; a save that cannot be uploaded after the game is kept on this device and
-    uploaded at the next run. wrap's own messages go to stderr (--json: one JSON object per
-    line), since stdout belongs to the game.
+    $STEAM_COMPAT_APP_ID), so 'savevault wrap -- %command%' serves every Steam game; with
+    no match the game runs without syncing, after a warning.
+
+    Syncs like 'savevault sync', runs COMMAND with the same stdin, stdout, stderr and
+    environment (forwarding SIGINT, SIGTERM and SIGHUP), then uploads what the session
+    changed and exits with the game's exit code. It never blocks play: if the container is
+    unreachable, a conflict cannot be settled, or another savevault is busy, the game starts
+    anyway with a warning; a save that cannot be uploaded after the game is kept on this
+    device and uploaded at the next run. wrap's own messages go to stderr (--json: one JSON
+    object per line), since stdout belongs to the game.
 
     \(target)
     """,
