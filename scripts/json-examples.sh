@@ -24,6 +24,8 @@ sv list --game celeste --json > "$out/list.json"
 sv verify --game celeste --json > "$out/verify.json"
 printf 'chapter=4\n' > "$home/saves/celeste/slot1.sav"
 sv restore --game celeste --latest --json > "$out/restore.json"
+sv restore --game celeste --undo --json > "$out/undo.json"
+sv restore --game celeste --undo --json > /dev/null  # back to the restored save
 sv sync --game hollow-knight --json > "$out/sync.json"
 # Another device (its own home) uploads while this one plays on: a conflict, settled by a policy.
 mkdir -p "$home/pc/celeste"
@@ -34,5 +36,9 @@ sv sync --game celeste --on-conflict upload --json > "$out/sync-conflict.json"
 sv prune --game celeste --keep 1 --json > "$out/prune.json"
 sv wrap --game celeste --json -- sh -c 'echo "chapter=6" > "$HOME/saves/celeste/slot1.sav"' 2> "$out/wrap.jsonl"
 sv wrap --game celeste --container "$home/unmounted-nas" --json -- true 2> "$out/wrap-offline.jsonl"
+mkdir -p "$home/saves/hades"
+sv add hades --save-dir "$home/saves/hades" --steam-app-id 1145360 --json > "$out/add.json"
+sv games --json > "$out/games.json"
+sv remove hades --json > "$out/remove.json"
 sv doctor --json > "$out/doctor.json"
 sv doctor --game celeste --container /run/media/deck/NAS/saves --json > "$out/doctor-problem.json" || true

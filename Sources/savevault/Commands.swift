@@ -23,7 +23,10 @@ struct Commands {
     case "sync": try sync()
     case "wrap": return try wrap()
     case "doctor": return try doctor()
-    case "completions": try listGames()
+    case "completions": try listGameNames()
+    case "add": try addGame()
+    case "games": try listGames()
+    case "remove": try removeGame()
     default:
       throw UsageError(message: "unknown command '\(command)'", command: nil)
     }
@@ -32,7 +35,7 @@ struct Commands {
 
   /// Runs `body` for the target the flags name or, with no --game and no --save-dir, for
   /// every game of the config file; one game's failure is reported and the others still run.
-  private func forEachTarget(_ body: (Target) throws -> Void) throws {
+  func forEachTarget(_ body: (Target) throws -> Void) throws {
     guard arguments.options["game"] == nil, arguments.options["save-dir"] == nil else {
       return try body(try target())
     }
@@ -44,14 +47,15 @@ struct Commands {
       do {
         try body(try target(game: game))
       } catch {
-        console.error("\(game): \(error)")
+        let message = String(describing: error)
+        console.error(message.hasPrefix(game + ":") ? message : "\(game): \(message)")
         first = first ?? error
       }
     }
     if let first { throw AlreadyReported(error: first) }
   }
 
-  private func target(game: String? = nil) throws -> Target {
+  func target(game: String? = nil) throws -> Target {
     try vault.resolve(targetRequest(game: game))
   }
 
@@ -88,6 +92,7 @@ struct Commands {
   private func status() throws {
     try arguments.requireOnly(Self.targetOptions.union(["json"]))
     let isAll = arguments.options["game"] == nil && arguments.options["save-dir"] == nil
+    if isAll && !arguments.has("json"), try statusTable() { return }  // one line per game
     var reports: [StatusReport] = []
     defer {
       // With no target, every configured game: a JSON list (DESIGN.md: one object per game).
@@ -202,7 +207,7 @@ struct Commands {
         message: "say which game to run: savevault wrap [TARGET] -- COMMAND [ARG...]", command: "wrap")
     }
     let policy = try policy()
-    let target = try target()
+    guard let target = try wrapTarget() else { return try runUnwrapped(command) }  // Steam: by app id
     let json = arguments.has("json")
     let report = try vault.wrap(
       target, policy: policy, resolver: Prompts.resolver(environment: vault.context.environment),
@@ -249,7 +254,8 @@ struct Commands {
   }
 
   private func restore() throws {
-    try arguments.requireOnly(Self.targetOptions.union(["latest", "archive", "json"]))
+    try arguments.requireOnly(Self.targetOptions.union(["latest", "archive", "json", "undo"]))
+    if arguments.has("undo") { return try undoRestore() }
     let selection: RestoreSelection
     switch (arguments.has("latest"), arguments.options["archive"]) {
     case (true, nil): selection = .latest

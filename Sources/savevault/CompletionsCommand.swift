@@ -25,7 +25,7 @@ extension Commands {
 
   /// `savevault completions --list-games`: the config file's games, one a line (what the
   /// completion scripts offer after --game).
-  func listGames() throws {
+  func listGameNames() throws {
     try arguments.requireOnly(["list-games"])
     let games = try Target.configuredGames(
       configFile: arguments.configFile, paths: vault.paths, context: vault.context)

@@ -39,6 +39,9 @@ enum Help {
       list      list a game's archives, newest first
       verify    check archives in the container, every byte, without touching the save
       prune     delete old archives, never the newest of any device
+      add       add a game to the config file (its save directory, container, Steam app id)
+      games     list the config file's games with their state
+      remove    forget a game in the config file (deletes nothing)
       doctor    check the config, save directories, containers, credentials and tools
       completions  print a bash, zsh or fish completion script
 
@@ -106,22 +109,34 @@ enum Help {
 
     Shows the local save (newest modification in ms, files, bytes), the container's latest
     archive (time in ms, device, count) and the state: in-sync, local-changed,
-    cloud-changed, conflict, cloud-empty or local-missing. Changes nothing.
+    cloud-changed, conflict, cloud-empty or local-missing. Changes nothing. With no TARGET,
+    one line per game of the config file: game, state, local newest change, cloud latest
+    and the device that made it.
 
-      --json     print one JSON object
+      --json     print one JSON object (with no TARGET: a list, one object per game)
 
     \(target)
     """,
     "restore": """
-    Usage: savevault restore [TARGET] (--latest | --archive NAME) [--json]
+    Usage: savevault restore [TARGET] (--latest | --archive NAME | --undo) [--json]
 
     Verifies the archive, extracts it into a staging folder beside the save directory,
     keeps the current save as a pre-restore copy under
     $XDG_DATA_HOME/savevault/pre-restore/<game>/, then swaps the folders. A corrupt or
     hostile archive is refused (exit 5) before anything in the save directory changes.
 
+    --undo puts back the save as it was just before the last restore (by restore, sync or
+    wrap), from its pre-restore copy, the same verified way; the save it replaces is kept
+    as a new pre-restore copy, so a second --undo puts that back again. This device's
+    agreement with the cloud returns to what it was before the restore, so status says
+    what it said then (a conflict stays a conflict, local-changed stays local-changed);
+    when the restore had brought a newer cloud save over an unchanged local one, the
+    agreement is forgotten instead, so the next sync asks instead of restoring it again.
+    With nothing to put back, exits 1.
+
       --latest         restore the newest archive
       --archive NAME   restore the named archive (see 'savevault list')
+      --undo           put back the save the last restore replaced
       --json           print the result as JSON
 
     \(target)
@@ -150,14 +165,18 @@ enum Help {
     "wrap": """
     Usage: savevault wrap [TARGET] [--on-conflict POLICY] [--json] -- COMMAND [ARG...]
 
-    For launch scripts (Steam: savevault wrap --game celeste -- %command%). Syncs like
-    'savevault sync', runs COMMAND with the same stdin, stdout, stderr and environment
-    (forwarding SIGINT, SIGTERM and SIGHUP), then uploads what the session changed and exits
-    with the game's exit code. It never blocks play: if the container is unreachable, a
-    conflict cannot be settled, or another savevault is busy, the game starts anyway with a
-    warning; a save that cannot be uploaded after the game is kept on this device and
-    uploaded at the next run. wrap's own messages go to stderr (--json: one JSON object per
-    line), since stdout belongs to the game.
+    For launch scripts (Steam: savevault wrap --game celeste -- %command%). With no TARGET,
+    the game is the one of the config file whose steamAppId is $SteamAppId (or
+    $STEAM_COMPAT_APP_ID), so 'savevault wrap -- %command%' serves every Steam game; with
+    no match the game runs without syncing, after a warning.
+
+    Syncs like 'savevault sync', runs COMMAND with the same stdin, stdout, stderr and
+    environment (forwarding SIGINT, SIGTERM and SIGHUP), then uploads what the session
+    changed and exits with the game's exit code. It never blocks play: if the container is
+    unreachable, a conflict cannot be settled, or another savevault is busy, the game starts
+    anyway with a warning; a save that cannot be uploaded after the game is kept on this
+    device and uploaded at the next run. wrap's own messages go to stderr (--json: one JSON
+    object per line), since stdout belongs to the game.
 
     \(target)
     """,
@@ -185,6 +204,41 @@ enum Help {
       --json     print the list as JSON
 
     \(target)
+    """,
+    "add": """
+    Usage: savevault add NAME --save-dir DIR [--container URL] [--steam-app-id N] [--replace] [--json]
+
+    Adds the game NAME to the config file (creating the file if needed; every other game
+    and setting is kept), so that --game NAME is enough. NAME is the game's folder in the
+    container: at most 100 characters, no '/', '\\' or control characters, not starting
+    with '.'. DIR is stored as an absolute path and need not exist yet. A name already in
+    the config file is refused unless --replace. Bad input exits 2 and writes nothing.
+
+      --save-dir DIR       where the game keeps its saves
+      --container URL      this game's container (default: the config file's, then
+                           $SAVEVAULT_CONTAINER, then $XDG_DATA_HOME/savevault/container)
+      --steam-app-id N     the game's Steam app id, for 'savevault wrap -- %command%'
+      --replace            replace the game's entry if it is already there
+      --json               print what was written as JSON
+    """,
+    "games": """
+    Usage: savevault games [--json]
+
+    Lists the games of the config file: name, state (as 'savevault status' finds it), save
+    directory, container and Steam app id. A game whose container cannot be reached is
+    listed as unavailable, with why; the others are still listed.
+
+      --json     print a list, one object per game
+    """,
+    "remove": """
+    Usage: savevault remove NAME [--json]
+
+    Removes the game NAME from the config file. Nothing else is deleted: the save
+    directory, the archives in the container, the pre-restore copies and this device's
+    agreement stay as they are, and 'savevault add' brings the game back. An unknown NAME
+    exits 2.
+
+      --json     print what was removed as JSON
     """,
     "prune": """
     Usage: savevault prune [TARGET] --keep N [--json]

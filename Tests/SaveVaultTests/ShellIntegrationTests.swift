@@ -133,7 +133,7 @@ struct ShellIntegrationTests {
     for command in try helpCommands() {
       #expect(page.contains("savevault \(command)"), "no \(command) in the page")
     }
-    #expect(page.contains("savevault restore [TARGET] (--latest | --archive NAME) [--json]"))
+    #expect(page.contains("savevault restore [TARGET] (--latest | --archive NAME | --undo) [--json]"))
     #expect(page.contains("--save-dir DIR"))
     #expect(page.contains("EXIT STATUS"))
   }

@@ -38,14 +38,15 @@ struct LedgerIndexEntry: Equatable {
 struct LedgerStore {
   var directory: String
 
-  private func base(game: String, container: String) -> String {
+  func base(game: String, container: String) -> String {
     directory + "/" + game + "-" + String(SHA256.hex(of: container).prefix(12))
   }
 
   /// The record for `target`'s game and container (by its canonical location).
-  func load(_ target: Target) -> LedgerRecord? {
-    let game = target.game
-    let container = target.ledgerKey
+  func load(_ target: Target) -> LedgerRecord? { load(game: target.game, container: target.ledgerKey) }
+
+  /// The record for `game` and the container whose ledger key is `container`.
+  func load(game: String, container: String) -> LedgerRecord? {
     guard let data = FileManager.default.contents(atPath: base(game: game, container: container) + ".json"),
       let record = try? JSONDecoder().decode(LedgerRecord.self, from: data),
       record.game == game, record.container == container
@@ -55,7 +56,12 @@ struct LedgerStore {
 
   /// The agreed snapshot's files by path, or nil if the index is missing or damaged.
   func loadIndex(_ target: Target) -> [String: LedgerIndexEntry]? {
-    let path = base(game: target.game, container: target.ledgerKey) + ".index"
+    loadIndex(game: target.game, container: target.ledgerKey)
+  }
+
+  /// The index of `game`'s agreement with the container whose ledger key is `container`.
+  func loadIndex(game: String, container: String) -> [String: LedgerIndexEntry]? {
+    let path = base(game: game, container: container) + ".index"
     guard let data = FileManager.default.contents(atPath: path) else { return nil }
     var index: [String: LedgerIndexEntry] = [:]
     for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {

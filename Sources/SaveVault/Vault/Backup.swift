@@ -74,6 +74,16 @@ extension Vault {
         files: snapshot.fileCount, bytes: snapshot.byteCount, archiveBytes: 0,
         skipped: snapshot.skipped.map(\.path), newerCloudArchive: newer)
     }
+    if known == nil {  // a sync has said why already
+      verbose(
+        force
+          ? "uploading: --force"
+          : record.map {
+            archives.contains(where: { [name = $0.archive] in $0.name == name })
+              ? "uploading: the save changed since '\($0.archive)'"
+              : "uploading: the agreed '\($0.archive)' is no longer in the container"
+          } ?? "uploading: this device has agreed on nothing yet")
+    }
     let (stored, manifest, packed) = try storeSettled(
       snapshot, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
     try context.failpoints.hit("backup.stored")

@@ -47,6 +47,8 @@ extension Vault {
       if let kept = keepReplaced(aside, target: target) {
         context.log.warning(
           "an interrupted restore had replaced the save; the replaced one is kept at '\(kept)'")
+        // Its agreement was never rewritten: the ledger still holds the one before it.
+        noteUndoPoint(target, kept: kept, restoredArchive: nil, container: target.ledgerKey)
       }
     }
   }

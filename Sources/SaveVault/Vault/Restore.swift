@@ -50,7 +50,8 @@ extension Vault {
 
   /// `restore` with the lock held; `known` is what the caller has already read (a sync's assessment).
   func performRestore(
-    _ target: Target, container: any Container, selection: RestoreSelection, known: Assessment? = nil
+    _ target: Target, container: any Container, selection: RestoreSelection, known: Assessment? = nil,
+    undoing: UndoPoint? = nil
   ) throws
     -> RestoreReport
   {
@@ -110,8 +111,12 @@ extension Vault {
     try context.failpoints.hit("restore.swapped")
     let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target) }
     try context.failpoints.hit("restore.kept")
+    noteUndoPoint(
+      target, kept: preRestoreCopy, restoredArchive: undoing == nil ? chosen.name : nil,
+      container: undoing?.container ?? target.ledgerKey)
 
-    if let restored = try Snapshot.scan(destination) {
+    // An undo puts back the agreement it undoes (Undo.swift); a restore records a new one.
+    if undoing == nil, let restored = try Snapshot.scan(destination) {
       try recordAgreement(
         target: target, archive: chosen.name, snapshot: restored, content: extraction.entries)
     }
@@ -165,7 +170,11 @@ extension Vault {
     var copyPath: String?
     do {
       let keeper = preRestoreStore(creating: true)
-      let (copy, _) = try store(replaced, game: target.game, device: target.device, in: keeper)
+      // Named after every copy before it, so the newest copy is the last one kept, whatever the clock.
+      let newest = (try? keeper.archivesNewestFirst(game: target.game))?.first?.modifiedMs
+      let (copy, _) = try store(
+        replaced, game: target.game, device: target.device, in: keeper,
+        notBefore: newest.map { $0 + 1 } ?? Int64.min)
       copyPath = keeper.root + "/" + target.game + "/" + copy.name
       verbose("kept the replaced save as '\(copyPath ?? "")'")
     } catch {

@@ -132,6 +132,9 @@ extension Vault {
     let archives = try container.archivesNewestFirst(game: target.game)
     let record = ledger.load(target)
     let latest = archives.first
+    verbose(
+      "local: '\(target.saveDirectory)' \(snapshot.map { $0.isEmpty ? "is empty" : "holds \($0.fileCount) file(s)" } ?? "does not exist"); cloud: \(archives.count) archive(s) in '\(target.containerURL)'"
+    )
     let state = try Decision.state(
       localExists: snapshot.map { !$0.isEmpty } ?? false, cloudHasArchives: latest != nil
     ) {

@@ -75,6 +75,8 @@ extension Vault {
       }
     }
 
+    verbose(
+      "\(found.state.rawValue): \(Self.plan(found.state, phase: phase, isLocalDeletion: isLocalDeletion))")
     switch found.state {
     case .inSync:
       if found.record == nil, let latest = found.latest, let snapshot = found.snapshot {
@@ -121,5 +123,23 @@ extension Vault {
       }
     }
     return report
+  }
+}
+
+extension Vault {
+  /// What sync does in `state`, for `--verbose`.
+  static func plan(_ state: SyncState, phase: SyncPhase, isLocalDeletion: Bool) -> String {
+    switch state {
+    case .inSync: "local and cloud agree; nothing to do"
+    case .localChanged: "only the local save changed since the agreement; uploading it"
+    case .cloudEmpty: "the container has no archive of this game; uploading the local save, if any"
+    case .cloudChanged,
+      .localMissing where !isLocalDeletion:
+      phase == .full
+        ? "only the cloud changed (or there is no local save); restoring its latest, keeping the local save"
+        : "the cloud changed; restoring waits for the next sync before the game"
+    case .conflict: "both changed since the agreement; asking, or applying --on-conflict"
+    case .localMissing: "the local save was deleted since the agreement; asking, or applying --on-conflict"
+    }
   }
 }

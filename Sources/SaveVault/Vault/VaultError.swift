@@ -20,6 +20,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
   case gameNotStarted(command: String, reason: String)
   /// A local file operation failed.
   case io(path: String, reason: String)
+  /// `restore --undo` found no pre-restore copy to put back (with why, when known).
+  case nothingToUndo(game: String, reason: String?)
 
   public var description: String {
     switch self {
@@ -41,6 +43,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
       "cannot start '\(command)': \(reason)"
     case .io(let path, let reason):
       "'\(path)': \(reason)"
+    case .nothingToUndo(let game, let reason):
+      reason.map { "\(game): \($0); nothing to undo" } ?? "no pre-restore copy of \(game); nothing to undo"
     }
   }
 }

@@ -1,0 +1,120 @@
+import Foundation
+
+extension Vault {
+  /// The config file a command works on: `configFile` (`--config`), else `SAVEVAULT_CONFIG`
+  /// or the default, made absolute.
+  public func configPath(_ configFile: String?) -> String {
+    absolute(configFile ?? paths.configFile, context: context, home: paths.home)
+  }
+
+  /// Adds `game` to the config file, creating the file if it is missing and keeping every
+  /// other game and setting. The name must be a valid game folder; the save directory is
+  /// stored absolute (it need not exist yet, but must not be a file); a folder container is
+  /// stored as an absolute path, other URLs as given, after parsing; a Steam app id is a
+  /// positive whole number that no other game has. A name already present is refused unless
+  /// `replacing`, which replaces its entry whole. Throws `ConfigError` (exit 2) for bad input;
+  /// nothing is written then.
+  public func addGame(_ game: NewGame, configFile: String?, replacing: Bool) throws -> AddGameReport {
+    guard Target.isValidGameName(game.name) else { throw ConfigError.invalidGameName(game.name) }
+    guard !game.saveDirectory.isEmpty else { throw ConfigError.invalid("--save-dir needs a directory") }
+    let saveDirectory = absolute(game.saveDirectory, context: context, home: paths.home)
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: saveDirectory, isDirectory: &isDirectory)
+    if exists && !isDirectory.boolValue {
+      throw ConfigError.invalid("save directory '\(saveDirectory)' is a file, not a directory")
+    }
+    let container = try game.containerURL.map { url throws(ConfigError) -> String in
+      let location = try ContainerLocation.parse(
+        url, currentDirectory: context.currentDirectory, home: paths.home)
+      if case .folder(let path) = location { return path }
+      return url
+    }
+    if let id = game.steamAppId {
+      guard !id.isEmpty, id.count <= 10, id.allSatisfy(\.isASCII), id.allSatisfy(\.isNumber),
+        (UInt64(id) ?? 0) > 0
+      else {
+        throw ConfigError.invalid(
+          "--steam-app-id must be a Steam app id (the number in store.steampowered.com/app/N), not '\(id)'")
+      }
+    }
+
+    return try editGames(configFile) { games, path in
+      let isPresent = games[game.name] != nil
+      if isPresent && !replacing {
+        throw ConfigError.invalid(
+          "game '\(game.name)' is already in config file '\(path)': pass --replace to change it, or 'savevault remove \(game.name)' first"
+        )
+      }
+      if let id = game.steamAppId {
+        let others = try ConfigFile.load(path: path, isRequired: false).games ?? [:]
+        if let other = others.first(where: { $0.key != game.name && $0.value.steamAppId == id })?.key {
+          throw ConfigError.invalid(
+            "Steam app id \(id) already belongs to game '\(other)' in '\(path)': one id names one game")
+        }
+      }
+      var entry: [String: Any] = ["saveDir": saveDirectory]
+      entry["container"] = container
+      entry["steamAppId"] = game.steamAppId
+      games[game.name] = entry
+      verbose("\(isPresent ? "replacing" : "adding") game '\(game.name)' in '\(path)'")
+      return AddGameReport(
+        game: game.name, saveDir: saveDirectory, container: container, steamAppId: game.steamAppId,
+        configFile: path, replaced: isPresent, saveDirExists: exists)
+    }
+  }
+
+  /// Removes `name` from the config file. Deletes nothing else: not the save directory, not
+  /// an archive, not a pre-restore copy, not the ledger. An unknown name throws `ConfigError`.
+  public func removeGame(_ name: String, configFile: String?) throws -> RemoveGameReport {
+    try editGames(configFile) { games, path in
+      guard let removed = games.removeValue(forKey: name) as? [String: Any] else {
+        let known = games.keys.sorted()
+        throw ConfigError.invalid(
+          "no game '\(name)' in config file '\(path)'; nothing removed"
+            + (known.isEmpty ? " (it has no games)" : " (its games: \(known.joined(separator: ", ")))"))
+      }
+      return RemoveGameReport(
+        game: name, configFile: path, saveDir: removed["saveDir"] as? String,
+        container: removed["container"] as? String)
+    }
+  }
+
+  /// Changes the `games` object of the config file with the config lock held: `change` gets
+  /// it and the file's path; what it leaves is written (atomically), unless it throws.
+  private func editGames<Result>(
+    _ configFile: String?, _ change: (inout [String: Any], String) throws -> Result
+  ) throws -> Result {
+    let path = configPath(configFile)
+    let held = try configLock()
+    defer { withExtendedLifetime(held) {} }
+    let editor = ConfigEditor(path: path)
+    var config = try editor.load()
+    var games = ConfigEditor.games(of: config)
+    let result = try change(&games, path)
+    config["games"] = games
+    try editor.save(config)
+    return result
+  }
+
+  /// The games of the config file with their entries, sorted by name (none when the default
+  /// file does not exist).
+  public func configuredGameEntries(configFile: String?) throws(ConfigError) -> [(
+    name: String, entry: ConfigFile.GameEntry
+  )] {
+    let config = try ConfigFile.load(path: configPath(configFile), isRequired: configFile != nil)
+    return (config.games ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+  }
+
+  /// The configured games whose `steamAppId` is `id` (what Steam puts in `SteamAppId` or
+  /// `STEAM_COMPAT_APP_ID` for the game it launches).
+  public func games(steamAppId id: String, configFile: String?) throws(ConfigError) -> [String] {
+    try configuredGameEntries(configFile: configFile).filter { $0.entry.steamAppId == id }.map(\.name)
+  }
+
+  /// Serializes changes to the config file between savevaults (`.config` is no game's name).
+  private func configLock() throws -> GameLock {
+    try GameLock(
+      game: ".config", directory: paths.lockDirectory, waitSeconds: lockWaitSeconds,
+      holder: "pid \(getpid()), savevault editing the config file")
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// What `restore --undo` did.
+public struct UndoReport: Encodable, Sendable, Equatable {
+  /// What became of this device's agreement with the cloud.
+  public enum Agreement: String, Encodable, Sendable {
+    /// Put back as it was before the restore: `status` says what it said then.
+    case restored
+    /// Forgotten: there was none before the restore, it is not known, or it would make the
+    /// next sync restore the undone cloud save again. The next `status` compares the save
+    /// with the cloud's latest: the same content is in-sync, different content a conflict.
+    case cleared
+  }
+
+  public var game: String
+  public var saveDir: String
+  /// The pre-restore copy put back.
+  public var restoredCopy: String
+  public var files: Int
+  public var bytes: Int64
+  /// Where the save this undo replaced is kept (a second undo puts it back).
+  public var preRestoreCopy: String?
+  public var agreement: Agreement
+  /// The archive agreed on now (nil when cleared).
+  public var agreedArchive: String?
+  /// Why the agreement is what it is.
+  public var note: String
+}
+
+extension Vault {
+  /// Puts back the save as it was just before the last restore (by `restore`, `sync` or
+  /// `wrap`), from its pre-restore copy, through the same verified extraction and swap as a
+  /// restore. The save it replaces is kept as a new pre-restore copy, so a second undo puts
+  /// that back (undo undoes itself). The agreement with the cloud returns to what it was
+  /// before the restore, so `status` says what it said then (a conflict stays a conflict,
+  /// local-changed stays local-changed); except that when the restore had brought the cloud's
+  /// newer save over an unchanged local one, the agreement is forgotten instead, so the next
+  /// sync asks rather than restoring that save again.
+  ///
+  /// Throws `VaultError.nothingToUndo` when there is no copy to put back.
+  public func undoRestore(_ target: Target) throws -> UndoReport {
+    let held = try lock(target, purpose: "restore --undo")
+    defer { withExtendedLifetime(held) {} }
+    recoverInterruptedRestore(target)
+    let store = preRestoreStore()
+    let folder = store.root + "/" + target.game
+    let copies = (try? store.archivesNewestFirst(game: target.game)) ?? []
+    let point: UndoPoint
+    if let saved = undoJournal.load(game: target.game) {
+      guard let copy = saved.copy else {
+        throw VaultError.nothingToUndo(
+          game: target.game,
+          reason: saved.keptFolder.map {
+            "the save the last restore replaced could not be packed; it is kept as a folder at '\($0)'"
+          } ?? "the last restore replaced no save (the save directory was missing or empty)")
+      }
+      guard copies.contains(where: { $0.name == copy }) else {
+        throw VaultError.nothingToUndo(
+          game: target.game,
+          reason: "the last restore's pre-restore copy '\(copy)' is no longer in '\(folder)'")
+      }
+      point = saved
+    } else {
+      guard let newest = copies.first else { throw VaultError.nothingToUndo(game: target.game, reason: nil) }
+      verbose("no undo point noted for '\(target.game)': putting back the newest pre-restore copy")
+      point = UndoPoint(
+        game: target.game, copy: newest.name, container: target.ledgerKey, restoredArchive: nil, madeAtMs: 0)
+    }
+    let copy = point.copy ?? ""
+    let restored = try performRestore(target, container: store, selection: .named(copy), undoing: point)
+    let (agreement, note) = try putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)
+    verbose("agreement: \(note)")
+    return UndoReport(
+      game: target.game, saveDir: target.saveDirectory, restoredCopy: folder + "/" + copy,
+      files: restored.files,
+      bytes: restored.bytes, preRestoreCopy: restored.preRestoreCopy, agreement: agreement,
+      agreedArchive: agreement == .restored ? point.record?.archive : nil, note: note)
+  }
+
+  /// Sets the agreement `point` noted back, or forgets it (see `undoRestore`).
+  private func putBackAgreement(_ point: UndoPoint, knownBefore: Bool, target: Target) throws -> (
+    UndoReport.Agreement, String
+  ) {
+    let game = point.game
+    guard let record = point.record else {
+      ledger.remove(game: game, container: point.container)
+      return (
+        .cleared,
+        knownBefore
+          ? "there was no agreement before that restore; the next status compares the save with the cloud"
+          : "the agreement before that restore is not known; the next status compares the save with the cloud"
+      )
+    }
+    try ledger.putBack(record, indexText: point.index ?? "")
+    guard let archive = point.restoredArchive, archive != record.archive,
+      let snapshot = try Snapshot.scan(target.saveDirectory),
+      try !Fingerprint(snapshot: snapshot).hasChanged(
+        since: record, index: { ledger.loadIndex(game: game, container: point.container) })
+    else {
+      return (.restored, "back to '\(record.archive)', as before the restore")
+    }
+    // The save put back is the agreed one and the restore had brought a newer cloud save: the
+    // old agreement would say cloud-changed, and the next sync would restore it again.
+    ledger.remove(game: game, container: point.container)
+    return (
+      .cleared,
+      "forgotten, so that the next sync asks about '\(archive)' instead of restoring it again"
+    )
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// What `restore --undo` needs to put back the last restore of a game: the pre-restore copy
+/// that holds the save the restore replaced, and the agreement (ledger record) this device
+/// had before it. Every restore, and every undo, rewrites it:
+/// `$XDG_STATE_HOME/savevault/undo/<game>.json`.
+struct UndoPoint: Codable, Equatable, Sendable {
+  var game: String
+  /// The pre-restore copy (a name in the pre-restore store) of the replaced save; nil when
+  /// nothing was replaced (the save directory was missing or empty) or it could not be packed.
+  var copy: String?
+  /// Where the replaced save was kept instead, when it could not be packed.
+  var keptFolder: String?
+  /// The ledger key of the container whose agreement the restore changed.
+  var container: String
+  /// The cloud archive the restore brought; nil when the restore was itself an undo.
+  var restoredArchive: String?
+  /// The agreement before the restore (nil: there was none), and its index file's text.
+  var record: LedgerRecord?
+  var index: String?
+  var madeAtMs: Int64
+}
+
+/// The undo points, one file per game under `$XDG_STATE_HOME/savevault/undo/`.
+struct UndoJournal {
+  var directory: String
+
+  private func path(_ game: String) -> String { directory + "/" + game + ".json" }
+
+  /// The game's undo point; nil when there is none or it is unreadable.
+  func load(game: String) -> UndoPoint? {
+    guard let data = FileManager.default.contents(atPath: path(game)),
+      let point = try? JSONDecoder().decode(UndoPoint.self, from: data), point.game == game
+    else { return nil }
+    return point
+  }
+
+  func save(_ point: UndoPoint) throws {
+    try AtomicFile.write(JSONEncoder.stable.encode(point), to: path(point.game))
+  }
+
+  func remove(game: String) { unlink(path(game)) }
+}
+
+extension LedgerStore {
+  /// The raw text of an agreement's index file, if any.
+  func indexText(game: String, container: String) -> String? {
+    FileManager.default.contents(atPath: base(game: game, container: container) + ".index")
+      .map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Puts an agreement back as it was: the index text, then the record.
+  func putBack(_ record: LedgerRecord, indexText: String) throws {
+    let base = base(game: record.game, container: record.container)
+    try AtomicFile.write(Data(indexText.utf8), to: base + ".index")
+    try AtomicFile.write(JSONEncoder.stable.encode(record), to: base + ".json")
+  }
+
+  /// Forgets an agreement: the record first (it names the agreement), then the index.
+  func remove(game: String, container: String) {
+    let base = base(game: game, container: container)
+    unlink(base + ".json")
+    unlink(base + ".index")
+  }
+}
+
+extension Vault {
+  var undoJournal: UndoJournal { UndoJournal(directory: paths.stateDirectory + "/undo") }
+
+  /// Notes what a restore that just swapped the save in would need to be undone: the copy
+  /// `keepReplaced` made (or the folder it kept) and the agreement about `container` as it
+  /// is before the restore records a new one. Call before the ledger changes. A failure to
+  /// write removes the old undo point (which would name an older restore) and warns.
+  func noteUndoPoint(_ target: Target, kept: String?, restoredArchive: String?, container: String) {
+    let folder = preRestoreStore().root + "/" + target.game + "/"
+    let copy = kept.flatMap { $0.hasPrefix(folder) ? String($0.dropFirst(folder.count)) : nil }
+    let point = UndoPoint(
+      game: target.game, copy: copy, keptFolder: copy == nil ? kept : nil, container: container,
+      restoredArchive: restoredArchive, record: ledger.load(game: target.game, container: container),
+      index: ledger.indexText(game: target.game, container: container), madeAtMs: context.clock())
+    do {
+      try undoJournal.save(point)
+      verbose("noted the undo point of this restore: \(copy.map { "copy '\($0)'" } ?? "nothing to put back")")
+    } catch {
+      undoJournal.remove(game: target.game)
+      context.log.warning("could not note how to undo this restore (\(error))")
+    }
+  }
+}
