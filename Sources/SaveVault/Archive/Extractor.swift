@@ -255,7 +255,7 @@ struct Extractor {
           throw diskError(disk, refuse)
         }
         position = offset + Int64(size)
-        meter?.add(Int64(size))
+        try meter?.add(Int64(size))
       }
     }
     return (position, hash.finalize())

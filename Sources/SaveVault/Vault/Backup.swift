@@ -76,7 +76,7 @@ extension Vault {
     }
     let (stored, manifest, packed) = try storeSettled(
       snapshot, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
-    try context.failpoints.hit("backup.stored")
+    try context.checkpoint("backup.stored")
     try recordAgreement(target: target, archive: stored.name, snapshot: packed, content: manifest.entries)
     return BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
@@ -126,11 +126,11 @@ extension Vault {
       var manifest = Manifest(header: header, entries: [])
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in
-          let meter = ProgressMeter(.packing, total: snapshot.byteCount, sink: context.reportProgress)
+          let meter = ProgressMeter(.packing, total: snapshot.byteCount, context: context)
           let result = try Packer(header: header, meter: meter).pack(
             snapshot, to: fd, outputName: name.description)
           manifest = result.manifest
-          try context.failpoints.hit("backup.packed")
+          try context.checkpoint("backup.packed")
           return result.byteCount
         }
         verbose("stored '\(stored.name)' (\(stored.size) bytes) in '\(container.displayName)'")
