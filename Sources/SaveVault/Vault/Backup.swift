@@ -59,8 +59,9 @@ extension Vault {
       throw VaultError.io(path: snapshot.root, reason: "cannot be backed up: \(violation)")
     }
 
-    let archives = try known?.archives ?? container.archivesNewestFirst(game: target.game)
     let record = known.map(\.record) ?? ledger.load(target)
+    let archives =
+      try known?.archives ?? listArchives(target, container: container, record: force ? nil : record)
     let newer = archives.first.flatMap { latest in
       latest.name != record?.archive && latest.device != target.device ? latest.name : nil
     }

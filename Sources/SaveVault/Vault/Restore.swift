@@ -54,7 +54,7 @@ extension Vault {
   ) throws
     -> RestoreReport
   {
-    let archives = try known?.archives ?? container.archivesNewestFirst(game: target.game)
+    let archives = try known?.archives ?? listArchives(target, container: container, record: ledger.load(target))
     let chosen: StoredArchive
     switch selection {
     case .latest:

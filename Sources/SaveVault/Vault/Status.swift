@@ -149,8 +149,8 @@ extension Vault {
   /// Reads the save directory, the container and the ledger, and decides the state.
   func assess(_ target: Target, container: any Container) throws -> Assessment {
     let snapshot = try Snapshot.scan(target.saveDirectory)
-    let archives = try container.archivesNewestFirst(game: target.game)
     let record = ledger.load(target)
+    let archives = try listArchives(target, container: container, record: record)
     let latest = archives.first
     let state = try Decision.state(
       localExists: snapshot.map { !$0.isEmpty } ?? false, cloudHasArchives: latest != nil
