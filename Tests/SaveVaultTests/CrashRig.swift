@@ -103,8 +103,8 @@ struct CrashRig {
     try writeFile(save + "/progress.txt", "state \(seed)\n")
   }
 
-  /// The save directory's content (kind and bytes by path).
-  func saveState() -> [String: String] { contentTree(save) }
+  /// The save directory's content (kind and a digest of the bytes by path).
+  func saveState() -> [String: String] { digestTree(save) }
 
   /// Names in the container's game folder (folder) or listed (S3).
   func containerArchives() throws -> [String] { try container.list(game: game).map(\.name).sorted() }
@@ -128,7 +128,7 @@ struct CrashRig {
         }
         let tar = try runProgram("/usr/bin/tar", ["-xf", file, "-C", scratch + "/x-" + archive.name])
         #expect(tar.code == 0, "GNU tar could not read \(archive.name): \(tar.stderr)")
-        states.append(contentTree(scratch + "/x-" + archive.name))
+        states.append(digestTree(scratch + "/x-" + archive.name))
       }
     }
     return states
@@ -224,6 +224,12 @@ final class SpawnedProgram {
       _ = wait()
     }
   }
+}
+
+/// `contentTree` with each value replaced by its SHA-256, so that a failed comparison of
+/// MiB-sized trees prints short lines.
+func digestTree(_ root: String) -> [String: String] {
+  contentTree(root).mapValues { SHA256.hex(of: $0) }
 }
 
 /// Waits up to `seconds` for `condition`, polling every 10 ms; returns whether it came true.
