@@ -68,7 +68,9 @@ enum Help {
 
     Shows the local save (newest modification in ms, files, bytes), the container's latest
     archive (time in ms, device, count) and the state: in-sync, local-changed,
-    cloud-changed, conflict, cloud-empty or local-missing. Changes nothing.
+    cloud-changed, conflict, cloud-empty or local-missing. Changes nothing, except to finish
+    or undo what a killed savevault left (listed under "repaired") when no other savevault
+    is working on the game.
 
       --json     print one JSON object
 

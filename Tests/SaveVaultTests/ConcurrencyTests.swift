@@ -64,7 +64,8 @@ struct ConcurrencyTests {
     #expect(try deck.containerArchives() == after, "asking changed nothing")
   }
 
-  @Test("a reader listing while a writer uploads never sees a partial archive", arguments: CrashRig.Kind.allCases)
+  @Test(
+    "a reader listing while a writer uploads never sees a partial archive", arguments: CrashRig.Kind.allCases)
   func readerDuringUpload(kind: CrashRig.Kind) throws {
     let rig = try CrashRig(kind)
     try rig.writeState(1)

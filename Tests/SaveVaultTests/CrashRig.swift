@@ -46,7 +46,8 @@ struct CrashRig {
         container = FolderContainer(root: dir.sub("cloud"))
         serverEnvironment = [:]
       case .s3:
-        let server = try #require(S3TestServer.shared(.rclone), "rclone serve s3 did not start (is rclone installed?)")
+        let server = try #require(
+          S3TestServer.shared(.rclone), "rclone serve s3 did not start (is rclone installed?)")
         let made = try server.container()
         containerURL = "s3://\(made.bucket)/\(made.prefix)"
         container = made
@@ -73,8 +74,11 @@ struct CrashRig {
 
   /// Runs `savevault COMMAND ARGS… TARGET` and waits.
   @discardableResult
-  func run(_ arguments: [String], failpoints: String? = nil, _ extra: [String: String] = [:]) throws -> RunResult {
-    try runProgram(savevaultBinary, arguments + target, environment: environment(failpoints: failpoints, extra))
+  func run(_ arguments: [String], failpoints: String? = nil, _ extra: [String: String] = [:]) throws
+    -> RunResult
+  {
+    try runProgram(
+      savevaultBinary, arguments + target, environment: environment(failpoints: failpoints, extra))
   }
 
   /// Starts `savevault COMMAND ARGS… TARGET` with no blocked signals and default signal
@@ -145,7 +149,8 @@ struct CrashRig {
   /// The multipart uploads the bucket holds for this game (S3 only; [] for a folder).
   func openMultipartUploads() throws -> [String] {
     guard let s3 = container as? S3Container else { return [] }
-    let response = try s3.request("GET", key: nil, query: [("uploads", ""), ("prefix", s3.keyPrefix(game: game))])
+    let response = try s3.request(
+      "GET", key: nil, query: [("uploads", ""), ("prefix", s3.keyPrefix(game: game))])
     try #require((200..<300).contains(response.status), "ListMultipartUploads: HTTP \(response.status)")
     return XMLNode.parse(response.body)?.all("Upload").compactMap { $0.value("Key") } ?? []
   }

@@ -20,7 +20,8 @@ struct DiskFullTests {
     init(_ megabytes: Int, in dir: TemporaryDirectory) throws {
       try #require(
         getuid() == 0,
-        "these tests mount a small tmpfs to fill it, which needs root (they run as root in CI); run the suite as root")
+        "these tests mount a small tmpfs to fill it, which needs root (they run as root in CI); run the suite as root"
+      )
       path = dir.sub("disk")
       try makeDirectory(path)
       let mount = try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path])
@@ -80,7 +81,8 @@ struct DiskFullTests {
     try writeFile(save + "/slot.sav", "the small save on the small disk")
     let before = digestTree(save)
     let restore = try runProgram(
-      savevaultBinary, ["restore", "--archive", archive, "--save-dir", save, "--container", dir.sub("cloud")],
+      savevaultBinary,
+      ["restore", "--archive", archive, "--save-dir", save, "--container", dir.sub("cloud")],
       environment: environment(dir))
     CrashTally.faults.add()
     #expect(restore.code == 1, "exit \(restore.code): \(restore.stderr)")
@@ -98,7 +100,8 @@ struct DiskFullTests {
     try writeFile(save + "/slot.sav", "the small save on the small disk")
     let before = digestTree(save)
     let restore = try SpawnedProgram(
-      savevaultBinary, ["restore", "--archive", archive, "--save-dir", save, "--container", dir.sub("cloud")],
+      savevaultBinary,
+      ["restore", "--archive", archive, "--save-dir", save, "--container", dir.sub("cloud")],
       environment: environment(dir, ["SAVEVAULT_FAILPOINTS": "progress.extracting=sleep:600@1"]),
       output: dir.sub("restore"))
     let staged = eventually {
@@ -139,7 +142,8 @@ struct DiskFullTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: cloud + "/quest") == before)
 
     // The same in-process, counting the container's calls.
-    let vault = try Vault(context: testContext(home: dir.sub("home"), environment: ["SAVEVAULT_DEVICE": "deck"]))
+    let vault = try Vault(
+      context: testContext(home: dir.sub("home"), environment: ["SAVEVAULT_DEVICE": "deck"]))
     let target = try vault.resolve(TargetRequest(game: "quest", saveDirectory: save, containerURL: cloud))
     let counted = FaultyContainer(FolderContainer(root: cloud), fault: .stall(milliseconds: 0), on: .probe)
     var counting = vault

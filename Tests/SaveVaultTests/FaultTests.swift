@@ -67,15 +67,18 @@ struct FaultTests {
       let dir = self.dir
       let (cloud, save) = (dir.sub("cloud"), dir.sub("saves/quest/slot"))
       try makeDirectory(cloud)
-      let deck = try Vault(context: testContext(home: dir.sub("deck"), environment: ["SAVEVAULT_DEVICE": "deck"]))
+      let deck = try Vault(
+        context: testContext(home: dir.sub("deck"), environment: ["SAVEVAULT_DEVICE": "deck"]))
       let pc = try Vault(
-        context: testContext(home: dir.sub("pc"), startMs: 1_795_968_100_000, environment: ["SAVEVAULT_DEVICE": "pc"]))
+        context: testContext(
+          home: dir.sub("pc"), startMs: 1_795_968_100_000, environment: ["SAVEVAULT_DEVICE": "pc"]))
       let target = try deck.resolve(TargetRequest(game: "quest", saveDirectory: save, containerURL: cloud))
       try writeFile(save + "/a.sav", "deck 1")
       _ = try deck.backup(target, force: false)
       try writeFile(save + "/a.sav", "deck 2")
       _ = try deck.backup(target, force: false)
-      let pcTarget = try pc.resolve(TargetRequest(game: "quest", saveDirectory: dir.sub("pc-save"), containerURL: cloud))
+      let pcTarget = try pc.resolve(
+        TargetRequest(game: "quest", saveDirectory: dir.sub("pc-save"), containerURL: cloud))
       try writeFile(dir.sub("pc-save/a.sav"), "pc 1")
       _ = try pc.backup(pcTarget, force: false)
       try writeFile(save + "/a.sav", "deck 3, not uploaded")
@@ -113,7 +116,9 @@ struct FaultTests {
           message.contains(world.cloud) || message.contains("packsave-"),
           "\(what): the message names neither the container nor an archive: \(message)")
         #expect(contentTree(world.save) == saveBefore, "\(what) failed but changed the save")
-        if case VaultError.noBackups = failure { Issue.record("\(what): a failed listing read as no backups") }
+        if case VaultError.noBackups = failure {
+          Issue.record("\(what): a failed listing read as no backups")
+        }
       } else if test.mustFail && faulty.injected > 0 && command != .list {
         Issue.record("\(what): met the fault and reported success")
       }

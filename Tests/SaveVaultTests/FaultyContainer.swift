@@ -109,7 +109,8 @@ final class FaultyContainer: Container, @unchecked Sendable {
     case .unavailable(_, let reason): .unavailable(container: displayName, reason: reason)
     case .notFound(_, let name): .notFound(container: displayName, name: name)
     case .alreadyExists(_, let name): .alreadyExists(container: displayName, name: name)
-    case .transferFailed(_, let name, let reason): .transferFailed(container: displayName, name: name, reason: reason)
+    case .transferFailed(_, let name, let reason):
+      .transferFailed(container: displayName, name: name, reason: reason)
     case .noSpace: .noSpace(container: displayName)
     }
   }
@@ -135,7 +136,8 @@ final class FaultyContainer: Container, @unchecked Sendable {
     try generic(fault)
     let stored = try base.upload(game: game, name: name, body: body)
     if case .lostAnswer = fault {
-      throw ContainerError.transferFailed(container: displayName, name: name, reason: "the connection dropped")
+      throw ContainerError.transferFailed(
+        container: displayName, name: name, reason: "the connection dropped")
     }
     return stored
   }
@@ -153,7 +155,8 @@ final class FaultyContainer: Container, @unchecked Sendable {
         } else {
           data[data.count / 2] ^= 0x5a
         }
-        let (copy, path) = try Platform.makeTemporaryFile(prefix: NSTemporaryDirectory() + "/savevault-fault-")
+        let (copy, path) = try Platform.makeTemporaryFile(
+          prefix: NSTemporaryDirectory() + "/savevault-fault-")
         defer {
           close(copy)
           unlink(path)

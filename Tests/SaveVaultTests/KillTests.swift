@@ -15,7 +15,9 @@ import Testing
 @Suite("Kill: SIGKILL at any moment loses nothing")
 struct KillTests {
   static func backupPoints(_ kind: CrashRig.Kind) -> [String] {
-    let common = ["progress.packing=kill@1", "progress.packing=kill@3", "backup.packed=kill", "backup.stored=kill"]
+    let common = [
+      "progress.packing=kill@1", "progress.packing=kill@3", "backup.packed=kill", "backup.stored=kill",
+    ]
     switch kind {
     case .folder: return common
     case .s3:
@@ -62,7 +64,8 @@ struct KillTests {
     let rig = try CrashRig(kind)
     try rig.writeState(1)
     let first = rig.saveState()
-    let firstArchive = try #require(try jsonObject(try rig.run(["backup", "--json"]).stdout)["archive"] as? String)
+    let firstArchive = try #require(
+      try jsonObject(try rig.run(["backup", "--json"]).stdout)["archive"] as? String)
     try rig.writeState(2)
     let second = rig.saveState()
     let secondArchive = try #require(
@@ -75,8 +78,16 @@ struct KillTests {
       CrashTally.kills.add()
       try checkContainer(rig, after: point)
 
+      var repairedByText = false
+      if point.hasPrefix("restore.between-renames") {
+        let text = try rig.run(["status"])
+        #expect(text.stdout.contains("repaired put back"), "status says what it repaired: \(text.stdout)")
+        repairedByText = true
+      }
       let status = try rig.run(["status", "--json"])
       try #require(status.code == 0, "status after a kill at \(point): \(status.stderr)")
+      let repaired = try jsonObject(status.stdout)["repaired"] as? [String] ?? []
+      #expect(repaired.isEmpty == repairedByText, "status --json repaired \(repaired) after \(point)")
       let after = rig.saveState()
       #expect(after == first || after == second, "the save is a mix after a kill at \(point)")
       if point.hasPrefix("restore.swapped") || point.hasPrefix("restore.kept") {
@@ -87,7 +98,8 @@ struct KillTests {
       // The ledger matches what is there: the newest archive's content is in sync, the older
       // one's is a cloud change (the journal recorded the restore that the kill cut short).
       let state = try jsonObject(status.stdout)["state"] as? String
-      #expect(state == (after == second ? "in-sync" : "cloud-changed"), "state \(state ?? "-") after \(point)")
+      #expect(
+        state == (after == second ? "in-sync" : "cloud-changed"), "state \(state ?? "-") after \(point)")
       #expect(rig.leftovers() == [], "left beside the save after \(point): \(rig.leftovers())")
       try checkRecoverable(rig, [first, second], after: point)
     }

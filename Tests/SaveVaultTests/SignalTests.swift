@@ -76,7 +76,8 @@ struct SignalTests {
     let rig = try CrashRig(.folder)
     try rig.writeState(1)
     let first = rig.saveState()
-    let archive = try #require(try jsonObject(try rig.run(["backup", "--json"]).stdout)["archive"] as? String)
+    let archive = try #require(
+      try jsonObject(try rig.run(["backup", "--json"]).stdout)["archive"] as? String)
     try rig.writeState(2)
     let second = rig.saveState()
     try #require(try rig.run(["backup"]).code == 0)
@@ -85,7 +86,9 @@ struct SignalTests {
     #expect(result.code == 143, "exit \(result.code): \(result.stderr)")
     #expect(rig.saveState() == first)
     #expect(rig.leftovers() == [])
-    #expect(try rig.recoverableStates().filter { $0 == second }.count == 2, "v2: its archive and a pre-restore copy")
+    #expect(
+      try rig.recoverableStates().filter { $0 == second }.count == 2, "v2: its archive and a pre-restore copy"
+    )
     let status = try jsonObject(try rig.run(["status", "--json"]).stdout)
     #expect(status["state"] as? String == "cloud-changed")
     #expect((status["repaired"] as? [Any])?.isEmpty == true)
@@ -109,7 +112,8 @@ struct SignalTests {
 
     try #require(try rig.run(["backup"]).code == 0)
     let before = rig.saveState()
-    let restore = try rig.start(["restore", "--archive", first], failpoints: "progress.extracting=sleep:400@1")
+    let restore = try rig.start(
+      ["restore", "--archive", first], failpoints: "progress.extracting=sleep:400@1")
     #expect(eventually { !rig.leftovers().isEmpty }, "the restore never started extracting")
     kill(restore.pid, SIGHUP)
     #expect(restore.wait() == 129, "stderr: \(restore.stderr)")

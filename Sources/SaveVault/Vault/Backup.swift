@@ -98,7 +98,9 @@ extension Vault {
   /// An archive of another device that appeared in the container while this backup ran (not
   /// in `seen`, the listing it started from), or nil. A listing that fails now is no evidence
   /// either way: nil.
-  private func concurrentUpload(_ target: Target, container: any Container, seen: [StoredArchive], stored: String)
+  private func concurrentUpload(
+    _ target: Target, container: any Container, seen: [StoredArchive], stored: String
+  )
     throws -> String?
   {
     let known = Set(seen.map(\.name))
@@ -160,7 +162,8 @@ extension Vault {
       } catch ContainerError.alreadyExists(let container, let name) where attempt == Self.nameAttempts {
         throw ContainerError.transferFailed(
           container: container, name: name,
-          reason: "the container says \(Self.nameAttempts) fresh names in a row already exist; is it working?")
+          reason: "the container says \(Self.nameAttempts) fresh names in a row already exist; is it working?"
+        )
       } catch ContainerError.alreadyExists {
         createdMs += 1  // two backups in one millisecond: the next name is free
       }

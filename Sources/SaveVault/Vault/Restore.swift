@@ -54,7 +54,8 @@ extension Vault {
   ) throws
     -> RestoreReport
   {
-    let archives = try known?.archives ?? listArchives(target, container: container, record: ledger.load(target))
+    let archives =
+      try known?.archives ?? listArchives(target, container: container, record: ledger.load(target))
     let chosen: StoredArchive
     switch selection {
     case .latest:
