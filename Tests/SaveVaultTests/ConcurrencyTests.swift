@@ -68,8 +68,7 @@ struct ConcurrencyTests {
     "a reader listing while a writer uploads never sees a partial archive", arguments: CrashRig.Kind.allCases)
   func readerDuringUpload(kind: CrashRig.Kind) throws {
     let rig = try CrashRig(kind)
-    try rig.writeState(1)
-    try #require(try rig.run(["backup"]).code == 0)
+    try rig.backUp(1)
     let before = try rig.containerArchives()
     try rig.writeState(2)
     let hold = kind == .folder ? "progress.packing=sleep:300@2" : "s3.part=sleep:500@1"

@@ -107,6 +107,15 @@ struct CrashRig {
     try writeFile(save + "/progress.txt", "state \(seed)\n")
   }
 
+  /// Writes state `seed` and backs it up; returns the archive's name.
+  @discardableResult
+  func backUp(_ seed: UInt64, mebibytes: Int = 3) throws -> String {
+    try writeState(seed, mebibytes: mebibytes)
+    let result = try run(["backup", "--json"])
+    try #require(result.code == 0, "backup of state \(seed): \(result.stderr)")
+    return try #require(try jsonObject(result.stdout)["archive"] as? String)
+  }
+
   /// The save directory's content (kind and a digest of the bytes by path).
   func saveState() -> [String: String] { digestTree(save) }
 

@@ -15,9 +15,12 @@ import Testing
 struct DiskFullTests {
   /// A tmpfs of `megabytes` MiB mounted on a new folder, unmounted when the value goes.
   final class SmallDisk {
+    /// The test's folder, which holds the mount point `disk` (and whatever else the test needs).
+    let dir: TemporaryDirectory
     let path: String
 
-    init(_ megabytes: Int, in dir: TemporaryDirectory) throws {
+    init(_ megabytes: Int, label: String) throws {
+      dir = TemporaryDirectory(label)
       try #require(
         getuid() == 0,
         "these tests mount a small tmpfs to fill it, which needs root (they run as root in CI); run the suite as root"
@@ -72,20 +75,30 @@ struct DiskFullTests {
     return try #require(try jsonObject(made.stdout)["archive"] as? String)
   }
 
-  @Test("restore onto a disk without room for the archive: exit 1, says so, nothing touched")
-  func restoreTooBigForTheDisk() throws {
-    let dir = TemporaryDirectory("diskfull-restore")
+  /// Restores a 3 MiB archive over a small save on a tmpfs of `megabytes` MiB, with
+  /// `failpoints`; returns the running restore, the disk, the save and its content before.
+  func restoreOntoSmallDisk(_ megabytes: Int, failpoints: String = "") throws
+    -> (SpawnedProgram, SmallDisk, String, [String: String])
+  {
+    let disk = try SmallDisk(megabytes, label: "diskfull-restore")
+    let dir = disk.dir
     let archive = try bigArchive(dir)
-    let disk = try SmallDisk(8, in: dir)
     let save = disk.path + "/saves/quest"
     try writeFile(save + "/slot.sav", "the small save on the small disk")
     let before = digestTree(save)
-    let restore = try runProgram(
+    let restore = try SpawnedProgram(
       savevaultBinary,
       ["restore", "--archive", archive, "--save-dir", save, "--container", dir.sub("cloud")],
-      environment: environment(dir))
+      environment: environment(dir, ["SAVEVAULT_FAILPOINTS": failpoints]), output: dir.sub("restore"))
+    return (restore, disk, save, before)
+  }
+
+  @Test("restore onto a disk without room for the archive: exit 1, says so, nothing touched")
+  func restoreTooBigForTheDisk() throws {
+    let (restore, disk, save, before) = try restoreOntoSmallDisk(8)
+    let code = restore.wait()
     CrashTally.faults.add()
-    #expect(restore.code == 1, "exit \(restore.code): \(restore.stderr)")
+    #expect(code == 1, "exit \(code): \(restore.stderr)")
     #expect(restore.stderr.contains("no space"), "stderr: \(restore.stderr)")
     #expect(digestTree(save) == before)
     #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path + "/saves") == ["quest"])
@@ -93,17 +106,8 @@ struct DiskFullTests {
 
   @Test("the disk fills up during extraction: exit 1, says so, the save untouched, no staging")
   func diskFillsDuringExtraction() throws {
-    let dir = TemporaryDirectory("diskfull-extract")
-    let archive = try bigArchive(dir)
-    let disk = try SmallDisk(24, in: dir)
-    let save = disk.path + "/saves/quest"
-    try writeFile(save + "/slot.sav", "the small save on the small disk")
-    let before = digestTree(save)
-    let restore = try SpawnedProgram(
-      savevaultBinary,
-      ["restore", "--archive", archive, "--save-dir", save, "--container", dir.sub("cloud")],
-      environment: environment(dir, ["SAVEVAULT_FAILPOINTS": "progress.extracting=sleep:600@1"]),
-      output: dir.sub("restore"))
+    let (restore, disk, save, before) = try restoreOntoSmallDisk(
+      24, failpoints: "progress.extracting=sleep:600@1")
     let staged = eventually {
       ((try? FileManager.default.contentsOfDirectory(atPath: disk.path + "/saves")) ?? []).count > 1
     }
@@ -120,8 +124,8 @@ struct DiskFullTests {
 
   @Test("a full folder container: exit 4, nothing visible, no retry, no deletion")
   func backupIntoFullContainer() throws {
-    let dir = TemporaryDirectory("diskfull-backup")
-    let disk = try SmallDisk(2, in: dir)
+    let disk = try SmallDisk(2, label: "diskfull-backup")
+    let dir = disk.dir
     let cloud = disk.path
     let save = dir.sub("saves/quest")
     try writeFile(save + "/slot.sav", "small")

@@ -38,10 +38,8 @@ struct KillTests {
   @Test("SIGKILL at every point of backup", arguments: CrashRig.Kind.allCases)
   func killDuringBackup(kind: CrashRig.Kind) throws {
     let rig = try CrashRig(kind)
-    var states: [[String: String]] = []
-    try rig.writeState(1)
-    states.append(rig.saveState())
-    try #require(try rig.run(["backup"]).code == 0)
+    try rig.backUp(1)
+    var states = [rig.saveState()]
     for (index, point) in Self.backupPoints(kind).enumerated() {
       try rig.writeState(UInt64(10 + index))
       states.append(rig.saveState())
@@ -62,14 +60,10 @@ struct KillTests {
   @Test("SIGKILL at every point of restore", arguments: CrashRig.Kind.allCases)
   func killDuringRestore(kind: CrashRig.Kind) throws {
     let rig = try CrashRig(kind)
-    try rig.writeState(1)
+    let firstArchive = try rig.backUp(1)
     let first = rig.saveState()
-    let firstArchive = try #require(
-      try jsonObject(try rig.run(["backup", "--json"]).stdout)["archive"] as? String)
-    try rig.writeState(2)
+    let secondArchive = try rig.backUp(2)
     let second = rig.saveState()
-    let secondArchive = try #require(
-      try jsonObject(try rig.run(["backup", "--json"]).stdout)["archive"] as? String)
     for point in Self.restorePoints(kind) {
       let before = rig.saveState()
       let other = before == first ? secondArchive : firstArchive

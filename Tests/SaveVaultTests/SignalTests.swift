@@ -33,8 +33,7 @@ struct SignalTests {
   @Test("a signal during backup: nothing stored, nothing left", arguments: backupCases)
   func duringBackup(_ test: Case) throws {
     let rig = try CrashRig(test.kind)
-    try rig.writeState(1)
-    try #require(try rig.run(["backup"]).code == 0)
+    try rig.backUp(1)
     try rig.writeState(2)
     let before = (rig.saveState(), try rig.containerArchives())
     let result = try rig.run(["backup"], failpoints: test.failpoint)
@@ -58,10 +57,8 @@ struct SignalTests {
   @Test("a signal during restore before the swap: the save untouched, no staging", arguments: restoreCases)
   func duringRestore(_ test: Case) throws {
     let rig = try CrashRig(test.kind)
-    try rig.writeState(1)
-    let first = try #require(try jsonObject(try rig.run(["backup", "--json"]).stdout)["archive"] as? String)
-    try rig.writeState(2)
-    try #require(try rig.run(["backup"]).code == 0)
+    let first = try rig.backUp(1)
+    try rig.backUp(2)
     let before = rig.saveState()
     let result = try rig.run(["restore", "--archive", first], failpoints: test.failpoint)
     CrashTally.signals.add()
@@ -74,13 +71,10 @@ struct SignalTests {
   @Test("a signal after the swap: the restore finishes, then exits 128+N")
   func afterSwap() throws {
     let rig = try CrashRig(.folder)
-    try rig.writeState(1)
+    let archive = try rig.backUp(1)
     let first = rig.saveState()
-    let archive = try #require(
-      try jsonObject(try rig.run(["backup", "--json"]).stdout)["archive"] as? String)
-    try rig.writeState(2)
+    try rig.backUp(2)
     let second = rig.saveState()
-    try #require(try rig.run(["backup"]).code == 0)
     let result = try rig.run(["restore", "--archive", archive], failpoints: "restore.swapped=signal:15")
     CrashTally.signals.add()
     #expect(result.code == 143, "exit \(result.code): \(result.stderr)")
@@ -97,8 +91,7 @@ struct SignalTests {
   @Test("kill -TERM from outside during backup, kill -HUP during restore (signals not blocked)")
   func realSignals() throws {
     let rig = try CrashRig(.folder)
-    try rig.writeState(1)
-    let first = try #require(try jsonObject(try rig.run(["backup", "--json"]).stdout)["archive"] as? String)
+    let first = try rig.backUp(1)
     try rig.writeState(2)
     let archives = try rig.containerArchives()
 
