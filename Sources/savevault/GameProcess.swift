@@ -55,7 +55,10 @@ struct GameProcess: GameRunner {
     let child = pid
     let sources = Self.forwarded.map { number in
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { kill(child, number) }
+      source.setEventHandler { [interruption] in
+        interruption.passedOn(number)
+        kill(child, number)
+      }
       source.resume()
       return source
     }

@@ -88,6 +88,27 @@ struct SignalTests {
     #expect((status["repaired"] as? [Any])?.isEmpty == true)
   }
 
+  @Test("a signal passed on to wrap's game is never taken as savevault's own, whichever handler runs first")
+  func passedOnSignalsArePaired() {
+    let late = Interruption()
+    late.forwarding { late.passedOn(SIGTERM) }  // the game's handler ran; the game ended
+    #expect(!late.record(SIGTERM), "the second handler of the game's signal ran late")
+    #expect(late.signal == nil)
+    #expect(late.record(SIGTERM), "a new SIGTERM after the game is savevault's")
+    #expect(late.signal == SIGTERM)
+
+    let early = Interruption()
+    early.forwarding {
+      #expect(!early.record(SIGHUP))  // this side first
+      early.passedOn(SIGHUP)
+    }
+    #expect(early.record(SIGHUP) && early.signal == SIGHUP)
+
+    let unpaired = Interruption()
+    unpaired.forwarding { #expect(!unpaired.record(SIGINT)) }  // the game ended before passing it on
+    #expect(unpaired.record(SIGINT))
+  }
+
   @Test("kill -TERM from outside during backup, kill -HUP during restore (signals not blocked)")
   func realSignals() throws {
     let rig = try CrashRig(.folder)

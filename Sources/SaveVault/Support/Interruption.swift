@@ -15,6 +15,11 @@ public final class Interruption: @unchecked Sendable {
   private let lock = NSLock()
   private var number: Int32?
   private var forwardingDepth = 0
+  /// Per signal: deliveries passed on to the child minus deliveries this side ignored for it.
+  /// Every delivery reaches both the runner's handler and the executable's, in either order,
+  /// and this pairs them, so that a signal meant for the child is never recorded here even
+  /// when its second handler runs after the child has ended.
+  private var passedOnBalance: [Int32: Int] = [:]
 
   /// Nothing recorded yet.
   public init() {}
@@ -25,9 +30,19 @@ public final class Interruption: @unchecked Sendable {
   public func record(_ signal: Int32) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    guard forwardingDepth == 0 else { return false }
+    if passedOnBalance[signal, default: 0] > 0 || forwardingDepth > 0 {
+      passedOnBalance[signal, default: 0] -= 1
+      return false
+    }
     if number == nil { number = signal }
     return true
+  }
+
+  /// Tells that a delivery of `signal` was passed on to the child (`forwarding`'s runner).
+  public func passedOn(_ signal: Int32) {
+    lock.lock()
+    defer { lock.unlock() }
+    passedOnBalance[signal, default: 0] += 1
   }
 
   /// Runs `body` (a child process in the foreground, such as `wrap`'s game) with signals
@@ -39,6 +54,8 @@ public final class Interruption: @unchecked Sendable {
     defer {
       lock.lock()
       forwardingDepth -= 1
+      // A delivery ignored here whose passing-on never ran (the child had ended) is settled.
+      if forwardingDepth == 0 { passedOnBalance = passedOnBalance.mapValues { max($0, 0) } }
       lock.unlock()
     }
     return try body()
