@@ -47,7 +47,10 @@ enum CLI {
       context.progress = { bar.report($0) }
       defer { bar.finish() }
       let vault = try Vault(context: context)
-      return try Commands(vault: vault, console: console, arguments: arguments).run(command)
+      let code = try Commands(vault: vault, console: console, arguments: arguments).run(command)
+      // A signal that came when nothing could stop any more (the command finished): still say so.
+      if let signal = context.interruption.signal, command != "wrap" { return 128 + signal }
+      return code
     } catch let reported as AlreadyReported {
       return exitCode(for: reported.error)
     } catch {
@@ -61,6 +64,7 @@ enum CLI {
     switch error {
     case is UsageError, is ConfigError: return 2
     case is VerificationFailed: return 5
+    case let interrupted as Interrupted: return 128 + interrupted.signal
     case is SyncUnresolved: return 3
     case let error as ContainerError:
       switch error {

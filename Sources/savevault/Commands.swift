@@ -46,6 +46,8 @@ struct Commands {
     for game in games {
       do {
         try body(try target(game: game))
+      } catch let interrupted as Interrupted {
+        throw interrupted  // asked to stop: not the next game either
       } catch {
         let message = String(describing: error)
         console.error(message.hasPrefix(game + ":") ? message : "\(game): \(message)")
@@ -112,6 +114,8 @@ struct Commands {
 
   private func describe(_ report: StatusReport) -> String {
     var lines = ["\(report.game): \(report.state.rawValue)"]
+    lines += report.repaired.map { "  repaired \($0)" }
+    if report.isBusy { lines.append("  busy    another savevault is working on this game right now") }
     let local = report.local
     if !local.exists {
       lines.append("  local   \(local.saveDir): missing")
@@ -211,7 +215,7 @@ struct Commands {
     let json = arguments.has("json")
     let report = try vault.wrap(
       target, policy: policy, resolver: Prompts.resolver(environment: vault.context.environment),
-      runner: GameProcess(), command: command
+      runner: GameProcess(interruption: vault.context.interruption), command: command
     ) { phase, sync in
       // The game owns stdout: wrap's own messages go to stderr.
       guard let sync else { return }

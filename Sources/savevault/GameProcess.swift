@@ -12,8 +12,14 @@ import SaveVault
 /// environment, forwarding SIGINT, SIGTERM and SIGHUP to it while it runs.
 struct GameProcess: GameRunner {
   static let forwarded: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+  /// Where savevault records the signals that stop it; while the game runs they are the game's.
+  var interruption = Interruption()
 
   func run(_ command: [String]) throws -> GameExit {
+    try interruption.forwarding { try runForwarding(command) }
+  }
+
+  private func runForwarding(_ command: [String]) throws -> GameExit {
     guard let program = command.first else {
       throw VaultError.gameNotStarted(command: "", reason: "no command given after '--'")
     }
@@ -37,9 +43,9 @@ struct GameProcess: GameRunner {
     let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { environment.forEach { free($0) } }
 
-    for number in Self.forwarded { signal(number, SIG_IGN) }
+    let previous = Self.forwarded.map { signal($0, SIG_IGN) }
     defer {
-      for number in Self.forwarded { signal(number, SIG_DFL) }
+      for (number, action) in zip(Self.forwarded, previous) { signal(number, action) }
     }
     var pid = pid_t()
     let status = posix_spawnp(&pid, program, nil, &attributes, arguments, environment)
@@ -49,7 +55,10 @@ struct GameProcess: GameRunner {
     let child = pid
     let sources = Self.forwarded.map { number in
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { kill(child, number) }
+      source.setEventHandler { [interruption] in
+        interruption.passedOn(number)
+        kill(child, number)
+      }
       source.resume()
       return source
     }

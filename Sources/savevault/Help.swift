@@ -109,9 +109,10 @@ enum Help {
 
     Shows the local save (newest modification in ms, files, bytes), the container's latest
     archive (time in ms, device, count) and the state: in-sync, local-changed,
-    cloud-changed, conflict, cloud-empty or local-missing. Changes nothing. With no TARGET,
-    one line per game of the config file: game, state, local newest change, cloud latest
-    and the device that made it.
+    cloud-changed, conflict, cloud-empty or local-missing. Changes nothing, except to finish
+    or undo what a killed savevault left (listed under "repaired") when no other savevault
+    is working on the game. With no TARGET, one line per game of the config file: game,
+    state, local newest change, cloud latest and the device that made it.
 
       --json     print one JSON object (with no TARGET: a list, one object per game)
 

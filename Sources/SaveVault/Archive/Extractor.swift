@@ -132,7 +132,12 @@ struct Extractor {
       case .symlink(let target):
         record(ManifestEntry(path: path, kind: .symlink, target: target))
       }
-      if let disk, archive_write_finish_entry(disk.pointer) < ARCHIVE_WARN { throw diskError(disk, refuse) }
+      if let disk {
+        let finished = archive_write_finish_entry(disk.pointer)
+        if finished < ARCHIVE_WARN || (finished != ARCHIVE_OK && Self.isOutOfSpace(disk.errorNumber)) {
+          throw diskError(disk, refuse)
+        }
+      }
     }
     if let disk {
       guard archive_write_close(disk.pointer) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
@@ -251,19 +256,22 @@ struct Extractor {
       }
       if let block, size > 0 {
         hash.update(block, count: size)
-        if let disk, archive_write_data_block(disk.pointer, block, size, offset) < ARCHIVE_WARN {
+        // A failed write (ENOSPC, EIO) is only ARCHIVE_WARN here: anything but OK is a failure.
+        if let disk, archive_write_data_block(disk.pointer, block, size, offset) != ARCHIVE_OK {
           throw diskError(disk, refuse)
         }
         position = offset + Int64(size)
-        meter?.add(Int64(size))
+        try meter?.add(Int64(size))
       }
     }
     return (position, hash.finalize())
   }
 
+  private static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
+
   private func diskError(_ disk: LibArchiveHandle, _ refuse: (String) -> ArchiveError) -> ArchiveError {
     let code = disk.errorNumber
-    if code == ENOSPC || code == EDQUOT { return .noSpace(path: "the save directory's disk") }
+    if Self.isOutOfSpace(code) { return .noSpace(path: "the save directory's disk") }
     return refuse("it cannot be extracted safely (\(disk.errorText))")
   }
 }

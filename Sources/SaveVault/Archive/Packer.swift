@@ -118,7 +118,7 @@ struct Packer {
         throw outputError(writer, outputName)
       }
       remaining -= Int64(count)
-      meter?.add(Int64(count))
+      try meter?.add(Int64(count))
     }
     var after = stat()
     guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs

@@ -159,6 +159,12 @@ public enum ContainerFactory {
         bucket: bucket, prefix: prefix, settings: target.s3, credentials: credentials,
         displayName: target.containerURL, clock: context.clock)
       container.progress = context.reportProgress
+      container.checkpoint = { [context] in try context.checkpoint($0) }
+      if let mib = context.environment["SAVEVAULT_S3_PART_MIB"].flatMap(Int64.init), mib >= 1 {
+        // Smaller parts than the default 16 MiB (S3 wants at least 5, except for the last).
+        container.partSize = mib << 20
+        container.multipartThreshold = mib << 20
+      }
       return container
     case .rclone(let remote, let path):
       return try RcloneContainer(

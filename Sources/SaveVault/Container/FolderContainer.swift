@@ -11,7 +11,9 @@ import Foundation
 ///
 /// Uploads go to a hidden temporary file in the game's folder, are flushed, and are then
 /// linked under their final name (never replacing one), and the folder is flushed.
-/// Temporary files older than an hour are left-overs of killed runs and are removed.
+/// Temporary files are named after the device and process that write them: this device's
+/// whose process is gone, and anyone's older than an hour, are left-overs of killed runs and
+/// are removed by the next upload to the game's folder.
 public struct FolderContainer: Container {
   /// The folder's absolute path.
   public let root: String
@@ -81,11 +83,13 @@ public struct FolderContainer: Container {
     try probe()
     let folder = root + "/" + game
     try makeDirectory(folder)
-    removeStaleTemporaries(in: folder)
+    let device = ArchiveName(parsing: name)?.device ?? "unnamed"
+    removeStaleTemporaries(in: folder, device: device)
     let fd: Int32
     let temporary: String
     do {
-      (fd, temporary) = try Platform.makeTemporaryFile(prefix: folder + "/" + Self.temporaryPrefix)
+      (fd, temporary) = try Platform.makeTemporaryFile(
+        prefix: folder + "/" + Self.temporaryPrefix + device + "." + String(getpid()) + "-")
     } catch {
       throw failure(error.code, "create a temporary file in '\(folder)'", name)
     }
@@ -207,18 +211,26 @@ public struct FolderContainer: Container {
     }
   }
 
-  private func removeStaleTemporaries(in folder: String) {
+  /// Removes temporary files of killed uploads: `device`'s whose process no longer runs,
+  /// and any older than an hour (another device's upload may still be under way).
+  private func removeStaleTemporaries(in folder: String, device: String) {
     let now = time(nil)
     for name in (try? Platform.directoryNames(folder)) ?? [] {
       guard name.hasPrefix(Self.temporaryPrefix) else { continue }
       var info = stat()
       let path = folder + "/" + name
-      if lstat(path, &info) == 0,
-        Int64(now) - FileTimes.modifiedMs(info) / 1000 > Self.staleTemporaryAgeSeconds
-      {
-        unlink(path)
-      }
+      guard lstat(path, &info) == 0 else { continue }
+      let isOld = Int64(now) - FileTimes.modifiedMs(info) / 1000 > Self.staleTemporaryAgeSeconds
+      if isOld || Self.isOrphan(name.dropFirst(Self.temporaryPrefix.count), device: device) { unlink(path) }
     }
+  }
+
+  /// Whether a temporary named `<device>.<pid>-XXXXXX` is `device`'s and its process is gone.
+  static func isOrphan(_ name: Substring, device: String) -> Bool {
+    guard let dash = name.lastIndex(of: "-"), let dot = name[..<dash].lastIndex(of: "."),
+      name[..<dot] == device, let pid = pid_t(name[name.index(after: dot)..<dash]), pid > 0, pid != getpid()
+    else { return false }
+    return kill(pid, 0) != 0 && errno == ESRCH
   }
 
   private func failure(_ code: Int32, _ action: String, _ name: String) -> ContainerError {

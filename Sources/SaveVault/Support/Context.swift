@@ -20,6 +20,8 @@ public struct Context: Sendable {
   public var progress: @Sendable (ProgressEvent) -> Void
   /// Where tests stop a command (inert unless `SAVEVAULT_FAILPOINTS` is set).
   public var failpoints: Failpoints
+  /// Where the executable records a signal asking the command to stop.
+  public var interruption = Interruption()
 
   public init(
     environment: [String: String], currentDirectory: String, clock: @escaping @Sendable () -> Int64,
@@ -32,6 +34,13 @@ public struct Context: Sendable {
     self.hostName = hostName
     self.progress = progress
     self.failpoints = Failpoints(environment: environment)
+  }
+
+  /// A point where a command may stop: reaches the failpoint `point`, then throws
+  /// `Interrupted` if a signal asked the command to stop.
+  public func checkpoint(_ point: String) throws {
+    try failpoints.hit(point)
+    try interruption.check()
   }
 
   /// The progress sink the library reports to: `progress`, with the `progress.<phase>`

@@ -11,7 +11,8 @@ import Foundation
 /// pays more than one dictionary lookup per point.
 ///
 /// The setting is a `;`-separated list of `point=action[@N]`, where the action is `kill`
-/// (SIGKILL, as a power cut would), `signal:N` (raise signal N, for the clean-up handlers),
+/// (SIGKILL, as a power cut would), `signal:N` (send signal N to the process, for the clean-up
+/// handlers),
 /// `error` (throw `FailpointError`, for in-process tests) or `sleep:MS`, and `@N` fires on the
 /// Nth time the point is reached (default the first). Points named `progress.<phase>` are
 /// reached on every progress report of that phase (roughly every MiB of packing, upload,
@@ -73,7 +74,10 @@ public struct Failpoints: Sendable {
     guard let rule = rules[point], counter.increment(point) == rule.onHit else { return }
     switch rule.action {
     case .kill: kill(getpid(), SIGKILL)
-    case .signal(let number): raise(number)
+    case .signal(let number):
+      // To the process, as `kill` from outside sends it, and a moment for its handler to run.
+      kill(getpid(), number)
+      usleep(200_000)
     case .error: throw FailpointError(point: point)
     case .sleep(let milliseconds): usleep(UInt32(milliseconds) * 1000)
     }

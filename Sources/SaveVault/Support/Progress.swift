@@ -10,21 +10,25 @@ public struct ProgressEvent: Sendable, Equatable {
   public var total: Int64
 }
 
-/// Counts bytes for one phase and reports them to the context's progress sink.
+/// Counts bytes for one phase and reports them to the context's progress sink; each report
+/// is also a checkpoint where a signal stops the command.
 final class ProgressMeter {
   let phase: ProgressEvent.Phase
   let total: Int64
   private let sink: @Sendable (ProgressEvent) -> Void
+  private let interruption: Interruption
   private(set) var done: Int64 = 0
 
-  init(_ phase: ProgressEvent.Phase, total: Int64, sink: @escaping @Sendable (ProgressEvent) -> Void) {
+  init(_ phase: ProgressEvent.Phase, total: Int64, context: Context) {
     self.phase = phase
     self.total = total
-    self.sink = sink
+    self.sink = context.reportProgress
+    self.interruption = context.interruption
   }
 
-  func add(_ bytes: Int64) {
+  func add(_ bytes: Int64) throws {
     done += bytes
     sink(ProgressEvent(phase: phase, done: done, total: total))
+    try interruption.check()
   }
 }

@@ -59,8 +59,9 @@ extension Vault {
       throw VaultError.io(path: snapshot.root, reason: "cannot be backed up: \(violation)")
     }
 
-    let archives = try known?.archives ?? container.archivesNewestFirst(game: target.game)
     let record = known.map(\.record) ?? ledger.load(target)
+    let archives =
+      try known?.archives ?? listArchives(target, container: container, record: force ? nil : record)
     let newer = archives.first.flatMap { latest in
       latest.name != record?.archive && latest.device != target.device ? latest.name : nil
     }
@@ -86,12 +87,35 @@ extension Vault {
     }
     let (stored, manifest, packed) = try storeSettled(
       snapshot, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
-    try context.failpoints.hit("backup.stored")
-    try recordAgreement(target: target, archive: stored.name, snapshot: packed, content: manifest.entries)
-    return BackupReport(
+    try context.checkpoint("backup.stored")
+    var report = BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
       files: manifest.files, bytes: manifest.bytes, archiveBytes: stored.size,
       skipped: packed.skipped.map(\.path), newerCloudArchive: newer)
+    if let raced = try concurrentUpload(target, container: container, seen: archives, stored: stored.name) {
+      // Both archives stay; agreeing on ours would make the other device's work look like a
+      // plain cloud change here. Keeping the old agreement makes the next run ask.
+      context.log.warning(
+        "another device uploaded '\(raced)' while this backup ran; both are kept, and the next sync asks which one to keep"
+      )
+      report.newerCloudArchive = raced
+      return report
+    }
+    try recordAgreement(target: target, archive: stored.name, snapshot: packed, content: manifest.entries)
+    return report
+  }
+
+  /// An archive of another device that appeared in the container while this backup ran (not
+  /// in `seen`, the listing it started from), or nil. A listing that fails now is no evidence
+  /// either way: nil.
+  private func concurrentUpload(
+    _ target: Target, container: any Container, seen: [StoredArchive], stored: String
+  )
+    throws -> String?
+  {
+    let known = Set(seen.map(\.name))
+    guard let now = try? container.archivesNewestFirst(game: target.game) else { return nil }
+    return now.first { !known.contains($0.name) && $0.name != stored && $0.device != target.device }?.name
   }
 
   /// Packs a live save: when a file changes while it is read (the game is still writing), the
@@ -130,26 +154,36 @@ extension Vault {
     notBefore: Int64 = Int64.min
   ) throws -> (StoredArchive, Manifest) {
     var createdMs = max(context.clock(), notBefore)
-    while true {
+    for attempt in 1...Self.nameAttempts {
       let name = ArchiveName(createdMs: createdMs, device: device)
       let header = ArchiveHeader(format: 1, game: game, device: name.device, createdMs: createdMs)
       var manifest = Manifest(header: header, entries: [])
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in
-          let meter = ProgressMeter(.packing, total: snapshot.byteCount, sink: context.reportProgress)
+          let meter = ProgressMeter(.packing, total: snapshot.byteCount, context: context)
           let result = try Packer(header: header, meter: meter).pack(
             snapshot, to: fd, outputName: name.description)
           manifest = result.manifest
-          try context.failpoints.hit("backup.packed")
+          try context.checkpoint("backup.packed")
           return result.byteCount
         }
         verbose("stored '\(stored.name)' (\(stored.size) bytes) in '\(container.displayName)'")
         return (stored, manifest)
+      } catch ContainerError.alreadyExists(let container, let name) where attempt == Self.nameAttempts {
+        throw ContainerError.transferFailed(
+          container: container, name: name,
+          reason: "the container says \(Self.nameAttempts) fresh names in a row already exist; is it working?"
+        )
       } catch ContainerError.alreadyExists {
         createdMs += 1  // two backups in one millisecond: the next name is free
       }
     }
+    throw ContainerError.transferFailed(container: container.displayName, name: "", reason: "no free name")
   }
+
+  /// How many names `store` tries (one millisecond apart) before giving up: a bound, so that
+  /// a container that answers "already exists" to everything cannot hold a command forever.
+  static let nameAttempts = 32
 
   /// Writes the ledger: this device and the container agree on `archive`, which holds the
   /// save as `snapshot` shows it.

@@ -18,38 +18,98 @@ extension Vault {
 
   private static func gameTag(_ game: String) -> String { String(SHA256.hex(of: game).prefix(12)) }
 
-  /// Finishes what a killed restore of this game left beside its save directory. Call with the
-  /// game's lock held.
+  /// Finishes or undoes what a killed restore of this game left, and says what it did (one
+  /// sentence per repair, also logged as a warning). Call with the game's lock held.
   ///
-  /// - A staging folder is an unfinished extraction: removed.
-  /// - A set-aside folder with the save directory missing means the kill came between the two
-  ///   renames: the old save is put back (the restore did not happen).
-  /// - A set-aside folder with the save directory present is a finished swap whose clean-up
+  /// With the restore's journal, exactly: the old save is put back if the kill came between
+  /// the two renames; a finished swap is completed (the replaced save kept as a pre-restore
+  /// copy, the agreement recorded) when the save directory still holds exactly the archive's
+  /// content. Then, for what no journal names:
+  /// - a staging folder is an unfinished extraction: removed;
+  /// - a set-aside folder with the save directory missing means the kill came between the
+  ///   two renames: the old save is put back;
+  /// - a set-aside folder with the save directory present is a finished swap whose clean-up
   ///   did not run: kept as a pre-restore copy, like any replaced save.
-  func recoverInterruptedRestore(_ target: Target) {
+  @discardableResult
+  func recoverInterruptedRestore(_ target: Target) -> [String] {
+    var repaired: [String] = []
+    func note(_ message: String) {
+      context.log.warning(message)
+      repaired.append(message)
+    }
+    if let journal = RestoreJournal.load(game: target.game, paths: paths) {
+      finish(journal, target: target, note: note)
+    }
     let destination = Platform.resolvedPath(target.saveDirectory)
     let parent = (destination as NSString).deletingLastPathComponent
     let neighbours = (try? Platform.directoryNames(parent)) ?? []
     for name in neighbours.filter({ $0.hasPrefix(Self.stagingPrefix(target.game)) }) {
-      context.log.warning("removing '\(parent)/\(name)', left by an interrupted restore")
       removeTree(parent + "/" + name)
+      note("removed '\(parent)/\(name)', an unfinished extraction left by an interrupted restore")
     }
     for name in neighbours.filter({ $0.hasPrefix(Self.asidePrefix(target.game)) }).sorted() {
       let aside = parent + "/" + name
-      var info = stat()
-      if lstat(destination, &info) != 0 && errno == ENOENT {
-        if rename(aside, destination) == 0 {
-          context.log.warning("put back '\(destination)' after an interrupted restore")
-          try? Platform.syncDirectory(parent)
-          continue
-        }
+      if !exists(destination) && rename(aside, destination) == 0 {
+        try? Platform.syncDirectory(parent)
+        note("put back '\(destination)' after an interrupted restore")
+        continue
       }
       if let kept = keepReplaced(aside, target: target) {
-        context.log.warning(
-          "an interrupted restore had replaced the save; the replaced one is kept at '\(kept)'")
+        note("an interrupted restore had replaced the save; the replaced one is kept at '\(kept)'")
         // Its agreement was never rewritten: the ledger still holds the one before it.
         noteUndoPoint(target, kept: kept, restoredArchive: nil, container: target.ledgerKey)
       }
     }
+    return repaired
+  }
+
+  /// Finishes or undoes the restore `journal` describes, then removes the journal.
+  private func finish(_ journal: RestoreJournal, target: Target, note: (String) -> Void) {
+    let destination = journal.destination
+    let parent = (destination as NSString).deletingLastPathComponent
+    if exists(journal.staging) {
+      removeTree(journal.staging)
+      note("removed '\(journal.staging)', the unfinished extraction of '\(journal.archive)'")
+    }
+    if let aside = journal.aside, exists(aside), !exists(destination) {
+      // Killed between the renames: the restore did not happen.
+      if rename(aside, destination) == 0 {
+        try? Platform.syncDirectory(parent)
+        note("put back '\(destination)': the interrupted restore of '\(journal.archive)' did not happen")
+      }
+      return RestoreJournal.remove(game: journal.game, paths: paths)
+    }
+    let restored = try? Snapshot.scan(destination)
+    let isRestored =
+      restored.flatMap { try? Fingerprint(snapshot: $0).contentDigest() } == journal.contentDigest
+    if let aside = journal.aside, exists(aside) {
+      let kept = keepReplaced(aside, target: target)
+      if let kept, isRestored {
+        note(
+          "finished the interrupted restore of '\(journal.archive)'; the replaced save is kept at '\(kept)'")
+      } else if let kept {
+        note("an interrupted restore had set the save aside; it is kept at '\(kept)'")
+      }
+      // Before the agreement below changes: undo returns to the one from before the restore.
+      noteUndoPoint(
+        target, kept: kept, restoredArchive: isRestored ? journal.archive : nil, container: journal.container)
+    }
+    if isRestored, let restored, journal.container == target.ledgerKey,
+      ledger.load(target)?.archive != journal.archive,
+      let content = try? Fingerprint(snapshot: restored).contentEntries()
+    {
+      do {
+        try recordAgreement(target: target, archive: journal.archive, snapshot: restored, content: content)
+        note("recorded the interrupted restore of '\(journal.archive)' as this device's agreement")
+      } catch {
+        return context.log.warning("could not record the restore of '\(journal.archive)': \(error)")
+      }
+    }
+    RestoreJournal.remove(game: journal.game, paths: paths)
+  }
+
+  private func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
   }
 }

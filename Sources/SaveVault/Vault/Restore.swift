@@ -55,7 +55,8 @@ extension Vault {
   ) throws
     -> RestoreReport
   {
-    let archives = try known?.archives ?? container.archivesNewestFirst(game: target.game)
+    let archives =
+      try known?.archives ?? listArchives(target, container: container, record: ledger.load(target))
     let chosen: StoredArchive
     switch selection {
     case .latest:
@@ -92,7 +93,7 @@ extension Vault {
       if let free = Platform.freeBytes(at: parent), free < chosen.size + (16 << 20) {
         throw ArchiveError.noSpace(path: parent)
       }
-      let meter = ProgressMeter(.extracting, total: chosen.size, sink: context.reportProgress)
+      let meter = ProgressMeter(.extracting, total: chosen.size, context: context)
       return try Extractor(limits: target.limits, meter: meter).extract(
         fd: fd, archiveName: chosen.name, into: staging)
     }
@@ -101,13 +102,33 @@ extension Vault {
         "'\(chosen.name)' has no SaveVault manifest: its structure was checked, its content could not be verified"
       )
     }
-    try context.failpoints.hit("restore.extracted")
+    try context.checkpoint("restore.extracted")
     Platform.syncFilesystem(containing: staging)
     chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
 
-    let aside = try swap(
-      staging: staging, into: destination, exists: current != nil, parent: parent, game: target.game)
+    // From here on the journal says which folder is which, so that a kill anywhere is
+    // finished or undone exactly by the next run.
+    let aside = try current.map { _ in
+      try makeTemporaryDirectory(in: parent, prefix: Self.asidePrefix(target.game))
+    }
+    let journal = RestoreJournal(
+      game: target.game, container: target.ledgerKey, archive: chosen.name, destination: destination,
+      staging: staging, aside: aside, contentDigest: ContentDigest.of(extraction.entries))
+    do {
+      try journal.save(paths: paths)
+    } catch {
+      if let aside { rmdir(aside) }
+      throw error
+    }
+    do {
+      try swap(staging: staging, into: destination, aside: aside, parent: parent)
+    } catch {
+      RestoreJournal.remove(game: target.game, paths: paths)
+      throw error
+    }
     isStagingInUse = false
+    // The swap is done: a signal no longer stops the restore, which finishes (a kill leaves the
+    // journal, from which the next run finishes it).
     try context.failpoints.hit("restore.swapped")
     let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target) }
     try context.failpoints.hit("restore.kept")
@@ -120,6 +141,7 @@ extension Vault {
       try recordAgreement(
         target: target, archive: chosen.name, snapshot: restored, content: extraction.entries)
     }
+    RestoreJournal.remove(game: target.game, paths: paths)
     let files = extraction.entries.filter { $0.kind == .file }
     return RestoreReport(
       game: target.game, container: target.containerURL, archive: chosen.name, saveDir: target.saveDirectory,
@@ -127,34 +149,31 @@ extension Vault {
       preRestoreCopy: preRestoreCopy)
   }
 
-  /// Puts the staging folder where the save directory is: the old folder is renamed aside and
-  /// the staging folder renamed in, and the parent flushed. Returns the set-aside folder (nil
-  /// when there was no save directory). On failure the old folder is put back.
-  private func swap(staging: String, into destination: String, exists: Bool, parent: String, game: String)
-    throws -> String?
-  {
-    guard exists else {
+  /// Puts the staging folder where the save directory is: the old folder (if any) is renamed
+  /// to `aside` and the staging folder renamed in, and the parent flushed. On failure the old
+  /// folder is put back.
+  private func swap(staging: String, into destination: String, aside: String?, parent: String) throws {
+    guard let aside else {
       guard rename(staging, destination) == 0 else {
         throw VaultError.io(path: destination, reason: Platform.describe(errno: errno))
       }
       try? Platform.syncDirectory(parent)
-      return nil
+      return
     }
-    let aside = try makeTemporaryDirectory(in: parent, prefix: Self.asidePrefix(game))
     guard rename(destination, aside) == 0 else {
       let code = errno
       rmdir(aside)
       throw VaultError.io(
         path: destination, reason: "cannot move it aside: \(Platform.describe(errno: code))")
     }
-    try context.failpoints.hit("restore.between-renames")
+    // Only kill and pause act here: nothing may stop between the renames but a real kill.
+    context.failpoints.reach("restore.between-renames")
     guard rename(staging, destination) == 0 else {
       let code = errno
       rename(aside, destination)
       throw VaultError.io(path: destination, reason: Platform.describe(errno: code))
     }
     try? Platform.syncDirectory(parent)
-    return aside
   }
 
   /// Keeps the save a restore replaced: packs the set-aside folder (which nothing else writes
@@ -162,6 +181,7 @@ extension Vault {
   /// and removes it. When the folder holds what an archive cannot (symlinks leading outside,
   /// FIFOs, sockets), or the copy cannot be made, the folder itself is kept beside the save
   /// directory as `.savevault-kept-…` and a warning says where. Returns the copy's path.
+  /// A signal does not cut this short (the swap is done; finishing is quicker than undoing).
   func keepReplaced(_ aside: String, target: Target) -> String? {
     guard let replaced = try? Snapshot.scan(aside), !replaced.isEmpty || !replaced.skipped.isEmpty else {
       removeTree(aside)
@@ -172,7 +192,10 @@ extension Vault {
       let keeper = preRestoreStore(creating: true)
       // Named after every copy before it, so the newest copy is the last one kept, whatever the clock.
       let newest = (try? keeper.archivesNewestFirst(game: target.game))?.first?.modifiedMs
-      let (copy, _) = try store(
+      // Keeping the replaced save is finished even after a signal: it is the only copy.
+      var finishing = self
+      finishing.context.interruption = Interruption()
+      let (copy, _) = try finishing.store(
         replaced, game: target.game, device: target.device, in: keeper,
         notBefore: newest.map { $0 + 1 } ?? Int64.min)
       copyPath = keeper.root + "/" + target.game + "/" + copy.name

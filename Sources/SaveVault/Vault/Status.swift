@@ -72,6 +72,10 @@ public struct StatusReport: Encodable, Sendable, Equatable {
   public var preRestore: PreRestore
   /// Archives made while the container was unavailable, to be uploaded at the next run.
   public var pending: Pending
+  /// What this run finished or undid of a killed command's work, one sentence each.
+  public var repaired: [String] = []
+  /// Whether another savevault was working on this game (then nothing was repaired).
+  public var isBusy = false
 
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Key.self)
@@ -83,8 +87,12 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     try c.encode(ledger, forKey: .ledger)
     try c.encode(preRestore, forKey: .preRestore)
     try c.encode(pending, forKey: .pending)
+    try c.encode(repaired, forKey: .repaired)
+    try c.encode(isBusy, forKey: .busy)
   }
-  enum Key: String, CodingKey { case game, state, device, local, cloud, ledger, preRestore, pending }
+  enum Key: String, CodingKey {
+    case game, state, device, local, cloud, ledger, preRestore, pending, repaired, busy
+  }
 }
 
 /// Everything the decision looked at, and the state it found.
@@ -100,9 +108,21 @@ struct Assessment {
 
 extension Vault {
   /// Compares the save directory, the container and the ledger, and says where the game
-  /// stands (DESIGN.md's table). Changes nothing; takes no lock.
+  /// stands (DESIGN.md's table). Changes nothing but to finish or undo what a killed command
+  /// left on this device (`repaired`), and that only when it gets the game's lock at once;
+  /// when another savevault holds it, reports `isBusy` and repairs nothing.
   public func status(_ target: Target) throws -> StatusReport {
     let container = try makeContainer(target, paths)
+    var repaired: [String] = []
+    var isBusy = false
+    do {
+      let held = try lock(target, purpose: "status", waitSeconds: 0)
+      repaired = withExtendedLifetime(held) { recoverInterruptedRestore(target) }
+    } catch VaultError.busy {
+      isBusy = true
+    } catch {
+      verbose("could not take the lock to repair anything: \(error)")
+    }
     let found = try assess(target, container: container)
     let snapshot = found.snapshot
     let latest = found.latest
@@ -123,14 +143,14 @@ extension Vault {
         latest: copies.first?.name),
       pending: .init(
         directory: pendingStore().root + "/" + target.game, count: pending.count,
-        archives: pending.map(\.name).reversed()))
+        archives: pending.map(\.name).reversed()), repaired: repaired, isBusy: isBusy)
   }
 
   /// Reads the save directory, the container and the ledger, and decides the state.
   func assess(_ target: Target, container: any Container) throws -> Assessment {
     let snapshot = try Snapshot.scan(target.saveDirectory)
-    let archives = try container.archivesNewestFirst(game: target.game)
     let record = ledger.load(target)
+    let archives = try listArchives(target, container: container, record: record)
     let latest = archives.first
     verbose(
       "local: '\(target.saveDirectory)' \(snapshot.map { $0.isEmpty ? "is empty" : "holds \($0.fileCount) file(s)" } ?? "does not exist"); cloud: \(archives.count) archive(s) in '\(target.containerURL)'"

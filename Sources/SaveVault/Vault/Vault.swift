@@ -38,10 +38,11 @@ public struct Vault: Sendable {
     FolderContainer(root: paths.dataDirectory + "/pending", createsRoot: creating)
   }
 
-  /// Takes the game's lock, waiting up to `lockWaitSeconds` for another savevault to finish.
-  func lock(_ target: Target, purpose: String) throws -> GameLock {
+  /// Takes the game's lock, waiting up to `waitSeconds` (default `lockWaitSeconds`) for another
+  /// savevault to finish.
+  func lock(_ target: Target, purpose: String, waitSeconds: Double? = nil) throws -> GameLock {
     try GameLock(
-      game: target.game, directory: paths.lockDirectory, waitSeconds: lockWaitSeconds,
+      game: target.game, directory: paths.lockDirectory, waitSeconds: waitSeconds ?? lockWaitSeconds,
       holder: "pid \(getpid()), savevault \(purpose)")
   }
 

@@ -41,7 +41,8 @@ extension Vault {
   /// A local save that changed since the last agreement (a previous wrap killed before its
   /// backup) is uploaded or asked about, never restored over.
   ///
-  /// `progress` is told of each phase as it ends. Throws only when the game cannot be started.
+  /// `progress` is told of each phase as it ends. Throws only when the game cannot be started,
+  /// or `Interrupted` when a signal stops a sync (the game is not started then).
   public func wrap(
     _ target: Target, policy: ConflictPolicy, resolver: any ConflictResolver, runner: any GameRunner,
     command: [String], progress: (String, SyncReport?) -> Void = { _, _ in }
@@ -58,6 +59,8 @@ extension Vault {
         warn("starting the game on the local save; the conflict stays until you resolve it")
       }
       progress("before", before)
+    } catch let interrupted as Interrupted {
+      throw interrupted  // asked to stop: no game
     } catch {
       warn("could not sync before the game (\(error)); starting it anyway")
       progress("before", nil)
@@ -70,6 +73,8 @@ extension Vault {
       let after = try sync(target, policy: policy, resolver: resolver, phase: .afterGame)
       report.after = after
       progress("after", after)
+    } catch let interrupted as Interrupted {
+      throw interrupted
     } catch let error as ContainerError {
       warn("could not back up after the game (\(error))")
       do {

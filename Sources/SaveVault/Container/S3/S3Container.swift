@@ -28,6 +28,8 @@ public final class S3Container: Container, @unchecked Sendable {
   var pageSize: Int?
   /// Where upload and download progress goes.
   var progress: @Sendable (ProgressEvent) -> Void = { _ in }
+  /// Points where an upload may stop (`Context.checkpoint`): a failed checkpoint aborts it.
+  var checkpoint: @Sendable (String) throws -> Void = { _ in }
   var multipartThreshold: Int64 = 64 << 20
   var partSize: Int64 = 16 << 20
   /// Parts in flight at once.
@@ -127,10 +129,11 @@ public final class S3Container: Container, @unchecked Sendable {
   public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> StoredArchive {
     let key = keyPrefix(game: game) + name
     if try head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
-    abandonStaleUploads(game: game)
+    let parsed = ArchiveName(parsing: name)
+    abandonStaleUploads(game: game, device: parsed?.device)
     let staged = try StagedArchive(container: displayName, name: name, prefix: "savevault-s3-", body: body)
     let (fd, path, written) = (staged.fd, staged.path, staged.size)
-    let parsed = ArchiveName(parsing: name)
+    try checkpoint("s3.staged")
     var metadata: [(String, String)] = []
     if let parsed {
       metadata = [

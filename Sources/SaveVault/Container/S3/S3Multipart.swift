@@ -86,12 +86,14 @@ extension S3Container {
             }
             let done = shared.finish(index, etag: etag, bytes: length)
             progress(ProgressEvent(phase: .uploading, done: done, total: size))
+            try checkpoint("s3.part")
           } catch {
             shared.fail(error)
           }
         }
       }
       if let failure = shared.failure { throw failure }
+      try checkpoint("s3.parts-sent")
       let parts = shared.etags.enumerated().map { ($0.offset + 1, $0.element ?? "") }
       let list = parts.map {
         "<Part><PartNumber>\($0.0)</PartNumber><ETag>\(Self.escapeXML($0.1))</ETag></Part>"
@@ -114,9 +116,10 @@ extension S3Container {
     }
   }
 
-  /// Aborts this game's multipart uploads that started more than an hour ago: what a killed
-  /// run left behind. Best effort: servers without the call are left alone.
-  func abandonStaleUploads(game: String) {
+  /// Aborts what killed runs left of this game's multipart uploads: this device's (its
+  /// uploads of a game run under the game's lock, so none is under way) and anyone's that
+  /// started more than an hour ago. Best effort: servers without the call are left alone.
+  func abandonStaleUploads(game: String, device: String?) {
     guard
       let response = try? request(
         "GET", key: nil, query: [("uploads", ""), ("prefix", keyPrefix(game: game))]),
@@ -124,9 +127,12 @@ extension S3Container {
     else { return }
     let now = clock()
     for upload in root.all("Upload") {
-      guard let key = upload.value("Key"), let id = upload.value("UploadId"),
-        let initiated = upload.value("Initiated").flatMap(iso8601Ms), now - initiated > Self.staleUploadMs
-      else { continue }
+      guard let key = upload.value("Key"), let id = upload.value("UploadId") else { continue }
+      let isMine =
+        device != nil
+        && ArchiveName(parsing: String(key.split(separator: "/").last ?? ""))?.device == device
+      let isOld = upload.value("Initiated").flatMap(iso8601Ms).map { now - $0 > Self.staleUploadMs } ?? false
+      guard isMine || isOld else { continue }
       _ = try? request("DELETE", key: key, query: [("uploadId", id)])
     }
   }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Several savevaults at once, through the built binary: two on one game on one machine; two
+/// devices uploading at the same moment; a reader listing while a writer uploads.
+@Suite("Concurrency: two at once never lose or half-show anything")
+struct ConcurrencyTests {
+  @Test("two processes on one game: the second waits, or exits 6 naming the first; status reports busy")
+  func twoProcessesOneGame() throws {
+    let rig = try CrashRig(.folder)
+    try rig.writeState(1)
+    let holder = try rig.start(["backup"], failpoints: "backup.packed=sleep:1500")
+    #expect(eventually { !rig.containerTemporaries().isEmpty }, "the first backup never started")
+    let impatient = try rig.run(["backup"], ["SAVEVAULT_LOCK_WAIT": "0.2"])
+    #expect(impatient.code == 6, "exit \(impatient.code): \(impatient.stderr)")
+    #expect(impatient.stderr.contains("savevault backup"), "names the holder: \(impatient.stderr)")
+    let status = try rig.run(["status", "--json"])
+    #expect(status.code == 0, "status: \(status.stderr)")
+    #expect(try jsonObject(status.stdout)["busy"] as? Bool == true)
+    let patient = try rig.start(["restore", "--latest"], ["SAVEVAULT_LOCK_WAIT": "30"])
+    #expect(holder.wait() == 0, "stderr: \(holder.stderr)")
+    #expect(patient.wait() == 0, "the waiting restore: \(patient.stderr)")
+    #expect(try rig.containerArchives().count == 1)
+  }
+
+  @Test("two devices upload at the same moment: both archives kept; the next run on either asks")
+  func twoDevicesAtOnce() throws {
+    let deck = try CrashRig(.folder, device: "deck")
+    let desk = try CrashRig(.folder, device: "desk", sharing: deck)
+    let deskSave = deck.dir.sub("desk-saves/quest")
+    func deskRun(_ arguments: [String], failpoints: String? = nil) throws -> SpawnedProgram {
+      try SpawnedProgram(
+        savevaultBinary, arguments + ["--save-dir", deskSave, "--container", desk.containerURL],
+        environment: desk.environment(failpoints: failpoints), output: deck.dir.sub("desk-\(arguments[0])"))
+    }
+    try deck.writeState(1, mebibytes: 1)
+    try #require(try deck.run(["backup"]).code == 0)
+    #expect(try deskRun(["sync"]).wait() == 0, "desk's first sync")
+    try deck.writeState(2, mebibytes: 1)
+    try writeFile(deskSave + "/progress.txt", "desk's own progress\n")
+    let before = try deck.containerArchives()
+
+    // Both stored before either looks again, as when two uploads finish together.
+    let hold = "progress.packing=sleep:300@1;backup.stored=sleep:1200"
+    let first = try deck.start(["backup"], failpoints: hold)
+    let second = try deskRun(["backup"], failpoints: hold)
+    #expect(first.wait() == 0, "deck: \(first.stderr)")
+    #expect(second.wait() == 0, "desk: \(second.stderr)")
+    let after = try deck.containerArchives()
+    #expect(after.count == before.count + 2, "both archives kept: \(after)")
+
+    let deckNext = try deck.run(["sync", "--json", "--on-conflict", "fail"])
+    #expect(deckNext.code == 3, "deck's next sync must ask: \(deckNext.stdout) \(deckNext.stderr)")
+    #expect(try jsonObject(deckNext.stdout)["state"] as? String == "conflict")
+    let deskNext = try deskRun(["sync", "--json", "--on-conflict", "fail"])
+    #expect(deskNext.wait() == 3, "desk's next sync must ask: \(deskNext.stdout) \(deskNext.stderr)")
+    #expect(try jsonObject(deskNext.stdout)["state"] as? String == "conflict")
+    #expect(try deck.containerArchives() == after, "asking changed nothing")
+  }
+
+  @Test(
+    "a reader listing while a writer uploads never sees a partial archive", arguments: CrashRig.Kind.allCases)
+  func readerDuringUpload(kind: CrashRig.Kind) throws {
+    let rig = try CrashRig(kind)
+    try rig.backUp(1)
+    let before = try rig.containerArchives()
+    try rig.writeState(2)
+    let hold = kind == .folder ? "progress.packing=sleep:300@2" : "s3.part=sleep:500@1"
+    let writer = try rig.start(["backup"], failpoints: hold)
+    var seen: [Set<String>] = []
+    while !writer.hasEnded {
+      let list = try rig.run(["list", "--json"])
+      #expect(list.code == 0, "list: \(list.stderr)")
+      let archives = try jsonObject(list.stdout)["archives"] as? [[String: Any]] ?? []
+      seen.append(Set(archives.compactMap { $0["name"] as? String }))
+      let verify = try rig.run(["verify", "--all"])
+      #expect(verify.code == 0, "verify while uploading: \(verify.stdout) \(verify.stderr)")
+    }
+    #expect(writer.wait() == 0, "writer: \(writer.stderr)")
+    let final = Set(try rig.containerArchives())
+    #expect(final.count == before.count + 1)
+    // Every listing showed the old archives, or the old ones and the whole new one.
+    for names in seen { #expect(names == Set(before) || names == final, "the reader saw \(names.sorted())") }
+    #expect(seen.contains(Set(before)), "the reader never looked while the upload ran")
+  }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One device for crash, signal and concurrency tests of the built binary: a private HOME, a
+/// save directory of a few MiB (so that progress points fire several times), and a container
+/// that is a folder or a bucket on the shared `rclone serve s3`.
+struct CrashRig {
+  enum Kind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case folder, s3
+    var description: String { rawValue }
+  }
+
+  let dir: TemporaryDirectory
+  let kind: Kind
+  let device: String
+  let containerURL: String
+  /// The library's view of the same container, for looking at it from outside the binary.
+  let container: any Container
+  private let serverEnvironment: [String: String]
+
+  var save: String { dir.sub("saves/quest") }
+  var home: String { dir.sub("home-" + device) }
+  var game: String { "quest" }
+  var preRestoreFolder: String { home + "/.local/share/savevault/pre-restore/" + game }
+
+  init(_ kind: Kind, device: String = "deck", sharing other: CrashRig? = nil) throws {
+    self.kind = kind
+    self.device = device
+    if let other {
+      dir = other.dir
+      containerURL = other.containerURL
+      container = other.container
+      serverEnvironment = other.serverEnvironment
+    } else {
+      dir = TemporaryDirectory("crash-\(kind)")
+      switch kind {
+      case .folder:
+        try makeDirectory(dir.sub("cloud"))
+        containerURL = dir.sub("cloud")
+        container = FolderContainer(root: dir.sub("cloud"))
+        serverEnvironment = [:]
+      case .s3:
+        let server = try #require(
+          S3TestServer.shared(.rclone), "rclone serve s3 did not start (is rclone installed?)")
+        let made = try server.container()
+        containerURL = "s3://\(made.bucket)/\(made.prefix)"
+        container = made
+        serverEnvironment = server.environment().merging(["SAVEVAULT_S3_PART_MIB": "1"]) { $1 }
+      }
+    }
+    try makeDirectory(home)
+  }
+
+  /// This device's environment, with failpoints when given.
+  func environment(failpoints: String? = nil, _ extra: [String: String] = [:]) -> [String: String] {
+    var environment = [
+      "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+      "SAVEVAULT_DEVICE": device, "SAVEVAULT_LOCK_WAIT": "20",
+    ]
+    environment.merge(serverEnvironment) { $1 }
+    if let failpoints { environment["SAVEVAULT_FAILPOINTS"] = failpoints }
+    environment.merge(extra) { $1 }
+    return environment
+  }
+
+  /// The arguments naming this rig's save directory and container.
+  var target: [String] { ["--save-dir", save, "--container", containerURL] }
+
+  /// Runs `savevault COMMAND ARGS… TARGET` and waits.
+  @discardableResult
+  func run(_ arguments: [String], failpoints: String? = nil, _ extra: [String: String] = [:]) throws
+    -> RunResult
+  {
+    try runProgram(
+      savevaultBinary, arguments + target, environment: environment(failpoints: failpoints, extra))
+  }
+
+  /// Starts `savevault COMMAND ARGS… TARGET` with no blocked signals and default signal
+  /// actions (as a launcher starts it; Foundation's Process would pass on the test runner's
+  /// blocked SIGTERM), output to files in the rig.
+  func start(_ arguments: [String], failpoints: String? = nil, _ extra: [String: String] = [:]) throws
+    -> SpawnedProgram
+  {
+    try SpawnedProgram(
+      savevaultBinary, arguments + target, environment: environment(failpoints: failpoints, extra),
+      output: dir.sub("out-\(UUID().uuidString.prefix(8))"))
+  }
+
+  /// Writes state `seed` into the save directory: about `mebibytes` of bytes that differ by
+  /// seed, and a small text file.
+  func writeState(_ seed: UInt64, mebibytes: Int = 3) throws {
+    try? FileManager.default.removeItem(atPath: save)
+    var generator = SplitMix64(seed: seed)
+    var bytes = [UInt8](repeating: 0, count: mebibytes << 20)
+    for index in stride(from: 0, to: bytes.count, by: 8) {
+      withUnsafeBytes(of: generator.next()) { word in
+        for offset in 0..<8 { bytes[index + offset] = word[offset] }
+      }
+    }
+    try writeFile(save + "/world/region.bin", Data(bytes))
+    try writeFile(save + "/progress.txt", "state \(seed)\n")
+  }
+
+  /// Writes state `seed` and backs it up; returns the archive's name.
+  @discardableResult
+  func backUp(_ seed: UInt64, mebibytes: Int = 3) throws -> String {
+    try writeState(seed, mebibytes: mebibytes)
+    let result = try run(["backup", "--json"])
+    try #require(result.code == 0, "backup of state \(seed): \(result.stderr)")
+    return try #require(try jsonObject(result.stdout)["archive"] as? String)
+  }
+
+  /// The save directory's content (kind and a digest of the bytes by path).
+  func saveState() -> [String: String] { digestTree(save) }
+
+  /// Names in the container's game folder (folder) or listed (S3).
+  func containerArchives() throws -> [String] { try container.list(game: game).map(\.name).sorted() }
+
+  /// Every state this device could get back: each archive in the container and each
+  /// pre-restore copy, extracted by GNU tar.
+  func recoverableStates() throws -> [[String: String]] {
+    var states: [[String: String]] = []
+    let scratch = dir.sub("scratch-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let copies = FolderContainer(root: home + "/.local/share/savevault/pre-restore")
+    let copied = FileManager.default.fileExists(atPath: copies.root) ? try copies.list(game: game) : []
+    for (source, archives) in [(container, try container.list(game: game)), (copies, copied)] {
+      for archive in archives {
+        let file = scratch + "/" + archive.name
+        try makeDirectory(scratch + "/x-" + archive.name)
+        try source.read(game: game, name: archive.name) { fd in
+          let out = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+          defer { close(out) }
+          _ = try Vault.copy(from: fd, to: out, name: archive.name)
+        }
+        let tar = try runProgram("/usr/bin/tar", ["-xf", file, "-C", scratch + "/x-" + archive.name])
+        #expect(tar.code == 0, "GNU tar could not read \(archive.name): \(tar.stderr)")
+        states.append(digestTree(scratch + "/x-" + archive.name))
+      }
+    }
+    return states
+  }
+
+  /// What restore and its recovery may leave beside the save directory (nothing, once done).
+  func leftovers() -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.sub("saves"))) ?? []
+    let journal = home + "/.local/state/savevault/restores/" + game + ".json"
+    return names.filter { $0.hasPrefix(".savevault-") }
+      + (FileManager.default.fileExists(atPath: journal) ? [journal] : [])
+  }
+
+  /// The multipart uploads the bucket holds for this game (S3 only; [] for a folder).
+  func openMultipartUploads() throws -> [String] {
+    guard let s3 = container as? S3Container else { return [] }
+    let response = try s3.request(
+      "GET", key: nil, query: [("uploads", ""), ("prefix", s3.keyPrefix(game: game))])
+    try #require((200..<300).contains(response.status), "ListMultipartUploads: HTTP \(response.status)")
+    return XMLNode.parse(response.body)?.all("Upload").compactMap { $0.value("Key") } ?? []
+  }
+
+  /// Folder containers: the hidden temporaries in the game's folder.
+  func containerTemporaries() -> [String] {
+    guard kind == .folder else { return [] }
+    return ((try? FileManager.default.contentsOfDirectory(atPath: containerURL + "/" + game)) ?? [])
+      .filter { !($0.hasPrefix("packsave-") && $0.hasSuffix(".tar")) }
+  }
+}
+
+/// A program started with `posix_spawn`, an empty signal mask and default signal actions,
+/// stdout and stderr going to files.
+final class SpawnedProgram {
+  let pid: pid_t
+  private let output: String
+  private var status: Int32?
+
+  init(_ executable: String, _ arguments: [String], environment: [String: String], output: String) throws {
+    self.output = output
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, output + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { envp.forEach { free($0) } }
+    var pid = pid_t()
+    let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    guard code == 0 else { throw SystemError(operation: "posix_spawn", path: executable, code: code) }
+    self.pid = pid
+  }
+
+  /// Waits for the end: the exit code, or 128 + the signal that killed it.
+  @discardableResult
+  func wait() -> Int32 {
+    if let status { return status }
+    var raw: Int32 = 0
+    while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+    let signal = raw & 0x7f
+    let code = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+    status = code
+    return code
+  }
+
+  /// Whether it has ended (reaping it if so).
+  var hasEnded: Bool {
+    if status != nil { return true }
+    var raw: Int32 = 0
+    guard waitpid(pid, &raw, WNOHANG) == pid else { return false }
+    let signal = raw & 0x7f
+    status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+    return true
+  }
+
+  var stdout: String { (try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? "" }
+  var stderr: String { (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "" }
+
+  deinit {
+    if status == nil {
+      kill(pid, SIGKILL)
+      _ = wait()
+    }
+  }
+}
+
+/// `contentTree` with each value replaced by its SHA-256, so that a failed comparison of
+/// MiB-sized trees prints short lines.
+func digestTree(_ root: String) -> [String: String] {
+  contentTree(root).mapValues { SHA256.hex(of: $0) }
+}
+
+/// Waits up to `seconds` for `condition`, polling every 10 ms; returns whether it came true.
+func eventually(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(seconds)
+  while Date() < deadline {
+    if condition() { return true }
+    usleep(10_000)
+  }
+  return condition()
+}
+
+/// A small seeded generator (SplitMix64), so that random kill times are reproducible from the
+/// printed seed.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Counts what the crash tests did, for the summary line each suite prints.
+final class CrashTally: @unchecked Sendable {
+  static let kills = CrashTally("kills survived")
+  static let signals = CrashTally("signals handled")
+  static let faults = CrashTally("faults injected")
+
+  let label: String
+  private let lock = NSLock()
+  private var value = 0
+
+  init(_ label: String) { self.label = label }
+
+  func add(_ count: Int = 1) {
+    lock.lock()
+    defer { lock.unlock() }
+    value += count
+  }
+
+  var count: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
+  }
+
+  /// Prints `label: count (so far in this run)`.
+  func report(_ context: String) {
+    print("\(label): \(count) so far (after \(context))")
+  }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// SIGTERM (a launcher quitting), SIGHUP (a closed terminal) and SIGINT during backup and
+/// restore, through the built binary: what was under way is undone (temporaries, staging,
+/// multipart uploads), the save directory is untouched, and the exit code is 128 + N.
+@Suite("Signals: SIGTERM, SIGHUP and SIGINT clean up and exit 128+N")
+struct SignalTests {
+  struct Case: CustomStringConvertible, Sendable {
+    var kind: CrashRig.Kind
+    var failpoint: String
+    var signal: Int32
+    var description: String { "\(kind): \(failpoint)" }
+  }
+
+  static let backupCases: [Case] =
+    [
+      Case(kind: .folder, failpoint: "progress.packing=signal:15@2", signal: SIGTERM),
+      Case(kind: .folder, failpoint: "progress.packing=signal:2@1", signal: SIGINT),
+      Case(kind: .folder, failpoint: "backup.packed=signal:1", signal: SIGHUP),
+      Case(kind: .s3, failpoint: "progress.packing=signal:1@3", signal: SIGHUP),
+      Case(kind: .s3, failpoint: "s3.staged=signal:15", signal: SIGTERM),
+      Case(kind: .s3, failpoint: "progress.uploading=signal:15@1", signal: SIGTERM),
+      Case(kind: .s3, failpoint: "s3.part=signal:1@2", signal: SIGHUP),
+    ]
+
+  @Test("a signal during backup: nothing stored, nothing left", arguments: backupCases)
+  func duringBackup(_ test: Case) throws {
+    let rig = try CrashRig(test.kind)
+    try rig.backUp(1)
+    try rig.writeState(2)
+    let before = (rig.saveState(), try rig.containerArchives())
+    let result = try rig.run(["backup"], failpoints: test.failpoint)
+    CrashTally.signals.add()
+    #expect(result.code == 128 + test.signal, "exit \(result.code): \(result.stderr)")
+    #expect(result.stderr.contains("stopped by"), "stderr: \(result.stderr)")
+    #expect(rig.saveState() == before.0)
+    #expect(try rig.containerArchives() == before.1, "an interrupted backup stored an archive")
+    #expect(rig.containerTemporaries() == [], "an interrupted backup left a temporary")
+    #expect(try rig.openMultipartUploads() == [], "an interrupted backup left a multipart upload")
+    #expect(try rig.run(["backup"]).code == 0)
+  }
+
+  static let restoreCases: [Case] = [
+    Case(kind: .folder, failpoint: "progress.extracting=signal:15@2", signal: SIGTERM),
+    Case(kind: .folder, failpoint: "restore.extracted=signal:1", signal: SIGHUP),
+    Case(kind: .s3, failpoint: "progress.downloading=signal:15@1", signal: SIGTERM),
+    Case(kind: .s3, failpoint: "progress.extracting=signal:2@1", signal: SIGINT),
+  ]
+
+  @Test("a signal during restore before the swap: the save untouched, no staging", arguments: restoreCases)
+  func duringRestore(_ test: Case) throws {
+    let rig = try CrashRig(test.kind)
+    let first = try rig.backUp(1)
+    try rig.backUp(2)
+    let before = rig.saveState()
+    let result = try rig.run(["restore", "--archive", first], failpoints: test.failpoint)
+    CrashTally.signals.add()
+    #expect(result.code == 128 + test.signal, "exit \(result.code): \(result.stderr)")
+    #expect(rig.saveState() == before)
+    #expect(rig.leftovers() == [], "left beside the save: \(rig.leftovers())")
+    #expect(!FileManager.default.fileExists(atPath: rig.preRestoreFolder), "a pre-restore copy of nothing")
+  }
+
+  @Test("a signal after the swap: the restore finishes, then exits 128+N")
+  func afterSwap() throws {
+    let rig = try CrashRig(.folder)
+    let archive = try rig.backUp(1)
+    let first = rig.saveState()
+    try rig.backUp(2)
+    let second = rig.saveState()
+    let result = try rig.run(["restore", "--archive", archive], failpoints: "restore.swapped=signal:15")
+    CrashTally.signals.add()
+    #expect(result.code == 143, "exit \(result.code): \(result.stderr)")
+    #expect(rig.saveState() == first)
+    #expect(rig.leftovers() == [])
+    #expect(
+      try rig.recoverableStates().filter { $0 == second }.count == 2, "v2: its archive and a pre-restore copy"
+    )
+    let status = try jsonObject(try rig.run(["status", "--json"]).stdout)
+    #expect(status["state"] as? String == "cloud-changed")
+    #expect((status["repaired"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test("a signal passed on to wrap's game is never taken as savevault's own, whichever handler runs first")
+  func passedOnSignalsArePaired() {
+    let late = Interruption()
+    late.forwarding { late.passedOn(SIGTERM) }  // the game's handler ran; the game ended
+    #expect(!late.record(SIGTERM), "the second handler of the game's signal ran late")
+    #expect(late.signal == nil)
+    #expect(late.record(SIGTERM), "a new SIGTERM after the game is savevault's")
+    #expect(late.signal == SIGTERM)
+
+    let early = Interruption()
+    early.forwarding {
+      #expect(!early.record(SIGHUP))  // this side first
+      early.passedOn(SIGHUP)
+    }
+    #expect(early.record(SIGHUP) && early.signal == SIGHUP)
+
+    let unpaired = Interruption()
+    unpaired.forwarding { #expect(!unpaired.record(SIGINT)) }  // the game ended before passing it on
+    #expect(unpaired.record(SIGINT))
+  }
+
+  @Test("kill -TERM from outside during backup, kill -HUP during restore (signals not blocked)")
+  func realSignals() throws {
+    let rig = try CrashRig(.folder)
+    let first = try rig.backUp(1)
+    try rig.writeState(2)
+    let archives = try rig.containerArchives()
+
+    let backup = try rig.start(["backup"], failpoints: "progress.packing=sleep:400@2")
+    #expect(eventually { !rig.containerTemporaries().isEmpty }, "the backup never started writing")
+    kill(backup.pid, SIGTERM)
+    #expect(backup.wait() == 143, "stderr: \(backup.stderr)")
+    #expect(rig.containerTemporaries() == [])
+    #expect(try rig.containerArchives() == archives)
+    CrashTally.signals.add()
+
+    try #require(try rig.run(["backup"]).code == 0)
+    let before = rig.saveState()
+    let restore = try rig.start(
+      ["restore", "--archive", first], failpoints: "progress.extracting=sleep:400@1")
+    #expect(eventually { !rig.leftovers().isEmpty }, "the restore never started extracting")
+    kill(restore.pid, SIGHUP)
+    #expect(restore.wait() == 129, "stderr: \(restore.stderr)")
+    #expect(rig.saveState() == before)
+    #expect(rig.leftovers() == [])
+    CrashTally.signals.add()
+  }
+
+  @Test("no checkpoint within 2 s: exit 128+N anyway; the next run removes what was left")
+  func stalledCommandStillExits() throws {
+    let rig = try CrashRig(.folder)
+    try rig.writeState(1)
+    let backup = try rig.start(["backup"], failpoints: "progress.packing=sleep:8000@1")
+    #expect(eventually { !rig.containerTemporaries().isEmpty }, "the backup never started writing")
+    kill(backup.pid, SIGTERM)
+    #expect(backup.wait() == 143, "stderr: \(backup.stderr)")
+    #expect(backup.stderr.contains("next run"), "stderr: \(backup.stderr)")
+    #expect(try rig.containerArchives() == [])
+    CrashTally.signals.add()
+    #expect(try rig.run(["backup"]).code == 0)
+    #expect(rig.containerTemporaries() == [], "the next backup removes the stalled run's temporary")
+    #expect(try rig.containerArchives().count == 1)
+  }
+
+  @Test("SIGTERM during wrap's sync before the game: the game is not started, exit 143")
+  func wrapStoppedBeforeTheGame() throws {
+    let rig = try CrashRig(.folder)
+    try rig.writeState(1)
+    let marker = rig.dir.sub("game-ran")
+    let program = try SpawnedProgram(
+      savevaultBinary, ["wrap"] + rig.target + ["--", "/bin/sh", "-c", "touch \"$0\"", marker],
+      environment: rig.environment(failpoints: "progress.packing=sleep:400@2"), output: rig.dir.sub("wrap"))
+    #expect(eventually { !rig.containerTemporaries().isEmpty }, "wrap's sync never started uploading")
+    kill(program.pid, SIGTERM)
+    #expect(program.wait() == 143, "stderr: \(program.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: marker), "the game started after SIGTERM")
+    #expect(rig.containerTemporaries() == [])
+    #expect(try rig.containerArchives() == [])
+    CrashTally.signals.add()
+    CrashTally.signals.report("signal tests")
+  }
+}
