@@ -27,6 +27,7 @@ struct Arguments: Equatable {
   /// Options that take a value, per command; flags take none.
   static let valueOptions: Set<String> = [
     "game", "save-dir", "container", "archive", "keep", "config", "on-conflict", "endpoint",
+    "compress",
   ]
   static let flagOptions: Set<String> = [
     "force", "json", "latest", "all", "help", "version", "quiet", "verbose", "allow-insecure-http",

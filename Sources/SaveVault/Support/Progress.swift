@@ -27,4 +27,9 @@ final class ProgressMeter {
     done += bytes
     sink(ProgressEvent(phase: phase, done: done, total: total))
   }
+
+  /// Reports `position` as done (for a count kept elsewhere, such as the archive bytes read).
+  func reach(_ position: Int64) {
+    add(position - done)
+  }
 }
