@@ -41,8 +41,10 @@ public func fuzzArchive(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   lseek(scratch, 0, SEEK_SET)
   let extractor = Extractor(limits: ExtractionLimits(maxEntries: 2_000, maxDepth: 64, maxTotalBytes: 1 << 26))
-  guard let extraction = try? extractor.extract(
-      fd: scratch, archiveName: "fuzz-input" + compression.suffix, into: nil) else { return 0 }
+  guard
+    let extraction = try? extractor.extract(
+      fd: scratch, archiveName: "fuzz-input" + compression.suffix, into: nil)
+  else { return 0 }
   // What passed the checks must obey the rules the checks promise.
   var seen = Set<String>()
   var symlinks = Set<String>()
@@ -102,7 +104,9 @@ private func writeBuiltArchive(_ spec: [UInt8], compression: ArchiveCompression,
     let isData = type == SV_AE_IFREG && kind % 6 != 3
     archive_entry_set_size(e, isData ? Int64(content.count) : 0)
     guard archive_write_header(a, e) >= ARCHIVE_WARN else { continue }
-    if isData && !content.isEmpty { _ = content.withUnsafeBytes { archive_write_data(a, $0.baseAddress, $0.count) } }
+    if isData && !content.isEmpty {
+      _ = content.withUnsafeBytes { archive_write_data(a, $0.baseAddress, $0.count) }
+    }
   }
   archive_write_close(a)
 }

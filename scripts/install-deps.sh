@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing SaveVault needs on Debian/Ubuntu: libarchive and OpenSSL
 # headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both), and
-# with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests.
+# with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests,
+# and zstd for reading compressed archives back.
 # The Swift toolchain (6.0 or newer) must already be on PATH.
 set -euo pipefail
 
@@ -18,6 +19,8 @@ if [ "${1:-}" = "--test" ]; then
   command -v zenity >/dev/null || need+=(zenity)
   command -v Xvfb >/dev/null || need+=(xvfb)
   command -v xdotool >/dev/null || need+=(xdotool)
+  # GNU tar --zstd and the zstd-compressed archive tests.
+  command -v zstd >/dev/null || need+=(zstd)
 fi
 
 if [ ${#need[@]} -gt 0 ]; then
