@@ -38,16 +38,6 @@ struct ArchiveCompressionTests {
     #expect(ArchiveName(parsing: name) == nil)
   }
 
-  @Test(
-    "backup names of both kinds are recognised",
-    arguments: [
-      ("packsave-anything.tar.zst", true), ("packsave-.tar.zst", false), ("packsave-x.zst", false),
-      ("packsave-x/y.tar.zst", false), ("packsave-x.tar.zst.part", false),
-    ])
-  func backupNames(name: String, isBackup: Bool) {
-    #expect(ArchiveName.isBackupName(name) == isBackup)
-  }
-
   @Test("the ending decides the compression; settings are spelled exactly")
   func endings() {
     #expect(ArchiveCompression(fileName: "a.tar.zst") == .zstd)

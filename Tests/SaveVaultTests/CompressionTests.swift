@@ -19,14 +19,8 @@ struct CompressionTests {
   @Test("backup --compress zstd writes a .tar.zst that restores byte-identically and verifies")
   func roundTrip() throws {
     let box = try Sandbox("zstd-roundtrip")
-    let save = box.tmp.sub("saves/Celeste")
-    try Self.fillSave(save)
-    let backup = try box.run(["backup", "--save-dir", save, "--compress", "zstd", "--json"])
-    try #require(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
-    let json = try jsonObject(backup.stdout)
-    let name = try #require(json["archive"] as? String)
-    #expect(name.hasSuffix("-testbox.tar.zst"), "archive name: \(name)")
-    let path = box.defaultContainer + "/Celeste/" + name
+    let (save, path, json) = try Self.backUpCompressed(box, game: "Celeste")
+    let name = (path as NSString).lastPathComponent
     let bytes = try #require(FileManager.default.contents(atPath: path))
     #expect(Array(bytes.prefix(4)) == [0x28, 0xB5, 0x2F, 0xFD], "not a zstd frame")
     #expect(integer(json["archiveBytes"]) == Int64(bytes.count))
@@ -54,12 +48,7 @@ struct CompressionTests {
   @Test("GNU tar --zstd and Python's tarfile read a .tar.zst back")
   func otherToolsRead() throws {
     let box = try Sandbox("zstd-tools")
-    let save = box.tmp.sub("saves/witcher")
-    try Self.fillSave(save)
-    let backup = try box.run(["backup", "--save-dir", save, "--compress", "zstd", "--json"])
-    try #require(backup.code == 0, "backup: \(backup.stderr)")
-    let archive =
-      box.defaultContainer + "/witcher/" + (try jsonObject(backup.stdout)["archive"] as? String ?? "")
+    let (save, archive, _) = try Self.backUpCompressed(box, game: "witcher")
     try #require(which("zstd") != nil, "the zstd program is needed (apt-get install zstd)")
 
     let byTar = box.tmp.sub("by-tar")
@@ -220,14 +209,9 @@ struct CompressionTests {
   @Test("a damaged or misnamed .tar.zst is refused (exit 5), the save untouched", arguments: Damage.allCases)
   func damaged(damage: Damage) throws {
     let box = try Sandbox("zstd-\(damage)")
-    let save = box.tmp.sub("saves/game")
+    let (save, compressed, _) = try Self.backUpCompressed(box, game: "game")
     let folder = box.defaultContainer + "/game"
-    try Self.fillSave(save)
-    let zstd = try box.run(["backup", "--save-dir", save, "--compress", "zstd", "--json"])
-    try #require(zstd.code == 0, "backup: \(zstd.stderr)")
-    let good = try #require(
-      FileManager.default.contents(
-        atPath: folder + "/" + (try jsonObject(zstd.stdout)["archive"] as? String ?? "")))
+    let good = try #require(FileManager.default.contents(atPath: compressed))
     try writeFile(save + "/extra.sav", "makes the next backup differ")
     let plain = try box.run(["backup", "--save-dir", save, "--json"])
     let plainBytes = try #require(
@@ -335,6 +319,19 @@ struct CompressionTests {
   }
 
   // MARK: - Helpers
+
+  /// Fills `saves/<game>` and backs it up with `--compress zstd` into the default container.
+  /// Returns the save, the archive's path and backup's JSON.
+  static func backUpCompressed(_ box: Sandbox, game: String) throws -> (String, String, [String: Any]) {
+    let save = box.tmp.sub("saves/" + game)
+    try fillSave(save)
+    let backup = try box.run(["backup", "--save-dir", save, "--compress", "zstd", "--json"])
+    try #require(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
+    let json = try jsonObject(backup.stdout)
+    let name = try #require(json["archive"] as? String)
+    #expect(name.hasSuffix("-testbox.tar.zst"), "archive name: \(name)")
+    return (save, box.defaultContainer + "/" + game + "/" + name, json)
+  }
 
   /// A save worth compressing: repetitive text, a binary file, nesting, an empty file, modes.
   static func fillSave(_ save: String) throws {

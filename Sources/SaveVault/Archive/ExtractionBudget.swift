@@ -43,16 +43,24 @@ extension Extractor {
   /// data, the archive's root, an unknown SaveVault file), checking the stream on the way,
   /// so that libarchive never skips (and so decompresses) an unbounded amount by itself.
   func drain(_ reader: LibArchiveHandle, entries: Int, refuse: (String) -> ArchiveError) throws {
-    while true {
-      var block: UnsafeRawPointer?
-      var size = 0
-      var offset: la_int64_t = 0
-      let status = archive_read_data_block(reader.pointer, &block, &size, &offset)
-      if status == ARCHIVE_EOF { return }
-      guard status >= ARCHIVE_WARN else {
-        throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
-      }
+    while try nextBlock(reader, refuse: refuse) != nil {
       try checkStream(reader, entries: entries, refuse: refuse)
     }
+  }
+
+  /// The current entry's next data block (its bytes, their count and their offset in the
+  /// file), or nil at the entry's end. A read error refuses the archive.
+  func nextBlock(_ reader: LibArchiveHandle, refuse: (String) -> ArchiveError) throws
+    -> (block: UnsafeRawPointer?, size: Int, offset: Int64)?
+  {
+    var block: UnsafeRawPointer?
+    var size = 0
+    var offset: la_int64_t = 0
+    let status = archive_read_data_block(reader.pointer, &block, &size, &offset)
+    if status == ARCHIVE_EOF { return nil }
+    guard status >= ARCHIVE_WARN else {
+      throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
+    }
+    return (block, size, Int64(offset))
   }
 }

@@ -246,15 +246,7 @@ struct Extractor {
     let hash = SHA256()
     var position: Int64 = 0
     let zeros = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      var block: UnsafeRawPointer?
-      var size = 0
-      var offset: la_int64_t = 0
-      let status = archive_read_data_block(reader.pointer, &block, &size, &offset)
-      if status == ARCHIVE_EOF { break }
-      guard status >= ARCHIVE_WARN else {
-        throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
-      }
+    while let (block, size, offset) = try nextBlock(reader, refuse: refuse) {
       while position < offset {
         let gap = Int(min(Int64(zeros.count), offset - position))
         hash.update(zeros, count: gap)
