@@ -3,11 +3,13 @@
 // with the library's sources; not part of the SwiftPM package.
 //
 // libarchive itself is not instrumented, so random bytes rarely get past its tar checksums.
-// Inputs therefore come in two kinds (by the first byte):
+// Inputs therefore come in two kinds (by the first byte's lowest bit):
 // - raw: the bytes are the archive (robustness of reading);
 // - built: the bytes describe entries (type, name, link target, data), which are written as a
 //   valid pax tar with libarchive and then checked (depth on the entry rules: paths, symlinks,
 //   hardlinks, duplicates, devices, sizes).
+// The first byte's second bit makes it a `.tar.zst`: a built archive is written through zstd,
+// and raw bytes are read through the zstd decompressor and the tar stream's cap.
 import CLibArchive
 import Foundation
 
@@ -31,14 +33,18 @@ public func fuzzArchive(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   ftruncate(scratch, 0)
   lseek(scratch, 0, SEEK_SET)
   let bytes = UnsafeBufferPointer(start: data, count: size)
+  let compression: ArchiveCompression = bytes[0] & 2 == 0 ? .none : .zstd
   if bytes[0] & 1 == 0 {
     _ = Platform.writeAll(scratch, UnsafeRawBufferPointer(start: data + 1, count: size - 1))
   } else {
-    writeBuiltArchive(Array(bytes.dropFirst()), to: scratch)
+    writeBuiltArchive(Array(bytes.dropFirst()), compression: compression, to: scratch)
   }
   lseek(scratch, 0, SEEK_SET)
   let extractor = Extractor(limits: ExtractionLimits(maxEntries: 2_000, maxDepth: 64, maxTotalBytes: 1 << 26))
-  guard let extraction = try? extractor.extract(fd: scratch, archiveName: "fuzz-input", into: nil) else { return 0 }
+  guard
+    let extraction = try? extractor.extract(
+      fd: scratch, archiveName: "fuzz-input" + compression.suffix, into: nil)
+  else { return 0 }
   // What passed the checks must obey the rules the checks promise.
   var seen = Set<String>()
   var symlinks = Set<String>()
@@ -62,11 +68,11 @@ public func fuzzArchive(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// Writes the entries `spec` describes as a pax tar. Each entry: a type byte, then a name, a
 /// link target and data, each as a length byte followed by that many bytes.
-private func writeBuiltArchive(_ spec: [UInt8], to fd: Int32) {
+private func writeBuiltArchive(_ spec: [UInt8], compression: ArchiveCompression, to fd: Int32) {
   guard let writer = LibArchiveHandle(archive_write_new, free: archive_write_free) else { return }
   let a = writer.pointer
   archive_write_set_format_pax(a)
-  archive_write_add_filter_none(a)
+  guard compression.configure(writer: writer) == nil else { return }
   archive_write_open_fd(a, fd)
   var index = 0
   func field() -> [UInt8] {
@@ -98,7 +104,9 @@ private func writeBuiltArchive(_ spec: [UInt8], to fd: Int32) {
     let isData = type == SV_AE_IFREG && kind % 6 != 3
     archive_entry_set_size(e, isData ? Int64(content.count) : 0)
     guard archive_write_header(a, e) >= ARCHIVE_WARN else { continue }
-    if isData && !content.isEmpty { _ = content.withUnsafeBytes { archive_write_data(a, $0.baseAddress, $0.count) } }
+    if isData && !content.isEmpty {
+      _ = content.withUnsafeBytes { archive_write_data(a, $0.baseAddress, $0.count) }
+    }
   }
   archive_write_close(a)
 }

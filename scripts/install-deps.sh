@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing SaveVault needs on Debian/Ubuntu: libarchive and OpenSSL
 # headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both), and
-# with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests, and
-# zsh, fish, man and make for the completion, manual page and install tests.
+# with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests,
+# zsh, fish, man and make for the completion, manual page and install tests, and zstd for
+# reading compressed archives back.
 # The Swift toolchain (6.0 or newer) must already be on PATH.
 set -euo pipefail
 
@@ -25,6 +26,8 @@ if [ "${1:-}" = "--test" ]; then
   command -v man >/dev/null || need+=(man-db)
   command -v groff >/dev/null || need+=(groff-base)
   command -v make >/dev/null || need+=(make)
+  # GNU tar --zstd and the zstd-compressed archive tests.
+  command -v zstd >/dev/null || need+=(zstd)
 fi
 
 if [ ${#need[@]} -gt 0 ]; then

@@ -27,7 +27,7 @@ struct Arguments: Equatable {
   /// Options that take a value, per command; flags take none.
   static let valueOptions: Set<String> = [
     "game", "save-dir", "container", "archive", "keep", "config", "on-conflict", "endpoint",
-    "steam-app-id",
+    "steam-app-id", "compress",
   ]
   static let flagOptions: Set<String> = [
     "force", "json", "latest", "all", "help", "version", "quiet", "verbose", "allow-insecure-http",

@@ -58,19 +58,20 @@ struct Commands {
   }
 
   func target(game: String? = nil) throws -> Target {
-    try vault.resolve(targetRequest(game: game))
+    try vault.resolve(try targetRequest(game: game))
   }
 
   /// The target the flags name (`game` replacing --game), before resolution.
-  func targetRequest(game: String? = nil) -> TargetRequest {
+  func targetRequest(game: String? = nil) throws -> TargetRequest {
     TargetRequest(
       game: game ?? arguments.options["game"], saveDirectory: arguments.options["save-dir"],
       containerURL: arguments.options["container"], configFile: arguments.configFile,
-      endpoint: arguments.options["endpoint"], allowsInsecureHTTP: arguments.has("allow-insecure-http"))
+      endpoint: arguments.options["endpoint"], allowsInsecureHTTP: arguments.has("allow-insecure-http"),
+      compression: try compression())
   }
 
   private func backup() throws {
-    try arguments.requireOnly(Self.targetOptions.union(["force", "json"]))
+    try arguments.requireOnly(Self.targetOptions.union(["force", "json", "compress"]))
     try forEachTarget { target in
       let report = try vault.backup(target, force: arguments.has("force"))
       if arguments.has("json") { return console.json(report) }
@@ -172,7 +173,7 @@ struct Commands {
   }
 
   private func sync() throws {
-    try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json"]))
+    try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json", "compress"]))
     let policy = try policy()
     try forEachTarget { target in
       let report = try vault.sync(
@@ -205,7 +206,7 @@ struct Commands {
   }
 
   private func wrap() throws -> Int32 {
-    try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json"]))
+    try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json", "compress"]))
     guard let command = arguments.trailing, !command.isEmpty else {
       throw UsageError(
         message: "say which game to run: savevault wrap [TARGET] -- COMMAND [ARG...]", command: "wrap")

@@ -13,7 +13,7 @@ extension Commands {
   /// problem's kind: 2 settings, 1 the local save, 4 the container.
   func doctor() throws -> Int32 {
     try arguments.requireOnly(Self.targetOptions.union(["json"]))
-    let checks = vault.doctor(targetRequest())
+    let checks = vault.doctor(try targetRequest())
     let code = checks.first { $0.status == .problem }.map { Self.exitCode(for: $0.area) } ?? 0
     if arguments.has("json") {
       console.json(checks.map(DoctorLine.init))

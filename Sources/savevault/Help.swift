@@ -93,13 +93,14 @@ enum Help {
     (man -l <(savevault manpage) shows it).
     """,
     "backup": """
-    Usage: savevault backup [TARGET] [--force] [--json]
+    Usage: savevault backup [TARGET] [--force] [--compress KIND] [--json]
 
-    Packs the save directory into packsave-<UTC time>-<device>.tar and uploads it to the
-    container, then records the agreement on this device. When the save has not changed
-    since this device's last backup or restore, nothing is uploaded.
+    Packs the save directory into packsave-<UTC time>-<device>.tar (.tar.zst with zstd)
+    and uploads it to the container, then records the agreement on this device. When the
+    save has not changed since this device's last backup or restore, nothing is uploaded.
 
       --force    upload even when unchanged; allow a missing or empty save directory
+    \(compress)
       --json     print the result as JSON
 
     \(target)
@@ -143,7 +144,7 @@ enum Help {
     \(target)
     """,
     "sync": """
-    Usage: savevault sync [TARGET] [--on-conflict POLICY] [--json]
+    Usage: savevault sync [TARGET] [--on-conflict POLICY] [--compress KIND] [--json]
 
     Compares the local save, the container and this device's last agreement, and acts:
     in-sync does nothing; local-changed and cloud-empty upload; cloud-changed and
@@ -160,11 +161,12 @@ enum Help {
       fail      change nothing, exit 3
 
       --json    print the state found and the action taken as JSON
+    \(compress)
 
     \(target)
     """,
     "wrap": """
-    Usage: savevault wrap [TARGET] [--on-conflict POLICY] [--json] -- COMMAND [ARG...]
+    Usage: savevault wrap [TARGET] [--on-conflict POLICY] [--compress KIND] [--json] -- COMMAND [ARG...]
 
     For launch scripts (Steam: savevault wrap --game celeste -- %command%). With no TARGET,
     the game is the one of the config file whose steamAppId is $SteamAppId (or
@@ -178,6 +180,8 @@ enum Help {
     anyway with a warning; a save that cannot be uploaded after the game is kept on this
     device and uploaded at the next run. wrap's own messages go to stderr (--json: one JSON
     object per line), since stdout belongs to the game.
+
+    \(compress)
 
     \(target)
     """,

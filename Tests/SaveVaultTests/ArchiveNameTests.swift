@@ -56,7 +56,9 @@ struct ArchiveNameTests {
     "backup names are recognised, other files are not",
     arguments: [
       ("packsave-anything.tar", true), ("packsave-.tar", false), (".savevault-tmp-abc", false),
-      ("notes.txt", false), ("packsave-x/y.tar", false),
+      ("notes.txt", false), ("packsave-x/y.tar", false), ("packsave-anything.tar.zst", true),
+      ("packsave-.tar.zst", false), ("packsave-x.zst", false), ("packsave-x/y.tar.zst", false),
+      ("packsave-x.tar.zst.part", false),
     ])
   func backupNames(name: String, isBackup: Bool) {
     #expect(ArchiveName.isBackupName(name) == isBackup)

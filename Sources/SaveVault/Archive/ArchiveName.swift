@@ -1,30 +1,35 @@
 /// The name of a backup in a container:
-/// `packsave-<UTC yyyyMMdd'T'HHmmss.SSS'Z'>-<device>.tar`.
+/// `packsave-<UTC yyyyMMdd'T'HHmmss.SSS'Z'>-<device>.tar`, or `….tar.zst` when compressed.
 ///
-/// Names sort in time order; the device part says where a backup came from. Parsing and
-/// formatting are pure and exact to the millisecond.
+/// Names sort in time order; the device part says where a backup came from, the ending how it
+/// is compressed. Parsing and formatting are pure and exact to the millisecond.
 public struct ArchiveName: Hashable, Sendable, CustomStringConvertible {
   /// Every archive name starts with this.
   public static let prefix = "packsave-"
-  /// Every archive name ends with this.
-  public static let suffix = ".tar"
+  /// Every plain archive name ends with this (a compressed one with its compression's
+  /// `suffix`, such as `.tar.zst`).
+  public static let suffix = ArchiveCompression.none.suffix
 
   /// When the backup was made, in milliseconds since the Unix epoch (UTC).
   public let createdMs: Int64
   /// The device that made it, as it appears in the name.
   public let device: String
+  /// How the archive is compressed, as its ending says.
+  public let compression: ArchiveCompression
 
   /// A name for a backup made at `createdMs` on `device` (sanitised for use in a file name).
-  public init(createdMs: Int64, device: String) {
+  public init(createdMs: Int64, device: String, compression: ArchiveCompression = .none) {
     self.createdMs = createdMs
     self.device = ArchiveName.sanitize(device: device)
+    self.compression = compression
   }
 
   /// Parses a name made by SaveVault; nil for anything else.
   public init?(parsing name: String) {
+    guard let compression = ArchiveCompression(fileName: name) else { return nil }
     let bytes = Array(name.utf8)
     let prefix = Array(Self.prefix.utf8)
-    let suffix = Array(Self.suffix.utf8)
+    let suffix = Array(compression.suffix.utf8)
     let stampLength = 20  // yyyyMMddTHHmmss.SSSZ
     guard bytes.count > prefix.count + stampLength + 1 + suffix.count,
       bytes.starts(with: prefix), bytes.suffix(suffix.count).elementsEqual(suffix)
@@ -38,14 +43,19 @@ public struct ArchiveName: Hashable, Sendable, CustomStringConvertible {
     guard device == Self.sanitize(device: device) else { return nil }
     self.createdMs = createdMs
     self.device = device
+    self.compression = compression
   }
 
   /// The file name.
-  public var description: String { "\(Self.prefix)\(Self.stamp(createdMs))-\(device)\(Self.suffix)" }
+  public var description: String {
+    "\(Self.prefix)\(Self.stamp(createdMs))-\(device)\(compression.suffix)"
+  }
 
-  /// Whether `name` looks like a backup (`packsave-*.tar`), whether or not SaveVault made it.
+  /// Whether `name` looks like a backup (`packsave-*.tar` or `packsave-*.tar.zst`), whether or
+  /// not SaveVault made it.
   public static func isBackupName(_ name: String) -> Bool {
-    name.hasPrefix(prefix) && name.hasSuffix(suffix) && name.count > prefix.count + suffix.count
+    guard let compression = ArchiveCompression(fileName: name) else { return false }
+    return name.hasPrefix(prefix) && name.count > prefix.count + compression.suffix.count
       && !name.contains("/")
   }
 

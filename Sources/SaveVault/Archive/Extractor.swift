@@ -11,16 +11,20 @@ import Foundation
 ///
 /// Every entry is checked in Swift before libarchive sees it (clean relative path; file,
 /// folder, inside symlink or hardlink to a file already extracted; nothing under a symlink or
-/// a file; no duplicates; setuid/setgid/sticky cleared; caps on entries, depth and bytes), then
-/// written by libarchive with its secure flags, hashing file data on the way. A SaveVault
-/// archive must end with a manifest that matches every extracted byte. Any failure throws
-/// `ArchiveError.refused`; the caller then removes the staging directory.
+/// a file; no duplicates; setuid/setgid/sticky cleared; caps on entries, depth and bytes, and on
+/// the tar stream itself, so a decompression bomb is refused), then written by libarchive with
+/// its secure flags, hashing file data on the way. A `.tar.zst` name is read through zstd, any
+/// other as a plain tar. A SaveVault archive must end with a manifest that matches every
+/// extracted byte. Any failure throws `ArchiveError.refused` (`.noSpace` when the content does
+/// not fit `freeSpace`); the caller then removes the staging directory.
 ///
 /// Without a staging directory the same checks run and nothing is written: that is `verify`,
 /// and what the fuzz target drives.
 struct Extractor {
   var limits = ExtractionLimits()
-  /// Told of every block of file data checked or written.
+  /// The free space of the staging directory's disk, when extracting: each file must fit.
+  var freeSpace: FreeSpace?
+  /// Told of the archive bytes read (compressed or not) after every block of file data.
   var meter: ProgressMeter?
 
   /// What an extraction produced.
@@ -49,8 +53,13 @@ struct Extractor {
     }
     func refuse(_ reason: String) -> ArchiveError { .refused(archive: archiveName, reason: reason) }
     archive_read_support_format_tar(reader.pointer)
+    let compression = ArchiveCompression(fileName: archiveName) ?? .none
+    if let reason = compression.configure(reader: reader) { throw refuse(reason) }
     guard archive_read_open_fd(reader.pointer, fd, 1 << 16) == ARCHIVE_OK else {
       throw refuse("not a readable tar archive (\(reader.errorText))")
+    }
+    guard compression.matches(reader: reader) else {
+      throw refuse("its name ends in \(compression.suffix) but it is not \(compression.rawValue)-compressed")
     }
     guard let staging else { return try run(reader: reader, disk: nil, refuse: refuse) }
     guard let disk = LibArchiveHandle(archive_write_disk_new, free: archive_write_free) else {
@@ -80,9 +89,10 @@ struct Extractor {
   {
     let r = reader.pointer
 
-    var state = State(limits: limits)
+    var state = State(limits: limits, freeSpace: freeSpace)
     var entryIndex = 0
     while true {
+      if entryIndex > 0 { try drain(reader, entries: entryIndex, refuse: refuse) }
       var entryPointer: OpaquePointer?
       let status = archive_read_next_header(r, &entryPointer)
       if status == ARCHIVE_EOF { break }
@@ -90,6 +100,7 @@ struct Extractor {
         throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
       }
       defer { entryIndex += 1 }
+      try checkStream(reader, entries: entryIndex + 1, refuse: refuse)
       if state.manifest != nil { throw refuse("entries follow the manifest") }
       let raw =
         archive_entry_pathname_utf8(e).map { String(cString: $0) }
@@ -240,15 +251,7 @@ struct Extractor {
     let hash = SHA256()
     var position: Int64 = 0
     let zeros = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      var block: UnsafeRawPointer?
-      var size = 0
-      var offset: la_int64_t = 0
-      let status = archive_read_data_block(reader.pointer, &block, &size, &offset)
-      if status == ARCHIVE_EOF { break }
-      guard status >= ARCHIVE_WARN else {
-        throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
-      }
+    while let (block, size, offset) = try nextBlock(reader, refuse: refuse) {
       while position < offset {
         let gap = Int(min(Int64(zeros.count), offset - position))
         hash.update(zeros, count: gap)
@@ -261,7 +264,7 @@ struct Extractor {
           throw diskError(disk, refuse)
         }
         position = offset + Int64(size)
-        try meter?.add(Int64(size))
+        try meter?.reach(archive_filter_bytes(reader.pointer, -1))  // archive bytes, compressed or not
       }
     }
     return (position, hash.finalize())
@@ -287,6 +290,7 @@ private struct State {
   var files: Set<String> = []
   var fileHashes: [String: (Int64, String)] = [:]
   var totalBytes: Int64 = 0
+  var freeSpace: FreeSpace?
 
   enum Kind {
     case file, directory
@@ -294,7 +298,10 @@ private struct State {
     case hardlink(String)
   }
 
-  init(limits: ExtractionLimits) { self.limits = limits }
+  init(limits: ExtractionLimits, freeSpace: FreeSpace?) {
+    self.limits = limits
+    self.freeSpace = freeSpace
+  }
 
   /// Decides whether an entry may be extracted, and as what.
   mutating func admit(path: String, entry e: OpaquePointer, refuse: (String) -> ArchiveError) throws -> Kind {
@@ -329,6 +336,7 @@ private struct State {
         throw refuse("it declares more than \(limits.maxTotalBytes) bytes of content")
       }
       totalBytes += size
+      try freeSpace?.check(total: totalBytes)
       files.insert(path)
       return .file
     case SV_AE_IFDIR:

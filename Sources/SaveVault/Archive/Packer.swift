@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 /// Packs a save directory into a POSIX pax tar through libarchive, streaming: one fixed
-/// buffer, never a whole file or archive in memory.
+/// buffer, never a whole file or archive in memory; compressed with zstd when asked.
 ///
 /// Layout: `.savevault/header.json` first, then every entry of the snapshot in its stable
 /// order (relative paths, modes, nanosecond mtimes, empty folders, inside symlinks), then
@@ -16,6 +16,8 @@ import Foundation
 /// as it is (plus the `.savevault` folder, which SaveVault ignores).
 struct Packer {
   var header: ArchiveHeader
+  /// How the tar stream is compressed on its way to the file descriptor.
+  var compression = ArchiveCompression.none
   var bufferSize = 1 << 20
   /// Told of every chunk of file data packed.
   var meter: ProgressMeter?
@@ -38,7 +40,9 @@ struct Packer {
       guard code >= ARCHIVE_WARN else { throw outputError(writer, outputName) }
     }
     try check(archive_write_set_format_pax(a))
-    try check(archive_write_add_filter_none(a))
+    if let reason = compression.configure(writer: writer) {
+      throw ArchiveError.writeFailed(path: outputName, reason: reason)
+    }
     try check(archive_write_set_bytes_in_last_block(a, 1))  // no padding past the end marker
     try check(archive_write_open_fd(a, fd))
 

@@ -21,6 +21,8 @@ public struct ConfigFile: Codable, Equatable, Sendable {
   public var region: String?
   /// Allow plain HTTP to an S3 endpoint on another machine.
   public var allowInsecureHTTP: Bool?
+  /// How new backups are compressed: `"zstd"` or `"none"` (the default).
+  public var compress: String?
 
   /// `"limits": {"maxEntries": 150000, "maxDepth": 128, "maxBytes": 68719476736}`
   public struct Limits: Codable, Equatable, Sendable {
@@ -43,11 +45,16 @@ public struct ConfigFile: Codable, Equatable, Sendable {
     public var container: String?
     /// The Steam app id, so that `wrap` can find the game under Steam.
     public var steamAppId: String?
+    /// How this game's new backups are compressed, overriding the file's `compress`.
+    public var compress: String?
 
-    public init(saveDir: String? = nil, container: String? = nil, steamAppId: String? = nil) {
+    public init(
+      saveDir: String? = nil, container: String? = nil, steamAppId: String? = nil, compress: String? = nil
+    ) {
       self.saveDir = saveDir
       self.container = container
       self.steamAppId = steamAppId
+      self.compress = compress
     }
   }
 

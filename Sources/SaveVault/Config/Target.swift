@@ -14,6 +14,8 @@ public struct Target: Sendable, Equatable {
   public var limits = ExtractionLimits()
   /// Endpoint and region for `s3://` containers.
   public var s3 = S3Settings()
+  /// How new backups (and pending archives) are compressed.
+  public var compression = ArchiveCompression.none
 
   /// What the ledger is kept per: the container's canonical location, and for S3 its endpoint
   /// (one bucket name on two servers is two containers).
@@ -33,11 +35,15 @@ public struct TargetRequest: Sendable, Equatable {
   public var endpoint: String?
   /// `--allow-insecure-http`: plain HTTP to an S3 endpoint on another machine.
   public var allowsInsecureHTTP = false
+  /// `--compress`: how new backups are compressed, over the config file's `compress`.
+  public var compression: ArchiveCompression?
 
   public init(
     game: String? = nil, saveDirectory: String? = nil, containerURL: String? = nil,
-    configFile: String? = nil, endpoint: String? = nil, allowsInsecureHTTP: Bool = false
+    configFile: String? = nil, endpoint: String? = nil, allowsInsecureHTTP: Bool = false,
+    compression: ArchiveCompression? = nil
   ) {
+    self.compression = compression
     self.game = game
     self.saveDirectory = saveDirectory
     self.containerURL = containerURL
@@ -52,7 +58,8 @@ extension Target {
   ///
   /// Container precedence: `--container`, the game's `container`, the file's `container`,
   /// `SAVEVAULT_CONTAINER`, then the embedded default. Device: `SAVEVAULT_DEVICE`, the file's
-  /// `device`, then the host name. Throws `ConfigError` (a usage error) for anything missing.
+  /// `device`, then the host name. Compression: `--compress`, the game's `compress`, the
+  /// file's, then none. Throws `ConfigError` (a usage error) for anything missing or invalid.
   public static func resolve(_ request: TargetRequest, paths: Paths, context: Context)
     throws(ConfigError) -> Target
   {
@@ -107,9 +114,13 @@ extension Target {
       region: nonEmpty("AWS_REGION") ?? nonEmpty("AWS_DEFAULT_REGION") ?? config.region
         ?? AWSSharedConfig.region(environment: environment, home: paths.home) ?? "us-east-1",
       allowsInsecureHTTP: request.allowsInsecureHTTP || config.allowInsecureHTTP == true)
+    let configured = try ArchiveCompression.configured(
+      game: gameEntry?.compress, file: config.compress, configPath: configPath ?? paths.configFile)
+    let compression = request.compression ?? configured
     return Target(
       game: game, saveDirectory: saveDirectoryPath, containerURL: containerURL,
-      container: location, device: ArchiveName.sanitize(device: device), limits: limits, s3: s3)
+      container: location, device: ArchiveName.sanitize(device: device), limits: limits, s3: s3,
+      compression: compression)
   }
 
   /// The games of the config file (`--config`, `SAVEVAULT_CONFIG` or the default), sorted.

@@ -8,7 +8,7 @@ import Foundation
 
 /// One backup as a container lists it.
 public struct StoredArchive: Sendable, Equatable {
-  /// The file name, `packsave-….tar`.
+  /// The file name, `packsave-….tar` or `packsave-….tar.zst`.
   public var name: String
   /// Its size in bytes.
   public var size: Int64
@@ -44,9 +44,9 @@ public protocol Container: Sendable {
   /// missing bucket or refused credentials throw `.unavailable`, never an empty answer.
   func probe() throws
 
-  /// Every backup of `game` (names `packsave-*.tar`), in no particular order. A game never
-  /// backed up gives `[]`; an unreachable container throws `.unavailable`. Never returns a
-  /// partial listing.
+  /// Every backup of `game` (names `packsave-*.tar` and `packsave-*.tar.zst`), in no
+  /// particular order. A game never backed up gives `[]`; an unreachable container throws
+  /// `.unavailable`. Never returns a partial listing.
   func list(game: String) throws -> [StoredArchive]
 
   /// Stores a new archive atomically: `body` writes the whole archive to the file descriptor

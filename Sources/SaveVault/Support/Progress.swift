@@ -31,4 +31,9 @@ final class ProgressMeter {
     sink(ProgressEvent(phase: phase, done: done, total: total))
     try interruption.check()
   }
+
+  /// Reports `position` as done (for a count kept elsewhere, such as the archive bytes read).
+  func reach(_ position: Int64) throws {
+    try add(position - done)
+  }
 }

@@ -129,7 +129,8 @@ extension Vault {
     for attempt in 1...attempts {
       do {
         let (stored, manifest) = try store(
-          current, game: target.game, device: target.device, in: container, notBefore: notBefore)
+          current, game: target.game, device: target.device, in: container, notBefore: notBefore,
+          compression: target.compression)
         return (stored, manifest, current)
       } catch ArchiveError.changedWhileReading(let path) where attempt < attempts {
         verbose("'\(path)' changed while it was read; packing again (attempt \(attempt + 1))")
@@ -143,7 +144,8 @@ extension Vault {
     throw ArchiveError.changedWhileReading(path: target.saveDirectory)
   }
 
-  /// Packs `snapshot` into a new archive in `container`, named for now and `device`.
+  /// Packs `snapshot` into a new archive in `container`, named for now and `device`, ending
+  /// in `.tar` or, compressed, `.tar.zst`.
   ///
   /// The name's time is never before `notBefore` (the newest archive the uploader has seen,
   /// plus 1 ms): a device whose clock is behind still names its new archive after every
@@ -151,17 +153,17 @@ extension Vault {
   /// devices can never turn an upload into an older-looking archive.
   func store(
     _ snapshot: Snapshot, game: String, device: String, in container: any Container,
-    notBefore: Int64 = Int64.min
+    notBefore: Int64 = Int64.min, compression: ArchiveCompression = .none
   ) throws -> (StoredArchive, Manifest) {
     var createdMs = max(context.clock(), notBefore)
     for attempt in 1...Self.nameAttempts {
-      let name = ArchiveName(createdMs: createdMs, device: device)
+      let name = ArchiveName(createdMs: createdMs, device: device, compression: compression)
       let header = ArchiveHeader(format: 1, game: game, device: name.device, createdMs: createdMs)
       var manifest = Manifest(header: header, entries: [])
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in
           let meter = ProgressMeter(.packing, total: snapshot.byteCount, context: context)
-          let result = try Packer(header: header, meter: meter).pack(
+          let result = try Packer(header: header, compression: compression, meter: meter).pack(
             snapshot, to: fd, outputName: name.description)
           manifest = result.manifest
           try context.checkpoint("backup.packed")

@@ -8,8 +8,9 @@ import Foundation
 
 extension Vault {
   /// Keeps the save as an archive on this device when the container cannot be reached (a
-  /// `wrap` after the game, offline): `$XDG_DATA_HOME/savevault/pending/<game>/`. The ledger is
-  /// not touched: the cloud has not agreed to anything yet.
+  /// `wrap` after the game, offline): `$XDG_DATA_HOME/savevault/pending/<game>/`, compressed as
+  /// the target says, since it is uploaded as it is. The ledger is not touched: the cloud has
+  /// not agreed to anything yet.
   func keepPending(_ target: Target) throws -> String? {
     recoverInterruptedRestore(target)
     guard let snapshot = try Snapshot.scan(target.saveDirectory), !snapshot.isEmpty else { return nil }
@@ -17,7 +18,8 @@ extension Vault {
     let agreed = ledger.load(target)
       .flatMap { ArchiveName(parsing: $0.archive)?.createdMs }
     let (archive, _) = try self.store(
-      snapshot, game: target.game, device: target.device, in: store, notBefore: (agreed ?? Int64.min) + 1)
+      snapshot, game: target.game, device: target.device, in: store, notBefore: (agreed ?? Int64.min) + 1,
+      compression: target.compression)
     return store.root + "/" + target.game + "/" + archive.name
   }
 

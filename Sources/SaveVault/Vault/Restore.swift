@@ -90,11 +90,12 @@ extension Vault {
       guard fstat(fd, &info) == 0, Int64(info.st_size) == chosen.size else {
         throw ArchiveError.refused(archive: chosen.name, reason: "its size changed while it was read")
       }
-      if let free = Platform.freeBytes(at: parent), free < chosen.size + (16 << 20) {
-        throw ArchiveError.noSpace(path: parent)
-      }
+      // A plain tar is at least as large as its content; a compressed one is checked again
+      // file by file as the extractor learns each size.
+      let free = Platform.freeBytes(at: parent).map { FreeSpace(path: parent, bytes: $0) }
+      try free?.check(total: chosen.size)
       let meter = ProgressMeter(.extracting, total: chosen.size, context: context)
-      return try Extractor(limits: target.limits, meter: meter).extract(
+      return try Extractor(limits: target.limits, freeSpace: free, meter: meter).extract(
         fd: fd, archiveName: chosen.name, into: staging)
     }
     if !extraction.isVerified {
@@ -180,7 +181,8 @@ extension Vault {
   /// to, so it holds everything the game had written up to the swap) into a pre-restore copy
   /// and removes it. When the folder holds what an archive cannot (symlinks leading outside,
   /// FIFOs, sockets), or the copy cannot be made, the folder itself is kept beside the save
-  /// directory as `.savevault-kept-…` and a warning says where. Returns the copy's path.
+  /// directory as `.savevault-kept-…` and a warning says where. The copy is always a plain
+  /// `.tar`, whatever the backups' compression: any tar reads it back. Returns the copy's path.
   /// A signal does not cut this short (the swap is done; finishing is quicker than undoing).
   func keepReplaced(_ aside: String, target: Target) -> String? {
     guard let replaced = try? Snapshot.scan(aside), !replaced.isEmpty || !replaced.skipped.isEmpty else {
