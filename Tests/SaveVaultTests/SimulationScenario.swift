@@ -1,0 +1,318 @@
+import Foundation
+
+@testable import SaveVault
+
+/// An invariant that did not hold, or a command that failed in a way no step explains.
+struct SimulationFailure: Error, CustomStringConvertible {
+  var invariant: String
+  var detail: String
+  var description: String { "\(invariant): \(detail)" }
+}
+
+/// What the scenarios did, added up.
+struct SimulationCounts {
+  var scenarios = 0
+  var steps = 0
+  var commands = 0
+  /// Commands stopped in-process by a failpoint set to `error`.
+  var interruptions = 0
+  /// Real binaries started with a `kill` failpoint, and those that did die by SIGKILL.
+  var killAttempts = 0
+  var kills = 0
+  var offlinePeriods = 0
+  var conflicts = 0
+  var statesOwed = 0
+  /// States the game overwrote while they existed only in its save directory (the player's
+  /// own doing, not SaveVault's).
+  var statesOverwrittenByGame = 0
+  var convergenceSyncs = 0
+
+  mutating func add(_ other: SimulationCounts) {
+    scenarios += other.scenarios
+    steps += other.steps
+    commands += other.commands
+    interruptions += other.interruptions
+    killAttempts += other.killAttempts
+    kills += other.kills
+    offlinePeriods += other.offlinePeriods
+    conflicts += other.conflicts
+    statesOwed += other.statesOwed
+    statesOverwrittenByGame += other.statesOverwrittenByGame
+    convergenceSyncs += other.convergenceSyncs
+  }
+}
+
+/// How a conflict is settled in one command: a policy, or the prompt with a scripted answer
+/// (nil: nobody to ask).
+enum SimulatedAnswer: CustomStringConvertible {
+  case policy(ConflictPolicy)
+  case prompt(ConflictChoice?)
+
+  static func random(_ random: inout SimulationRandom) -> SimulatedAnswer {
+    switch random.int(0..<9) {
+    case 0: .policy(.upload)
+    case 1: .policy(.restore)
+    case 2: .policy(.newer)
+    case 3: .policy(.skip)
+    case 4: .policy(.fail)
+    case 5: .prompt(nil)
+    default: .prompt(random.pick(ConflictChoice.allCases))
+    }
+  }
+
+  var policy: ConflictPolicy {
+    if case .policy(let policy) = self { return policy }
+    return .prompt
+  }
+
+  var resolver: any ConflictResolver {
+    if case .prompt(let answer?) = self { return ScriptedResolver(answer) }
+    return NobodyToAsk()
+  }
+
+  /// Nobody chose: `fail`, `skip`, or a prompt with nobody to ask.
+  var isUnattended: Bool {
+    switch self {
+    case .policy(let policy): policy == .fail || policy == .skip
+    case .prompt(let answer): answer == nil
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .policy(let policy): "--on-conflict \(policy.rawValue)"
+    case .prompt(let answer): "prompt answered \(answer?.rawValue ?? "by nobody")"
+    }
+  }
+}
+
+/// One seeded scenario: three devices sharing one folder container, random steps, and the
+/// invariants checked after every step (see `SimulationTests`).
+final class SimulationScenario {
+  let seed: UInt64
+  let root: String
+  let stepCount: Int
+  let isVerbose: Bool
+  var random: SimulationRandom
+  let time = SimulatedTime(startMs: 1_795_968_000_000)
+  var devices: [SimulatedDevice] = []
+  let states = RecoverableStates()
+  /// Every state that existed on a device at the start of a command, with where it was first
+  /// seen: each must stay recoverable.
+  var owed: [String: String] = [:]
+  var log: [String] = []
+  var counts = SimulationCounts()
+  var step = 0
+
+  var container: String { root + "/shared/cloud" }
+
+  init(seed: UInt64, root: String, steps: Int, isVerbose: Bool) {
+    self.seed = seed
+    self.root = root
+    self.stepCount = steps
+    self.isVerbose = isVerbose
+    self.random = SimulationRandom(seed: seed)
+  }
+
+  /// Runs the scenario; returns the failure, if an invariant broke.
+  func run() -> SimulationFailure? {
+    do {
+      try setUp()
+      for number in 1...stepCount {
+        step = number
+        try randomStep()
+        try checkRecoverable()
+      }
+      step = stepCount + 1
+      try converge()
+      counts.scenarios = 1
+      counts.steps = stepCount
+      counts.statesOwed = owed.count
+      return nil
+    } catch let failure as SimulationFailure {
+      return failure
+    } catch {
+      return SimulationFailure(invariant: "harness", detail: "\(error)")
+    }
+  }
+
+  private func setUp() throws {
+    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+    for (index, name) in ["pc", "deck", "laptop"].enumerated() {
+      let offset = Int64(random.int(-172_800_000..<172_800_001))
+      let device = try SimulatedDevice(
+        index: index, name: name, root: root + "/" + name, sharedFolder: root + "/shared",
+        clock: DeviceClock(time: time, offsetMs: offset))
+      devices.append(device)
+      note("\(name): clock offset \(offset) ms")
+      if index == 0 || random.chance(50) {
+        note("\(name): starts with its own save: " + device.play(&random, tag: "initial"))
+      }
+    }
+  }
+
+  private func randomStep() throws {
+    guard let device = random.pick(devices) else { return }
+    time.advance(byMs: Int64(random.int(1..<600_000)))
+    switch random.int(0..<100) {
+    case 0..<22:
+      gameOverwrites(device)
+      note("\(device.name) plays: " + device.play(&random, tag: "s\(step)"))
+    case 22..<24:
+      gameOverwrites(device)
+      device.wipe()
+      note("\(device.name): the player deletes the save directory")
+    case 24..<34: try backup(device, force: random.chance(10))
+    case 34..<41: try restore(device)
+    case 41..<59: _ = try sync(device, answer: SimulatedAnswer.random(&random))
+    case 59..<74: try wrap(device, answer: SimulatedAnswer.random(&random))
+    case 74..<85: try interrupted(device)
+    case 85..<92: try kill(device)
+    default:
+      if device.isOnline {
+        device.goOffline()
+        counts.offlinePeriods += 1
+        note("\(device.name) goes offline")
+      } else {
+        device.comeBack()
+        note("\(device.name) comes back online")
+      }
+    }
+  }
+
+  /// Invariant (c): with every device online and no more play, everyone syncs, settling
+  /// conflicts with upload or restore (a policy or a prompt answer), until a whole round
+  /// changes nothing; then all saves are one state, the container's latest, and each device
+  /// is in sync with no pending archive and no restore left half-done.
+  private func converge() throws {
+    for device in devices where !device.isOnline {
+      device.comeBack()
+      note("\(device.name) comes back online")
+    }
+    var isQuiet = false
+    for round in 1...6 where !isQuiet {
+      isQuiet = true
+      note("convergence round \(round)")
+      for device in devices {
+        time.advance(byMs: Int64(random.int(1..<60_000)))
+        let answers: [SimulatedAnswer] = [
+          .policy(.upload), .policy(.restore), .prompt(.upload), .prompt(.restore),
+        ]
+        counts.convergenceSyncs += 1
+        let report = try sync(device, answer: random.pick(answers) ?? .policy(.restore))
+        let isNothing =
+          report?.action == SyncAction.none
+          && (report?.state == .inSync || (report?.state == .cloudEmpty && device.state == nil))
+        if !isNothing { isQuiet = false }
+        try checkRecoverable()
+      }
+    }
+    guard isQuiet else {
+      throw SimulationFailure(invariant: "(c) convergence", detail: "still changing after 6 rounds of sync")
+    }
+    let latest = ((try? Platform.directoryNames(container + "/" + SimulatedDevice.game)) ?? [])
+      .filter { ArchiveName.isBackupName($0) }.max()
+    let cloud = latest.flatMap { states.archiveDigest(container + "/" + SimulatedDevice.game + "/" + $0) }
+    for device in devices {
+      let (vault, target) = try device.vault()
+      let status = try vault.status(target)
+      guard device.state == cloud, status.state == .inSync || (cloud == nil && status.state == .cloudEmpty)
+      else {
+        throw SimulationFailure(
+          invariant: "(c) convergence",
+          detail:
+            "\(device.name) is \(status.state.rawValue) with state \(device.state ?? "none"); the container's latest \(latest ?? "none") holds \(cloud ?? "none")"
+        )
+      }
+      guard status.pending.count == 0, device.leftovers.isEmpty else {
+        throw SimulationFailure(
+          invariant: "(c) convergence",
+          detail:
+            "\(device.name) still has \(status.pending.archives) pending and \(device.leftovers) beside its save")
+      }
+    }
+    note("converged on \(latest ?? "nothing")")
+  }
+
+  // MARK: - Invariants
+
+  /// A command starts on `device`: its save state is owed from now on.
+  @discardableResult
+  func begin(_ device: SimulatedDevice, _ what: String) -> String? {
+    counts.commands += 1
+    let state = device.state
+    if let state, owed[state] == nil {
+      owed[state] = "\(device.name)'s save at the start of step \(step) (\(what))"
+    }
+    return state
+  }
+
+  /// Invariant (a): every owed state is recoverable.
+  func checkRecoverable() throws {
+    let places = states.collect(container: container, devices: devices)
+    for (state, origin) in owed.sorted(by: { $0.key < $1.key }) where places[state] == nil {
+      throw SimulationFailure(
+        invariant: "(a) nothing lost", detail: "state \(state.prefix(12)), \(origin), is nowhere any more")
+    }
+  }
+
+  /// The game (or the player) is about to replace `device`'s save. A state that is owed but
+  /// exists nowhere else was never handed to SaveVault (a skipped conflict, an offline backup
+  /// that failed): the game overwriting it is not SaveVault losing it, so it is no longer owed.
+  func gameOverwrites(_ device: SimulatedDevice, state overwritten: String? = nil) {
+    guard let state = overwritten ?? device.state, owed[state] != nil else { return }
+    let places = states.collect(container: container, devices: devices)[state] ?? []
+    if places.allSatisfy({ $0 == SimulatedDevice.savePlace(device.name) }) {
+      owed.removeValue(forKey: state)
+      counts.statesOverwrittenByGame += 1
+      note("  state \(state.prefix(12)) was only in \(device.name)'s save; the game overwrites it")
+    }
+  }
+
+  /// After a command that says the device and the container agree: the save is the agreed
+  /// archive's content.
+  func checkAgreement(_ device: SimulatedDevice, vault: Vault, target: Target, _ what: String) throws {
+    guard let archive = vault.ledger.load(target)?.archive else {
+      throw SimulationFailure(invariant: "agreement", detail: "\(what) on \(device.name) left no ledger")
+    }
+    let stored = states.archiveDigest(container + "/" + SimulatedDevice.game + "/" + archive)
+    guard stored == device.state else {
+      throw SimulationFailure(
+        invariant: "agreement",
+        detail:
+          "\(what) on \(device.name) agreed on \(archive), which holds \(stored ?? "nothing"), but the save is \(device.state ?? "nothing")"
+      )
+    }
+  }
+
+  /// Invariant (b): an unattended command that found a conflict left the save as it was.
+  func checkUnattended(
+    _ report: SyncReport, answer: SimulatedAnswer, before: String?, after: String?, _ what: String
+  ) throws {
+    if report.state == .conflict { counts.conflicts += 1 }
+    guard answer.isUnattended, report.state == .conflict || report.action == .unresolved else { return }
+    guard before == after, report.action != .uploaded, report.action != .restored else {
+      throw SimulationFailure(
+        invariant: "(b) unattended conflicts change nothing",
+        detail:
+          "\(what) on a conflict with \(answer) went \(report.action.rawValue): the save went from \(before ?? "nothing") to \(after ?? "nothing")"
+      )
+    }
+  }
+
+  /// The state the save will have once a command's recovery has run: a save directory that a
+  /// killed restore left set aside is put back.
+  func stateAfterRecovery(_ device: SimulatedDevice) -> String? {
+    if FileManager.default.fileExists(atPath: device.save) { return device.state }
+    guard let aside = device.leftovers.filter({ $0.hasPrefix(".savevault-old-") }).sorted().first else {
+      return nil
+    }
+    return SaveState.ofDirectory(device.savesFolder + "/" + aside)
+  }
+
+  func note(_ line: String) {
+    let entry = "[\(step)] " + line
+    log.append(entry)
+    if isVerbose { print("seed \(seed) " + entry) }
+  }
+}

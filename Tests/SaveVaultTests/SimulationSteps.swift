@@ -1,0 +1,150 @@
+import Foundation
+
+@testable import SaveVault
+
+/// The game `wrap` runs in-process: what `play` says, when `wrap` says.
+final class SimulatedGame: GameRunner, @unchecked Sendable {
+  private let play: () -> Void
+  init(_ play: @escaping () -> Void) { self.play = play }
+  func run(_ command: [String]) throws -> GameExit {
+    play()
+    return .exited(0)
+  }
+}
+
+extension SimulationScenario {
+  /// Points where a command is stopped, in-process (`error`) or in the real binary (`kill`).
+  /// `backup.packed@2` is the pre-restore copy a restore packs after its swap.
+  static let stopPoints = [
+    "backup.packed", "backup.packed@2", "backup.stored", "restore.extracted", "restore.between-renames",
+    "restore.swapped", "restore.kept",
+  ]
+  /// Only the binary reaches these (progress reports cannot throw).
+  static let killOnlyPoints = ["progress.packing", "progress.extracting"]
+
+  func backup(_ device: SimulatedDevice, force: Bool, failpoint: String? = nil) throws {
+    let what = "backup\(force ? " --force" : "")"
+    begin(device, what)
+    let (vault, target) = try device.vault(failpoints: failpoint)
+    do {
+      let report = try vault.backup(target, force: force)
+      note("\(device.name) \(what): \(report.outcome.rawValue) \(report.archive)")
+      try checkAgreement(device, vault: vault, target: target, what)
+    } catch {
+      note("\(device.name) \(what): " + (try expected(error, device, failpoint)))
+    }
+  }
+
+  func restore(_ device: SimulatedDevice, failpoint: String? = nil) throws {
+    begin(device, "restore --latest")
+    let (vault, target) = try device.vault(failpoints: failpoint)
+    do {
+      let report = try vault.restore(target, selection: .latest)
+      note("\(device.name) restore --latest: \(report.archive), kept \(report.preRestoreCopy ?? "nothing")")
+      try checkAgreement(device, vault: vault, target: target, "restore")
+    } catch {
+      note("\(device.name) restore --latest: " + (try expected(error, device, failpoint)))
+    }
+  }
+
+  @discardableResult
+  func sync(_ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil) throws -> SyncReport? {
+    let before = stateAfterRecovery(device)
+    begin(device, "sync, \(answer)")
+    let (vault, target) = try device.vault(failpoints: failpoint)
+    do {
+      let report = try vault.sync(target, policy: answer.policy, resolver: answer.resolver)
+      note("\(device.name) sync, \(answer): \(describe(report))")
+      try checkUnattended(report, answer: answer, before: before, after: device.state, "sync")
+      if isAgreed(report) { try checkAgreement(device, vault: vault, target: target, "sync") }
+      return report
+    } catch let failure as SimulationFailure {
+      throw failure
+    } catch {
+      note("\(device.name) sync, \(answer): " + (try expected(error, device, failpoint)))
+      return nil
+    }
+  }
+
+  /// `wrap` with a game that plays (most of the time) and sometimes loses the network while it runs.
+  func wrap(_ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil) throws {
+    let before = stateAfterRecovery(device)
+    begin(device, "wrap, \(answer)")
+    var atStart: String?
+    var atEnd: String?
+    let game = SimulatedGame { [self] in
+      atStart = device.state
+      if random.chance(85) {
+        gameOverwrites(device)
+        note("  the game plays on \(device.name): " + device.play(&random, tag: "s\(step)"))
+      }
+      if device.isOnline && random.chance(15) {
+        device.goOffline()
+        counts.offlinePeriods += 1
+        note("  \(device.name) goes offline during the game")
+      }
+      atEnd = device.state
+      if let atEnd, owed[atEnd] == nil { owed[atEnd] = "\(device.name)'s save after the game of step \(step)" }
+    }
+    let (vault, target) = try device.vault(failpoints: failpoint)
+    let report: WrapReport
+    do {
+      report = try vault.wrap(
+        target, policy: answer.policy, resolver: answer.resolver, runner: game, command: ["game"])
+    } catch {
+      throw SimulationFailure(invariant: "unexpected error", detail: "wrap on \(device.name): \(error)")
+    }
+    note(
+      "\(device.name) wrap, \(answer): before \(report.before.map(describe) ?? "failed"); after \(report.after.map(describe) ?? "failed")\(report.pendingArchive.map { "; pending \(($0 as NSString).lastPathComponent)" } ?? "")"
+    )
+    if let first = report.before {
+      try checkUnattended(first, answer: answer, before: before, after: atStart, "wrap (before the game)")
+    }
+    if let after = report.after {
+      try checkUnattended(after, answer: answer, before: atEnd, after: device.state, "wrap (after the game)")
+      if isAgreed(after) { try checkAgreement(device, vault: vault, target: target, "wrap") }
+    }
+    if let pending = report.pendingArchive, SaveState.ofArchive(pending) != device.state {
+      throw SimulationFailure(
+        invariant: "pending archive", detail: "\(pending) does not hold \(device.name)'s save after the game")
+    }
+  }
+
+  /// A command stopped in-process by a failpoint that throws: the command's `defer` clean-ups
+  /// run, so this is an interrupted command, not a crash (`kill` is the crash).
+  func interrupted(_ device: SimulatedDevice) throws {
+    let point = (random.pick(Self.stopPoints) ?? "backup.packed").replacingOccurrences(of: "@", with: "=error@")
+    let failpoint = point.contains("=") ? point : point + "=error"
+    counts.interruptions += 1
+    note("\(device.name): the next command stops with an error at \(failpoint)")
+    switch random.int(0..<4) {
+    case 0: try backup(device, force: random.chance(10), failpoint: failpoint)
+    case 1: try restore(device, failpoint: failpoint)
+    case 2: try sync(device, answer: SimulatedAnswer.random(&random), failpoint: failpoint)
+    default: try wrap(device, answer: SimulatedAnswer.random(&random), failpoint: failpoint)
+    }
+  }
+
+  func isAgreed(_ report: SyncReport) -> Bool {
+    report.action == .uploaded || report.action == .restored
+      || (report.action == SyncAction.none && report.state == .inSync)
+  }
+
+  func describe(_ report: SyncReport) -> String {
+    "\(report.state.rawValue) → \(report.action.rawValue)\(report.archive.map { " " + $0 } ?? "")"
+      + (report.decidedBy.map { " (by \($0))" } ?? "")
+  }
+
+  /// The failures a step explains (offline, a failpoint, nothing to restore, nothing to back
+  /// up); anything else fails the scenario.
+  func expected(_ error: any Error, _ device: SimulatedDevice, _ failpoint: String?) throws -> String {
+    switch error {
+    case ContainerError.unavailable where !device.isOnline: return "container unavailable (offline)"
+    case is FailpointError where failpoint != nil: return "stopped: \(error)"
+    case VaultError.noBackups: return "no backups yet"
+    case VaultError.saveDirectoryMissing, VaultError.saveDirectoryEmpty: return "no save to back up"
+    default:
+      throw SimulationFailure(invariant: "unexpected error", detail: "on \(device.name): \(error)")
+    }
+  }
+}
