@@ -132,7 +132,7 @@ extension Vault {
     let archives = try container.archivesNewestFirst(game: target.game)
     let record = ledger.load(target)
     let latest = archives.first
-    let state = try Decision.state(
+    var state = try Decision.state(
       localExists: snapshot.map { !$0.isEmpty } ?? false, cloudHasArchives: latest != nil
     ) {
       guard let snapshot, let latest else { return .none(identicalContent: false) }
@@ -153,6 +153,15 @@ extension Vault {
         try contentDigest(fd: fd, archiveName: latest.name, limits: target.limits)
       }
       return .none(identicalContent: local == cloud)
+    }
+    // A missing or empty save agreed on as such with the cloud's latest (a deletion that was
+    // uploaded, or an empty backup that was restored) is in sync: nothing to restore or ask.
+    if state == .localMissing, let record, record.archive == latest?.name,
+      try !Fingerprint(snapshot: snapshot ?? Snapshot(root: target.saveDirectory, entries: [], skipped: []))
+        .hasChanged(since: record, index: { ledger.loadIndex(target) })
+    {
+      verbose("the save is empty, as agreed on '\(record.archive)'")
+      state = .inSync
     }
     verbose("state: \(state.rawValue)")
     return Assessment(snapshot: snapshot, archives: archives, record: record, state: state)
