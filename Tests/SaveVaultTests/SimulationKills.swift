@@ -22,8 +22,6 @@ extension SimulationScenario {
   /// machine's, so for that command the device's clock jumps: archive names stay ordered only
   /// because SaveVault names a new archive after every one it has seen.
   func kill(_ device: SimulatedDevice) throws {
-    let point = random.pick(Self.stopPoints + Self.killOnlyPoints) ?? "backup.packed"
-    let failpoint = point.contains("@") ? point.replacingOccurrences(of: "@", with: "=kill@") : point + "=kill"
     let policy =
       random.pick([ConflictPolicy.prompt, .upload, .restore, .newer, .skip, .fail]) ?? .prompt
     let answer: SimulatedAnswer = policy == .prompt ? .prompt(nil) : .policy(policy)
@@ -39,6 +37,8 @@ extension SimulationScenario {
         ["wrap"] + target + ["--on-conflict", policy.rawValue, "--", "/bin/sh", "-c", Self.gameScript]
     }
     let command = arguments[0]
+    let point = random.pick(Self.stopPoints(for: command, killing: true)) ?? "backup.packed"
+    let failpoint = Self.failpoint(point, "kill")
     let before = stateAfterRecovery(device)
     begin(device, "\(command), killed at \(failpoint)")
     counts.killAttempts += 1

@@ -94,7 +94,9 @@ final class SimulationScenario {
   let stepCount: Int
   let isVerbose: Bool
   var random: SimulationRandom
-  let time = SimulatedTime(startMs: 1_795_968_000_000)
+  /// Starts at the machine's time, which the real binary's clock reads: its commands run as
+  /// if on a device whose clock is right.
+  let time = SimulatedTime(startMs: Int64(Date().timeIntervalSince1970 * 1000))
   var devices: [SimulatedDevice] = []
   let states = RecoverableStates()
   /// Every state that existed on a device at the start of a command, with where it was first
@@ -153,7 +155,7 @@ final class SimulationScenario {
 
   private func randomStep() throws {
     guard let device = random.pick(devices) else { return }
-    time.advance(byMs: Int64(random.int(1..<600_000)))
+    time.advance(byMs: Int64(random.int(1..<120_000)))
     switch random.int(0..<100) {
     case 0..<22:
       gameOverwrites(device)

@@ -19,21 +19,41 @@ enum SaveState {
     return hash.finalize()
   }
 
-  /// The state of a directory, read with Foundation (not with SaveVault's scanner).
+  /// The state of a directory, read with plain system calls (not with SaveVault's scanner).
   static func ofDirectory(_ root: String) -> String? {
-    guard let items = FileManager.default.enumerator(atPath: root) else { return nil }
     var files: [(path: String, sha256: String)] = []
-    for case let item as String in items {
-      if item == reservedFolder || item.hasPrefix(reservedFolder + "/") { continue }
-      var info = stat()
-      guard lstat(root + "/" + item, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-        let data = FileManager.default.contents(atPath: root + "/" + item)
-      else { continue }
-      let hash = SHA256()
-      hash.update(data)
-      files.append((item, hash.finalize()))
+    func walk(_ relative: String) {
+      guard let names = try? Platform.directoryNames(relative.isEmpty ? root : root + "/" + relative) else {
+        return
+      }
+      for name in names {
+        let path = relative.isEmpty ? name : relative + "/" + name
+        var info = stat()
+        guard path != reservedFolder, lstat(root + "/" + path, &info) == 0 else { continue }
+        if info.st_mode & S_IFMT == S_IFDIR {
+          walk(path)
+        } else if info.st_mode & S_IFMT == S_IFREG, let hash = hashFile(root + "/" + path) {
+          files.append((path, hash))
+        }
+      }
     }
+    walk("")
     return digest(files)
+  }
+
+  private static func hashFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    let hash = SHA256()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { return nil }
+      if count == 0 { return hash.finalize() }
+      buffer.withUnsafeBytes { if let base = $0.baseAddress { hash.update(base, count: count) } }
+    }
   }
 
   /// The state an archive holds, after every check a restore runs (nil when it is refused).
@@ -66,13 +86,13 @@ final class RecoverableStates {
     func add(_ digest: String?, _ place: String) {
       if let digest { places[digest, default: []].append(place) }
     }
-    for path in archives(in: container + "/" + SimulatedDevice.game) {
-      add(archiveDigest(path), "container " + (path as NSString).lastPathComponent)
-    }
+    let folder = container + "/" + SimulatedDevice.game
+    for name in archives(in: folder) { add(archiveDigest(folder + "/" + name), "container " + name) }
     for device in devices {
-      for folder in ["pre-restore", "pending"] {
-        for path in archives(in: device.dataDirectory + "/" + folder + "/" + SimulatedDevice.game) {
-          add(archiveDigest(path), "\(device.name) \(folder) " + (path as NSString).lastPathComponent)
+      for kind in ["pre-restore", "pending"] {
+        let folder = device.dataDirectory + "/" + kind + "/" + SimulatedDevice.game
+        for name in archives(in: folder) {
+          add(archiveDigest(folder + "/" + name), "\(device.name) \(kind) " + name)
         }
       }
       for name in (try? Platform.directoryNames(device.savesFolder)) ?? [] {
@@ -98,8 +118,8 @@ final class RecoverableStates {
     return digest
   }
 
+  /// The archive names in `folder`.
   private func archives(in folder: String) -> [String] {
-    ((try? Platform.directoryNames(folder)) ?? []).filter { ArchiveName.isBackupName($0) }.sorted()
-      .map { folder + "/" + $0 }
+    ((try? Platform.directoryNames(folder)) ?? []).filter { ArchiveName.isBackupName($0) }
   }
 }

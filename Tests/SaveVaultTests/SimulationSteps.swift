@@ -13,14 +13,26 @@ final class SimulatedGame: GameRunner, @unchecked Sendable {
 }
 
 extension SimulationScenario {
-  /// Points where a command is stopped, in-process (`error`) or in the real binary (`kill`).
-  /// `backup.packed@2` is the pre-restore copy a restore packs after its swap.
-  static let stopPoints = [
-    "backup.packed", "backup.packed@2", "backup.stored", "restore.extracted", "restore.between-renames",
-    "restore.swapped", "restore.kept",
-  ]
-  /// Only the binary reaches these (progress reports cannot throw).
-  static let killOnlyPoints = ["progress.packing", "progress.extracting"]
+  /// Points where `command` can be stopped, in-process (`error`) or in the real binary
+  /// (`kill`, which also stops at progress reports). A restore's `backup.packed` is the
+  /// pre-restore copy it packs after its swap (`@2` in a sync or wrap that uploaded first).
+  static func stopPoints(for command: String, killing: Bool) -> [String] {
+    let backup = ["backup.packed", "backup.stored"] + (killing ? ["progress.packing"] : [])
+    let restore =
+      ["restore.extracted", "restore.between-renames", "restore.swapped", "restore.kept", "backup.packed"]
+      + (killing ? ["progress.extracting"] : [])
+    switch command {
+    case "backup": return backup
+    case "restore": return restore
+    default: return backup + restore + ["backup.packed@2"]
+    }
+  }
+
+  /// `point` as a `SAVEVAULT_FAILPOINTS` setting with `action` (`point@N` → `point=action@N`).
+  static func failpoint(_ point: String, _ action: String) -> String {
+    let parts = point.split(separator: "@", maxSplits: 1)
+    return "\(parts[0])=\(action)" + (parts.count > 1 ? "@\(parts[1])" : "")
+  }
 
   func backup(_ device: SimulatedDevice, force: Bool, failpoint: String? = nil) throws {
     let what = "backup\(force ? " --force" : "")"
@@ -113,14 +125,15 @@ extension SimulationScenario {
   /// A command stopped in-process by a failpoint that throws: the command's `defer` clean-ups
   /// run, so this is an interrupted command, not a crash (`kill` is the crash).
   func interrupted(_ device: SimulatedDevice) throws {
-    let point = (random.pick(Self.stopPoints) ?? "backup.packed").replacingOccurrences(of: "@", with: "=error@")
-    let failpoint = point.contains("=") ? point : point + "=error"
+    let command = random.pick(["backup", "restore", "sync", "wrap"]) ?? "sync"
+    let point = random.pick(Self.stopPoints(for: command, killing: false)) ?? "backup.packed"
+    let failpoint = Self.failpoint(point, "error")
     counts.interruptions += 1
     note("\(device.name): the next command stops with an error at \(failpoint)")
-    switch random.int(0..<4) {
-    case 0: try backup(device, force: random.chance(10), failpoint: failpoint)
-    case 1: try restore(device, failpoint: failpoint)
-    case 2: try sync(device, answer: SimulatedAnswer.random(&random), failpoint: failpoint)
+    switch command {
+    case "backup": try backup(device, force: random.chance(10), failpoint: failpoint)
+    case "restore": try restore(device, failpoint: failpoint)
+    case "sync": try sync(device, answer: SimulatedAnswer.random(&random), failpoint: failpoint)
     default: try wrap(device, answer: SimulatedAnswer.random(&random), failpoint: failpoint)
     }
   }
