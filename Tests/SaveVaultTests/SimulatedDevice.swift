@@ -61,6 +61,11 @@ final class SimulatedDevice {
   let sharedFolder: String
   let clock: DeviceClock
   private(set) var isOnline = true
+  /// Pending archives that a later agreement overtook: never to be uploaded.
+  var overtaken: Set<String> = []
+  /// What a running command started from: the pending archives and the agreed archive.
+  var pendingAtStart: Set<String> = []
+  var agreedAtStart: String?
 
   var home: String { root + "/home" }
   var dataDirectory: String { home + "/.local/share/savevault" }
@@ -158,6 +163,20 @@ final class SimulatedDevice {
     try ProgramRunner().run(
       savevaultBinary, arguments, environment: environment.merging(extra) { $1 }, currentDirectory: home,
       timeLimit: 60)
+  }
+
+  /// The archives waiting in this device's pending folder.
+  var pendingNames: Set<String> {
+    Set(
+      ((try? Platform.directoryNames(dataDirectory + "/pending/" + Self.game)) ?? []).filter {
+        ArchiveName.isBackupName($0)
+      })
+  }
+
+  /// The archive this device's ledger says it agreed on with the container.
+  var agreedArchive: String? {
+    guard let (vault, target) = try? vault() else { return nil }
+    return vault.ledger.load(target)?.archive
   }
 
   /// Folders a restore leaves between its steps (staging, set aside): none once recovered.

@@ -41,6 +41,7 @@ extension SimulationScenario {
     let failpoint = Self.failpoint(point, "kill")
     let before = stateAfterRecovery(device)
     begin(device, "\(command), killed at \(failpoint)")
+    defer { finish(device) }
     counts.killAttempts += 1
     let output = try device.runBinary(
       arguments,

@@ -242,6 +242,8 @@ final class SimulationScenario {
   @discardableResult
   func begin(_ device: SimulatedDevice, _ what: String) -> String? {
     counts.commands += 1
+    device.pendingAtStart = device.pendingNames
+    device.agreedAtStart = device.agreedArchive
     let state = device.state
     if let state, owed[state] == nil {
       owed[state] = "\(device.name)'s save at the start of step \(step) (\(what))"
@@ -249,8 +251,32 @@ final class SimulationScenario {
     return state
   }
 
-  /// Invariant (a): every owed state is recoverable.
+  /// A command on `device` ended: when it made a new agreement other than by uploading the
+  /// pending archives, the ones still pending were overtaken (the player settled since, or
+  /// uploaded a newer save that holds their progress).
+  func finish(_ device: SimulatedDevice) {
+    guard let agreed = device.agreedArchive, agreed != device.agreedAtStart,
+      !device.pendingAtStart.contains(agreed)
+    else { return }
+    let overtaken = device.pendingNames.intersection(device.pendingAtStart)
+    if !overtaken.isEmpty {
+      device.overtaken.formUnion(overtaken)
+      note("  \(device.name) agreed on \(agreed); pending \(overtaken.sorted()) overtaken")
+    }
+  }
+
+  /// Invariant (a): every owed state is recoverable; and no overtaken pending archive was
+  /// uploaded.
   func checkRecoverable() throws {
+    let names = Set(
+      ((try? Platform.directoryNames(container + "/" + SimulatedDevice.game)) ?? []))
+    for device in devices {
+      if let uploaded = device.overtaken.intersection(names).first {
+        throw SimulationFailure(
+          invariant: "overtaken pending archives stay on the device",
+          detail: "\(device.name)'s \(uploaded) was uploaded after the device agreed on a newer save")
+      }
+    }
     let places = states.collect(container: container, devices: devices)
     for (state, origin) in owed.sorted(by: { $0.key < $1.key }) where places[state] == nil {
       throw SimulationFailure(

@@ -37,6 +37,7 @@ extension SimulationScenario {
   func backup(_ device: SimulatedDevice, force: Bool, failpoint: String? = nil) throws {
     let what = "backup\(force ? " --force" : "")"
     begin(device, what)
+    defer { finish(device) }
     let (vault, target) = try device.vault(failpoints: failpoint)
     do {
       let report = try vault.backup(target, force: force)
@@ -49,6 +50,7 @@ extension SimulationScenario {
 
   func restore(_ device: SimulatedDevice, failpoint: String? = nil) throws {
     begin(device, "restore --latest")
+    defer { finish(device) }
     let (vault, target) = try device.vault(failpoints: failpoint)
     do {
       let report = try vault.restore(target, selection: .latest)
@@ -63,6 +65,7 @@ extension SimulationScenario {
   func sync(_ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil) throws -> SyncReport? {
     let before = stateAfterRecovery(device)
     begin(device, "sync, \(answer)")
+    defer { finish(device) }
     let (vault, target) = try device.vault(failpoints: failpoint)
     do {
       let report = try vault.sync(target, policy: answer.policy, resolver: answer.resolver)
@@ -82,6 +85,7 @@ extension SimulationScenario {
   func wrap(_ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil) throws {
     let before = stateAfterRecovery(device)
     begin(device, "wrap, \(answer)")
+    defer { finish(device) }
     var atStart: String?
     var atEnd: String?
     let game = SimulatedGame { [self] in
