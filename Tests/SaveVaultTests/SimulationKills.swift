@@ -29,7 +29,7 @@ extension SimulationScenario {
     let marks = root + "/marks-\(step)"
     let arguments: [String]
     switch random.int(0..<4) {
-    case 0: arguments = ["backup"] + target + (random.chance(10) ? ["--force"] : [])
+    case 0: arguments = ["backup"] + target + (random.chance(50) ? ["--force"] : [])
     case 1: arguments = ["restore"] + target + ["--latest"]
     case 2: arguments = ["sync"] + target + ["--on-conflict", policy.rawValue, "--json"]
     default:
@@ -53,7 +53,8 @@ extension SimulationScenario {
     let what = "\(device.name) \(arguments.prefix(1).joined()) (binary, \(failpoint))"
     if output.wasSignaled {
       guard output.code == SIGKILL else {
-        throw SimulationFailure(invariant: "unexpected error", detail: "\(what) died by signal \(output.code)")
+        throw SimulationFailure(
+          invariant: "unexpected error", detail: "\(what) died by signal \(output.code)")
       }
       counts.kills += 1
       note("\(what): killed")
@@ -80,7 +81,9 @@ extension SimulationScenario {
 
   /// The exit codes a step explains: 0; 3 for a conflict left alone; 4 only offline; 1 for a
   /// backup with no save or a restore with no backups.
-  private func checkExit(_ output: ProgramOutput, command: String, device: SimulatedDevice, what: String) throws {
+  private func checkExit(_ output: ProgramOutput, command: String, device: SimulatedDevice, what: String)
+    throws
+  {
     let stderr = output.stderr.lowercased()
     let isExplained: Bool
     switch output.code {

@@ -14,7 +14,8 @@ struct SimulationCounts {
   var scenarios = 0
   var steps = 0
   var commands = 0
-  /// Commands stopped in-process by a failpoint set to `error`.
+  /// Commands started in-process with a failpoint set to `error`, and those it did stop.
+  var interruptionAttempts = 0
   var interruptions = 0
   /// Real binaries started with a `kill` failpoint, and those that did die by SIGKILL.
   var killAttempts = 0
@@ -31,6 +32,7 @@ struct SimulationCounts {
     scenarios += other.scenarios
     steps += other.steps
     commands += other.commands
+    interruptionAttempts += other.interruptionAttempts
     interruptions += other.interruptions
     killAttempts += other.killAttempts
     kills += other.kills
@@ -105,6 +107,8 @@ final class SimulationScenario {
   var log: [String] = []
   var counts = SimulationCounts()
   var step = 0
+  /// Whether the running command was stopped by its failpoint.
+  var isStopped = false
 
   var container: String { root + "/shared/cloud" }
 
@@ -230,7 +234,8 @@ final class SimulationScenario {
         throw SimulationFailure(
           invariant: "(c) convergence",
           detail:
-            "\(device.name) still has \(status.pending.archives) pending and \(device.leftovers) beside its save")
+            "\(device.name) still has \(status.pending.archives) pending and \(device.leftovers) beside its save"
+        )
       }
     }
     note("converged on \(latest ?? "nothing")")

@@ -12,7 +12,37 @@ final class SimulatedGame: GameRunner, @unchecked Sendable {
   }
 }
 
+/// The warnings one in-process command gave.
+final class Warnings: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lines: [String] = []
+
+  var log: Log {
+    Log(
+      warning: { [self] line in
+        lock.lock()
+        defer { lock.unlock() }
+        lines.append(line)
+      }, verbose: { _ in })
+  }
+
+  var all: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return lines
+  }
+}
+
 extension SimulationScenario {
+  /// Notes a command's warnings, and counts it as interrupted when its failpoint fired
+  /// (thrown, or caught and warned about inside the command).
+  func report(_ warnings: Warnings) {
+    let lines = warnings.all
+    for line in lines { note("  warning: " + line) }
+    if isStopped || lines.contains(where: { $0.contains("failpoint '") }) { counts.interruptions += 1 }
+    isStopped = false
+  }
+
   /// Points where `command` can be stopped, in-process (`error`) or in the real binary
   /// (`kill`, which also stops at progress reports). A restore's `backup.packed` is the
   /// pre-restore copy it packs after its swap (`@2` in a sync or wrap that uploaded first).
@@ -38,7 +68,9 @@ extension SimulationScenario {
     let what = "backup\(force ? " --force" : "")"
     begin(device, what)
     defer { finish(device) }
-    let (vault, target) = try device.vault(failpoints: failpoint)
+    let warnings = Warnings()
+    defer { report(warnings) }
+    let (vault, target) = try device.vault(failpoints: failpoint, log: warnings.log)
     do {
       let report = try vault.backup(target, force: force)
       note("\(device.name) \(what): \(report.outcome.rawValue) \(report.archive)")
@@ -51,7 +83,9 @@ extension SimulationScenario {
   func restore(_ device: SimulatedDevice, failpoint: String? = nil) throws {
     begin(device, "restore --latest")
     defer { finish(device) }
-    let (vault, target) = try device.vault(failpoints: failpoint)
+    let warnings = Warnings()
+    defer { report(warnings) }
+    let (vault, target) = try device.vault(failpoints: failpoint, log: warnings.log)
     do {
       let report = try vault.restore(target, selection: .latest)
       note("\(device.name) restore --latest: \(report.archive), kept \(report.preRestoreCopy ?? "nothing")")
@@ -62,11 +96,15 @@ extension SimulationScenario {
   }
 
   @discardableResult
-  func sync(_ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil) throws -> SyncReport? {
+  func sync(_ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil) throws
+    -> SyncReport?
+  {
     let before = stateAfterRecovery(device)
     begin(device, "sync, \(answer)")
     defer { finish(device) }
-    let (vault, target) = try device.vault(failpoints: failpoint)
+    let warnings = Warnings()
+    defer { report(warnings) }
+    let (vault, target) = try device.vault(failpoints: failpoint, log: warnings.log)
     do {
       let report = try vault.sync(target, policy: answer.policy, resolver: answer.resolver)
       note("\(device.name) sync, \(answer): \(describe(report))")
@@ -100,9 +138,13 @@ extension SimulationScenario {
         note("  \(device.name) goes offline during the game")
       }
       atEnd = device.state
-      if let atEnd, owed[atEnd] == nil { owed[atEnd] = "\(device.name)'s save after the game of step \(step)" }
+      if let atEnd, owed[atEnd] == nil {
+        owed[atEnd] = "\(device.name)'s save after the game of step \(step)"
+      }
     }
-    let (vault, target) = try device.vault(failpoints: failpoint)
+    let warnings = Warnings()
+    defer { report(warnings) }
+    let (vault, target) = try device.vault(failpoints: failpoint, log: warnings.log)
     let report: WrapReport
     do {
       report = try vault.wrap(
@@ -132,10 +174,10 @@ extension SimulationScenario {
     let command = random.pick(["backup", "restore", "sync", "wrap"]) ?? "sync"
     let point = random.pick(Self.stopPoints(for: command, killing: false)) ?? "backup.packed"
     let failpoint = Self.failpoint(point, "error")
-    counts.interruptions += 1
+    counts.interruptionAttempts += 1
     note("\(device.name): the next command stops with an error at \(failpoint)")
     switch command {
-    case "backup": try backup(device, force: random.chance(10), failpoint: failpoint)
+    case "backup": try backup(device, force: random.chance(50), failpoint: failpoint)
     case "restore": try restore(device, failpoint: failpoint)
     case "sync": try sync(device, answer: SimulatedAnswer.random(&random), failpoint: failpoint)
     default: try wrap(device, answer: SimulatedAnswer.random(&random), failpoint: failpoint)
@@ -157,7 +199,9 @@ extension SimulationScenario {
   func expected(_ error: any Error, _ device: SimulatedDevice, _ failpoint: String?) throws -> String {
     switch error {
     case ContainerError.unavailable where !device.isOnline: return "container unavailable (offline)"
-    case is FailpointError where failpoint != nil: return "stopped: \(error)"
+    case is FailpointError where failpoint != nil:
+      isStopped = true
+      return "stopped: \(error)"
     case VaultError.noBackups: return "no backups yet"
     case VaultError.saveDirectoryMissing, VaultError.saveDirectoryEmpty: return "no save to back up"
     default:

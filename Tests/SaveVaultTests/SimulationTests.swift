@@ -115,8 +115,8 @@ struct SimulationTests {
       """
       Simulation: \(settings.scenarios) scenarios from seed \(settings.seed), \(counts.steps) steps \
       (\(settings.steps) each) and \(counts.convergenceSyncs) convergence syncs, \(counts.commands) commands, \
-      \(counts.interruptions) interrupted, \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) \
-      started to be), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
+      \(counts.interruptions) stopped in-process by a failpoint (of \(counts.interruptionAttempts) set), \
+      \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) binary runs with a kill point), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
       \(counts.statesOwed) states owed, \(counts.statesOverwrittenByGame) overwritten by the game, \
       \(results.failures.count) failed, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s
       """)
