@@ -73,13 +73,13 @@ extension Vault {
     let folder = preRestoreStore(creating: true).root + "/" + target.game
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     for archive in archives {
-      if (try? Platform.moveNoReplace(from: from + "/" + archive.name, to: folder + "/" + archive.name))
-        != nil
-      {
-        context.log.warning(
-          "'\(archive.name)' was kept while the container was unreachable, but the save was agreed on since; it is now a pre-restore copy in '\(folder)'"
-        )
+      let source = from + "/" + archive.name
+      guard (try? Platform.moveNoReplace(from: source, to: folder + "/" + archive.name)) != nil else {
+        continue
       }
+      context.log.warning(
+        "'\(archive.name)' was kept while the container was unreachable, but the save was agreed on since; it is now a pre-restore copy in '\(folder)'"
+      )
     }
   }
 
