@@ -41,7 +41,7 @@ extension SimulationScenario {
     let failpoint = Self.failpoint(point, "kill")
     let before = stateAfterRecovery(device)
     begin(device, "\(command), killed at \(failpoint)")
-    defer { finish(device) }
+    defer { end(device) }
     counts.killAttempts += 1
     let output = try device.runBinary(
       arguments,

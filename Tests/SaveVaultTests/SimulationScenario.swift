@@ -28,19 +28,15 @@ struct SimulationCounts {
   var statesOverwrittenByGame = 0
   var convergenceSyncs = 0
 
+  private static var fields: [WritableKeyPath<SimulationCounts, Int>] {
+    [
+      \.scenarios, \.steps, \.commands, \.interruptionAttempts, \.interruptions, \.killAttempts, \.kills,
+      \.offlinePeriods, \.conflicts, \.statesOwed, \.statesOverwrittenByGame, \.convergenceSyncs,
+    ]
+  }
+
   mutating func add(_ other: SimulationCounts) {
-    scenarios += other.scenarios
-    steps += other.steps
-    commands += other.commands
-    interruptionAttempts += other.interruptionAttempts
-    interruptions += other.interruptions
-    killAttempts += other.killAttempts
-    kills += other.kills
-    offlinePeriods += other.offlinePeriods
-    conflicts += other.conflicts
-    statesOwed += other.statesOwed
-    statesOverwrittenByGame += other.statesOverwrittenByGame
-    convergenceSyncs += other.convergenceSyncs
+    for field in Self.fields { self[keyPath: field] += other[keyPath: field] }
   }
 }
 
@@ -243,23 +239,29 @@ final class SimulationScenario {
 
   // MARK: - Invariants
 
-  /// A command starts on `device`: its save state is owed from now on.
+  /// A command starts on `device`: its save state is owed from now on. Returns the sink for
+  /// the command's warnings.
   @discardableResult
-  func begin(_ device: SimulatedDevice, _ what: String) -> String? {
+  func begin(_ device: SimulatedDevice, _ what: String) -> Warnings {
     counts.commands += 1
     device.pendingAtStart = device.pendingNames
     device.agreedAtStart = device.agreedArchive
-    let state = device.state
-    if let state, owed[state] == nil {
+    if let state = device.state, owed[state] == nil {
       owed[state] = "\(device.name)'s save at the start of step \(step) (\(what))"
     }
-    return state
+    return Warnings()
   }
 
-  /// A command on `device` ended: when it made a new agreement other than by uploading the
-  /// pending archives, the ones still pending were overtaken (the player settled since, or
-  /// uploaded a newer save that holds their progress).
-  func finish(_ device: SimulatedDevice) {
+  /// A command on `device` ended. Its warnings go to the step log, and it counts as stopped
+  /// when its failpoint fired (thrown, or caught and warned about inside the command). When it
+  /// made a new agreement other than by uploading the pending archives, the ones still
+  /// pending were overtaken (the player settled since, or uploaded a newer save that holds
+  /// their progress).
+  func end(_ device: SimulatedDevice, _ warnings: Warnings? = nil) {
+    let lines = warnings?.all ?? []
+    for line in lines { note("  warning: " + line) }
+    if isStopped || lines.contains(where: { $0.contains("failpoint '") }) { counts.interruptions += 1 }
+    isStopped = false
     guard let agreed = device.agreedArchive, agreed != device.agreedAtStart,
       !device.pendingAtStart.contains(agreed)
     else { return }

@@ -34,15 +34,6 @@ final class Warnings: @unchecked Sendable {
 }
 
 extension SimulationScenario {
-  /// Notes a command's warnings, and counts it as interrupted when its failpoint fired
-  /// (thrown, or caught and warned about inside the command).
-  func report(_ warnings: Warnings) {
-    let lines = warnings.all
-    for line in lines { note("  warning: " + line) }
-    if isStopped || lines.contains(where: { $0.contains("failpoint '") }) { counts.interruptions += 1 }
-    isStopped = false
-  }
-
   /// Points where `command` can be stopped, in-process (`error`) or in the real binary
   /// (`kill`, which also stops at progress reports). A restore's `backup.packed` is the
   /// pre-restore copy it packs after its swap (`@2` in a sync or wrap that uploaded first).
@@ -66,10 +57,8 @@ extension SimulationScenario {
 
   func backup(_ device: SimulatedDevice, force: Bool, failpoint: String? = nil) throws {
     let what = "backup\(force ? " --force" : "")"
-    begin(device, what)
-    defer { finish(device) }
-    let warnings = Warnings()
-    defer { report(warnings) }
+    let warnings = begin(device, what)
+    defer { end(device, warnings) }
     let (vault, target) = try device.vault(failpoints: failpoint, log: warnings.log)
     do {
       let report = try vault.backup(target, force: force)
@@ -81,10 +70,8 @@ extension SimulationScenario {
   }
 
   func restore(_ device: SimulatedDevice, failpoint: String? = nil) throws {
-    begin(device, "restore --latest")
-    defer { finish(device) }
-    let warnings = Warnings()
-    defer { report(warnings) }
+    let warnings = begin(device, "restore --latest")
+    defer { end(device, warnings) }
     let (vault, target) = try device.vault(failpoints: failpoint, log: warnings.log)
     do {
       let report = try vault.restore(target, selection: .latest)
@@ -100,10 +87,8 @@ extension SimulationScenario {
     -> SyncReport?
   {
     let before = stateAfterRecovery(device)
-    begin(device, "sync, \(answer)")
-    defer { finish(device) }
-    let warnings = Warnings()
-    defer { report(warnings) }
+    let warnings = begin(device, "sync, \(answer)")
+    defer { end(device, warnings) }
     let (vault, target) = try device.vault(failpoints: failpoint, log: warnings.log)
     do {
       let report = try vault.sync(target, policy: answer.policy, resolver: answer.resolver)
@@ -122,8 +107,8 @@ extension SimulationScenario {
   /// `wrap` with a game that plays (most of the time) and sometimes loses the network while it runs.
   func wrap(_ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil) throws {
     let before = stateAfterRecovery(device)
-    begin(device, "wrap, \(answer)")
-    defer { finish(device) }
+    let warnings = begin(device, "wrap, \(answer)")
+    defer { end(device, warnings) }
     var atStart: String?
     var atEnd: String?
     let game = SimulatedGame { [self] in
@@ -142,8 +127,6 @@ extension SimulationScenario {
         owed[atEnd] = "\(device.name)'s save after the game of step \(step)"
       }
     }
-    let warnings = Warnings()
-    defer { report(warnings) }
     let (vault, target) = try device.vault(failpoints: failpoint, log: warnings.log)
     let report: WrapReport
     do {
