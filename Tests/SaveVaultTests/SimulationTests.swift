@@ -47,6 +47,13 @@ import Testing
 ///   save is the container's latest archive, every device is in sync, and no pending archive
 ///   or half-done restore is left.
 ///
+/// Time: each scenario's simulated time starts at the machine's clock (which the real binary
+/// reads: its commands run as if the device's clock were right) and moves on per step; each
+/// device reads it plus its offset, one millisecond further at least per reading. A seed
+/// replays the same steps and choices; only the times the real binary reads shift from run to
+/// run (by how long the run took to get there), so a decision that hinges on them, such as
+/// `newer`, can rarely differ.
+///
 /// A failure prints the scenario's seed, the invariant and the step log. Settings (from the
 /// environment): `SAVEVAULT_SIM_SEED` (the first seed; scenario i uses seed + i),
 /// `SAVEVAULT_SIM_SCENARIOS` (default 1000), `SAVEVAULT_SIM_STEPS` (default 32),
@@ -120,7 +127,9 @@ struct SimulationTests {
       \(counts.statesOwed) states owed, \(counts.statesOverwrittenByGame) overwritten by the game, \
       \(results.failures.count) failed, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s
       """)
-    for failed in results.failures.sorted(by: { $0.seed < $1.seed }).prefix(5) {
+    let failures = results.failures.sorted(by: { $0.seed < $1.seed })
+    for failed in failures.dropFirst(5) { try? FileManager.default.removeItem(atPath: failed.root) }
+    for failed in failures.prefix(5) {
       Issue.record(
         """
         seed \(failed.seed): \(failed.failure)
