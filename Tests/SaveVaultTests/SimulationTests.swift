@@ -100,22 +100,38 @@ struct SimulationTests {
     }
   }
 
+  static func runScenarios(_ settings: Settings, base: String, results: Results) {
+    while let index = results.take(below: settings.scenarios) {
+      let seed = settings.seed &+ UInt64(index)
+      let scenario = SimulationScenario(
+        seed: seed, root: base + "/\(seed)", steps: settings.steps, isVerbose: settings.isVerbose)
+      let failure = scenario.run()
+      results.record(scenario, failure)
+      if failure == nil { try? FileManager.default.removeItem(atPath: scenario.root) }
+    }
+  }
+
   @Test("three devices, one container: nothing lost, no unattended change on a conflict, everyone converges")
-  func simulate() throws {
+  func simulate() async throws {
     let settings = Settings(environment: ProcessInfo.processInfo.environment)
     let fast = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
     let base = try Platform.makeTemporaryDirectory(prefix: fast + "/savevault-sim-")
     let started = Date()
     let results = Results()
-    DispatchQueue.concurrentPerform(iterations: settings.workers) { _ in
-      while let index = results.take(below: settings.scenarios) {
-        let seed = settings.seed &+ UInt64(index)
-        let scenario = SimulationScenario(
-          seed: seed, root: base + "/\(seed)", steps: settings.steps, isVerbose: settings.isVerbose)
-        let failure = scenario.run()
-        results.record(scenario, failure)
-        if failure == nil { try? FileManager.default.removeItem(atPath: scenario.root) }
+    // Threads of their own: the scenarios block, and must not hold the threads that other
+    // tests' async work needs.
+    await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+      let group = DispatchGroup()
+      for _ in 0..<settings.workers {
+        group.enter()
+        let worker = Thread {
+          Self.runScenarios(settings, base: base, results: results)
+          group.leave()
+        }
+        worker.stackSize = 8 << 20
+        worker.start()
       }
+      group.notify(queue: .global()) { finished.resume() }
     }
     let counts = results.counts
     print(
