@@ -61,13 +61,18 @@ extension SimulationScenario {
     } else {
       note("\(what): exit \(output.code)")
       try checkExit(output, command: command, device: device, what: what)
+      var isAgreed = output.code == 0 && (command == "backup" || command == "restore")
       if command == "sync", let report = try? jsonObject(output.stdout),
         let state = (report["state"] as? String).flatMap(SyncState.init(rawValue:)),
         let action = (report["action"] as? String).flatMap(SyncAction.init(rawValue:))
       {
-        try checkUnattended(
-          SyncReport(game: SimulatedDevice.game, state: state, action: action), answer: answer,
-          before: before, after: device.state, what)
+        let report = SyncReport(game: SimulatedDevice.game, state: state, action: action)
+        try checkUnattended(report, answer: answer, before: before, after: device.state, what)
+        isAgreed = self.isAgreed(report)
+      }
+      if isAgreed {
+        let (vault, target) = try device.vault()
+        try checkAgreement(device, vault: vault, target: target, what)
       }
     }
     if FileManager.default.fileExists(atPath: marks + "/before") {
