@@ -37,10 +37,6 @@ struct Extractor {
     var isVerified: Bool { manifest != nil }
   }
 
-  /// libarchive resolves relative entry paths against the working directory, which is
-  /// process-wide: extractions take turns.
-  private static let workingDirectoryLock = NSLock()
-
   static let diskFlags: Int32 =
     ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT
     | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS | ARCHIVE_EXTRACT_NO_OVERWRITE
@@ -66,20 +62,14 @@ struct Extractor {
       throw ArchiveError.writeFailed(path: staging, reason: "libarchive: out of memory")
     }
     archive_write_disk_set_options(disk.pointer, Self.diskFlags)
-    Self.workingDirectoryLock.lock()
-    defer { Self.workingDirectoryLock.unlock() }
-    let previous = open(".", O_RDONLY | O_DIRECTORY)
-    guard chdir(staging) == 0 else {
-      if previous >= 0 { close(previous) }
-      throw ArchiveError.writeFailed(path: staging, reason: Platform.describe(errno: errno))
-    }
-    defer {
-      if previous >= 0 {
-        _ = fchdir(previous)
-        close(previous)
+    // libarchive resolves relative entry paths against the working directory.
+    do {
+      return try Platform.withWorkingDirectory(staging) {
+        try run(reader: reader, disk: disk, refuse: refuse)
       }
+    } catch let error as SystemError where error.path == staging {
+      throw ArchiveError.writeFailed(path: staging, reason: Platform.describe(errno: error.code))
     }
-    return try run(reader: reader, disk: disk, refuse: refuse)
   }
 
   /// Reads every entry, checks it, and writes it through `disk` (relative to the working

@@ -189,7 +189,10 @@ extension Vault {
 
   /// Writes the ledger: this device and the container agree on `archive`, which holds the
   /// save as `snapshot` shows it.
+  /// Archives still pending were made before this agreement: they become pre-restore copies
+  /// first, so that no later run uploads them over it (whatever the devices' clocks say).
   func recordAgreement(target: Target, archive: String, snapshot: Snapshot, content: [ManifestEntry]) throws {
+    retirePending((try? pendingStore().archivesNewestFirst(game: target.game)) ?? [], target: target)
     let index = LedgerIndexEntry.entries(snapshot: snapshot, content: content)
     var known: [String: LedgerIndexEntry] = [:]
     for entry in index { known[entry.path] = entry }

@@ -35,17 +35,7 @@ extension Vault {
     guard !pending.isEmpty else { return }
     let record = ledger.load(target)
     let agreedMs = record.flatMap { ArchiveName(parsing: $0.archive)?.createdMs } ?? Int64.min
-    for archive in pending where archive.modifiedMs <= agreedMs {
-      let keeper = preRestoreStore(creating: true)
-      let folder = keeper.root + "/" + target.game
-      try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      let from = store.root + "/" + target.game + "/" + archive.name
-      if (try? Platform.moveNoReplace(from: from, to: folder + "/" + archive.name)) != nil {
-        context.log.warning(
-          "'\(archive.name)' was kept while the container was unreachable, but the save was agreed on since; it is now a pre-restore copy in '\(folder)'"
-        )
-      }
-    }
+    retirePending(pending.filter { $0.modifiedMs <= agreedMs }, target: target)
     let fresh = pending.filter { $0.modifiedMs > agreedMs }
     guard let newest = fresh.first else { return }
     let archives = try container.archivesNewestFirst(game: target.game)
@@ -74,6 +64,25 @@ extension Vault {
       game: target.game, container: target.ledgerKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock())
     try ledger.save(agreement, index: [])
+  }
+
+  /// Turns pending archives into pre-restore copies: kept on this device, never uploaded.
+  /// For archives an agreement overtook (the player settled with the container since they
+  /// were made), which must not be uploaded over it.
+  func retirePending(_ archives: [StoredArchive], target: Target) {
+    guard !archives.isEmpty else { return }
+    let from = pendingStore().root + "/" + target.game
+    let folder = preRestoreStore(creating: true).root + "/" + target.game
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for archive in archives {
+      let source = from + "/" + archive.name
+      guard (try? Platform.moveNoReplace(from: source, to: folder + "/" + archive.name)) != nil else {
+        continue
+      }
+      context.log.warning(
+        "'\(archive.name)' was kept while the container was unreachable, but the save was agreed on since; it is now a pre-restore copy in '\(folder)'"
+      )
+    }
   }
 
   /// Copies a whole file between descriptors; returns the byte count.

@@ -155,7 +155,7 @@ extension Vault {
     verbose(
       "local: '\(target.saveDirectory)' \(snapshot.map { $0.isEmpty ? "is empty" : "holds \($0.fileCount) file(s)" } ?? "does not exist"); cloud: \(archives.count) archive(s) in '\(target.containerURL)'"
     )
-    let state = try Decision.state(
+    var state = try Decision.state(
       localExists: snapshot.map { !$0.isEmpty } ?? false, cloudHasArchives: latest != nil
     ) {
       guard let snapshot, let latest else { return .none(identicalContent: false) }
@@ -176,6 +176,15 @@ extension Vault {
         try contentDigest(fd: fd, archiveName: latest.name, limits: target.limits)
       }
       return .none(identicalContent: local == cloud)
+    }
+    // A missing or empty save agreed on as such with the cloud's latest (a deletion that was
+    // uploaded, or an empty backup that was restored) is in sync: nothing to restore or ask.
+    if state == .localMissing, let record, record.archive == latest?.name,
+      try !Fingerprint(snapshot: snapshot ?? Snapshot(root: target.saveDirectory, entries: [], skipped: []))
+        .hasChanged(since: record, index: { ledger.loadIndex(target) })
+    {
+      verbose("the save is empty, as agreed on '\(record.archive)'")
+      state = .inSync
     }
     verbose("state: \(state.rawValue)")
     return Assessment(snapshot: snapshot, archives: archives, record: record, state: state)

@@ -1,0 +1,39 @@
+import Foundation
+
+/// An invariant that did not hold, or a command that failed in a way no step explains.
+struct SimulationFailure: Error, CustomStringConvertible {
+  var invariant: String
+  var detail: String
+  var description: String { "\(invariant): \(detail)" }
+}
+
+/// What the scenarios did, added up.
+struct SimulationCounts {
+  var scenarios = 0
+  var steps = 0
+  var commands = 0
+  /// Commands started in-process with a failpoint set to `error`, and those it did stop.
+  var interruptionAttempts = 0
+  var interruptions = 0
+  /// Real binaries started with a `kill` failpoint, and those that did die by SIGKILL.
+  var killAttempts = 0
+  var kills = 0
+  var offlinePeriods = 0
+  var conflicts = 0
+  var statesOwed = 0
+  /// States the game overwrote while they existed only in its save directory (the player's
+  /// own doing, not SaveVault's).
+  var statesOverwrittenByGame = 0
+  var convergenceSyncs = 0
+
+  private static var fields: [WritableKeyPath<SimulationCounts, Int>] {
+    [
+      \.scenarios, \.steps, \.commands, \.interruptionAttempts, \.interruptions, \.killAttempts, \.kills,
+      \.offlinePeriods, \.conflicts, \.statesOwed, \.statesOverwrittenByGame, \.convergenceSyncs,
+    ]
+  }
+
+  mutating func add(_ other: SimulationCounts) {
+    for field in Self.fields { self[keyPath: field] += other[keyPath: field] }
+  }
+}

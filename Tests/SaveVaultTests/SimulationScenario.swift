@@ -1,0 +1,271 @@
+import Foundation
+
+@testable import SaveVault
+
+/// One seeded scenario: three devices sharing one folder container, random steps, and the
+/// invariants checked after every step (see `SimulationTests`).
+final class SimulationScenario {
+  let seed: UInt64
+  let root: String
+  let stepCount: Int
+  let isVerbose: Bool
+  var random: SimulationRandom
+  /// Starts at the machine's time, which the real binary's clock reads: its commands run as
+  /// if on a device whose clock is right.
+  let time = SimulatedTime(startMs: Int64(Date().timeIntervalSince1970 * 1000))
+  var devices: [SimulatedDevice] = []
+  let states = RecoverableStates()
+  /// Every state that existed on a device at the start of a command, with where it was first
+  /// seen: each must stay recoverable.
+  var owed: [String: String] = [:]
+  var log: [String] = []
+  var counts = SimulationCounts()
+  var step = 0
+  /// Whether the running command was stopped by its failpoint.
+  var isStopped = false
+
+  var container: String { root + "/shared/cloud" }
+
+  init(seed: UInt64, root: String, steps: Int, isVerbose: Bool) {
+    self.seed = seed
+    self.root = root
+    self.stepCount = steps
+    self.isVerbose = isVerbose
+    self.random = SimulationRandom(seed: seed)
+  }
+
+  /// Runs the scenario; returns the failure, if an invariant broke.
+  func run() -> SimulationFailure? {
+    do {
+      try setUp()
+      for number in 1...stepCount {
+        step = number
+        try randomStep()
+        try checkRecoverable()
+      }
+      step = stepCount + 1
+      try converge()
+      counts.scenarios = 1
+      counts.steps = stepCount
+      counts.statesOwed = owed.count
+      return nil
+    } catch let failure as SimulationFailure {
+      return failure
+    } catch {
+      return SimulationFailure(invariant: "harness", detail: "\(error)")
+    }
+  }
+
+  private func setUp() throws {
+    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+    for (index, name) in ["pc", "deck", "laptop"].enumerated() {
+      let offset = Int64(random.int(-172_800_000..<172_800_001))
+      let device = try SimulatedDevice(
+        index: index, name: name, root: root + "/" + name, sharedFolder: root + "/shared",
+        clock: DeviceClock(time: time, offsetMs: offset))
+      devices.append(device)
+      note("\(name): clock offset \(offset) ms")
+      if index == 0 || random.chance(50) {
+        note("\(name): starts with its own save: " + device.play(&random, tag: "initial"))
+      }
+    }
+  }
+
+  private func randomStep() throws {
+    guard let device = random.pick(devices) else { return }
+    time.advance(byMs: Int64(random.int(1..<120_000)))
+    switch random.int(0..<100) {
+    case 0..<22:
+      gameOverwrites(device)
+      note("\(device.name) plays: " + device.play(&random, tag: "s\(step)"))
+    case 22..<24:
+      gameOverwrites(device)
+      device.wipe()
+      note("\(device.name): the player deletes the save directory")
+    case 24..<34: try backup(device, force: random.chance(10))
+    case 34..<41: try restore(device)
+    case 41..<59: _ = try sync(device, answer: SimulatedAnswer.random(&random))
+    case 59..<74: try wrap(device, answer: SimulatedAnswer.random(&random))
+    case 74..<85: try interrupted(device)
+    case 85..<92: try kill(device)
+    default:
+      if device.isOnline {
+        device.goOffline()
+        counts.offlinePeriods += 1
+        note("\(device.name) goes offline")
+      } else {
+        device.comeBack()
+        note("\(device.name) comes back online")
+      }
+    }
+  }
+
+  /// Invariant (c): with every device online and no more play, everyone syncs, settling
+  /// conflicts with upload or restore (a policy or a prompt answer), until a whole round
+  /// changes nothing; then all saves are one state, the container's latest, and each device
+  /// is in sync with no pending archive and no restore left half-done.
+  private func converge() throws {
+    for device in devices where !device.isOnline {
+      device.comeBack()
+      note("\(device.name) comes back online")
+    }
+    var isQuiet = false
+    for round in 1...6 where !isQuiet {
+      isQuiet = true
+      note("convergence round \(round)")
+      for device in devices {
+        time.advance(byMs: Int64(random.int(1..<60_000)))
+        let answers: [SimulatedAnswer] = [
+          .policy(.upload), .policy(.restore), .prompt(.upload), .prompt(.restore),
+        ]
+        counts.convergenceSyncs += 1
+        let report = try sync(device, answer: random.pick(answers) ?? .policy(.restore))
+        let isNothing =
+          report?.action == SyncAction.none
+          && (report?.state == .inSync || (report?.state == .cloudEmpty && device.state == nil))
+        if !isNothing { isQuiet = false }
+        try checkRecoverable()
+      }
+    }
+    guard isQuiet else {
+      throw SimulationFailure(invariant: "(c) convergence", detail: "still changing after 6 rounds of sync")
+    }
+    let latest = ((try? Platform.directoryNames(container + "/" + SimulatedDevice.game)) ?? [])
+      .filter { ArchiveName.isBackupName($0) }.max()
+    let cloud = latest.flatMap { states.archiveDigest(container + "/" + SimulatedDevice.game + "/" + $0) }
+    for device in devices {
+      let (vault, target) = try device.vault()
+      let status = try vault.status(target)
+      guard device.state == cloud, status.state == .inSync || (cloud == nil && status.state == .cloudEmpty)
+      else {
+        throw SimulationFailure(
+          invariant: "(c) convergence",
+          detail:
+            "\(device.name) is \(status.state.rawValue) with state \(device.state ?? "none"); the container's latest \(latest ?? "none") holds \(cloud ?? "none")"
+        )
+      }
+      guard status.pending.count == 0, device.leftovers.isEmpty else {
+        throw SimulationFailure(
+          invariant: "(c) convergence",
+          detail:
+            "\(device.name) still has \(status.pending.archives) pending and \(device.leftovers) beside its save"
+        )
+      }
+    }
+    note("converged on \(latest ?? "nothing")")
+  }
+
+  // MARK: - Invariants
+
+  /// A command starts on `device`: its save state is owed from now on. Returns the sink for
+  /// the command's warnings.
+  @discardableResult
+  func begin(_ device: SimulatedDevice, _ what: String) -> Warnings {
+    counts.commands += 1
+    device.pendingAtStart = device.pendingNames
+    device.agreedAtStart = device.agreedArchive
+    if let state = device.state, owed[state] == nil {
+      owed[state] = "\(device.name)'s save at the start of step \(step) (\(what))"
+    }
+    return Warnings()
+  }
+
+  /// A command on `device` ended. Its warnings go to the step log, and it counts as stopped
+  /// when its failpoint fired (thrown, or caught and warned about inside the command). When it
+  /// made a new agreement other than by uploading the pending archives, the ones still
+  /// pending were overtaken (the player settled since, or uploaded a newer save that holds
+  /// their progress).
+  func end(_ device: SimulatedDevice, _ warnings: Warnings? = nil) {
+    let lines = warnings?.all ?? []
+    for line in lines { note("  warning: " + line) }
+    if isStopped || lines.contains(where: { $0.contains("failpoint '") }) { counts.interruptions += 1 }
+    isStopped = false
+    guard let agreed = device.agreedArchive, agreed != device.agreedAtStart,
+      !device.pendingAtStart.contains(agreed)
+    else { return }
+    let overtaken = device.pendingNames.intersection(device.pendingAtStart)
+    if !overtaken.isEmpty {
+      device.overtaken.formUnion(overtaken)
+      note("  \(device.name) agreed on \(agreed); pending \(overtaken.sorted()) overtaken")
+    }
+  }
+
+  /// Invariant (a): every owed state is recoverable; and no overtaken pending archive was
+  /// uploaded.
+  func checkRecoverable() throws {
+    let names = Set(
+      ((try? Platform.directoryNames(container + "/" + SimulatedDevice.game)) ?? []))
+    for device in devices {
+      if let uploaded = device.overtaken.intersection(names).first {
+        throw SimulationFailure(
+          invariant: "overtaken pending archives stay on the device",
+          detail: "\(device.name)'s \(uploaded) was uploaded after the device agreed on a newer save")
+      }
+    }
+    let places = states.collect(container: container, devices: devices)
+    for (state, origin) in owed.sorted(by: { $0.key < $1.key }) where places[state] == nil {
+      throw SimulationFailure(
+        invariant: "(a) nothing lost", detail: "state \(state.prefix(12)), \(origin), is nowhere any more")
+    }
+  }
+
+  /// The game (or the player) is about to replace `device`'s save. A state that is owed but
+  /// exists nowhere else was never handed to SaveVault (a skipped conflict, an offline backup
+  /// that failed): the game overwriting it is not SaveVault losing it, so it is no longer owed.
+  func gameOverwrites(_ device: SimulatedDevice, state overwritten: String? = nil) {
+    guard let state = overwritten ?? device.state, owed[state] != nil else { return }
+    let places = states.collect(container: container, devices: devices)[state] ?? []
+    if places.allSatisfy({ $0 == SimulatedDevice.savePlace(device.name) }) {
+      owed.removeValue(forKey: state)
+      counts.statesOverwrittenByGame += 1
+      note("  state \(state.prefix(12)) was only in \(device.name)'s save; the game overwrites it")
+    }
+  }
+
+  /// After a command that says the device and the container agree: the save is the agreed
+  /// archive's content.
+  func checkAgreement(_ device: SimulatedDevice, vault: Vault, target: Target, _ what: String) throws {
+    guard let archive = vault.ledger.load(target)?.archive else {
+      throw SimulationFailure(invariant: "agreement", detail: "\(what) on \(device.name) left no ledger")
+    }
+    let stored = states.archiveDigest(container + "/" + SimulatedDevice.game + "/" + archive)
+    guard stored == device.state else {
+      throw SimulationFailure(
+        invariant: "agreement",
+        detail:
+          "\(what) on \(device.name) agreed on \(archive), which holds \(stored ?? "nothing"), but the save is \(device.state ?? "nothing")"
+      )
+    }
+  }
+
+  /// Invariant (b): an unattended command that found a conflict left the save as it was.
+  func checkUnattended(
+    _ report: SyncReport, answer: SimulatedAnswer, before: String?, after: String?, _ what: String
+  ) throws {
+    if report.state == .conflict { counts.conflicts += 1 }
+    guard answer.isUnattended, report.state == .conflict || report.action == .unresolved else { return }
+    guard before == after, report.action != .uploaded, report.action != .restored else {
+      throw SimulationFailure(
+        invariant: "(b) unattended conflicts change nothing",
+        detail:
+          "\(what) on a conflict with \(answer) went \(report.action.rawValue): the save went from \(before ?? "nothing") to \(after ?? "nothing")"
+      )
+    }
+  }
+
+  /// The state the save will have once a command's recovery has run: a save directory that a
+  /// killed restore left set aside is put back.
+  func stateAfterRecovery(_ device: SimulatedDevice) -> String? {
+    if FileManager.default.fileExists(atPath: device.save) { return device.state }
+    guard let aside = device.leftovers.filter({ $0.hasPrefix(".savevault-old-") }).sorted().first else {
+      return nil
+    }
+    return SaveState.ofDirectory(device.savesFolder + "/" + aside)
+  }
+
+  func note(_ line: String) {
+    let entry = "[\(step)] " + line
+    log.append(entry)
+    if isVerbose { print("seed \(seed) " + entry) }
+  }
+}

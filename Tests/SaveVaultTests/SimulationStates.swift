@@ -1,0 +1,125 @@
+import Foundation
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A save state as the simulation compares them: the relative paths and bytes of its regular
+/// files, as one SHA-256 (folders, modes and times are left out; SaveVault's own `.savevault`
+/// folder too). A missing save, or one without files, has no state.
+enum SaveState {
+  static func digest(_ files: [(path: String, sha256: String)]) -> String? {
+    guard !files.isEmpty else { return nil }
+    let hash = SHA256()
+    for file in files.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+      hash.update(Array("\(file.path)\u{0}\(file.sha256)\n".utf8))
+    }
+    return hash.finalize()
+  }
+
+  /// The state of a directory, read with plain system calls (not with SaveVault's scanner).
+  static func ofDirectory(_ root: String) -> String? {
+    var files: [(path: String, sha256: String)] = []
+    func walk(_ relative: String) {
+      guard let names = try? Platform.directoryNames(relative.isEmpty ? root : root + "/" + relative) else {
+        return
+      }
+      for name in names {
+        let path = relative.isEmpty ? name : relative + "/" + name
+        var info = stat()
+        guard path != reservedFolder, lstat(root + "/" + path, &info) == 0 else { continue }
+        if info.st_mode & S_IFMT == S_IFDIR {
+          walk(path)
+        } else if info.st_mode & S_IFMT == S_IFREG, let hash = hashFile(root + "/" + path) {
+          files.append((path, hash))
+        }
+      }
+    }
+    walk("")
+    return digest(files)
+  }
+
+  private static func hashFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    let hash = SHA256()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { return nil }
+      if count == 0 { return hash.finalize() }
+      buffer.withUnsafeBytes { if let base = $0.baseAddress { hash.update(base, count: count) } }
+    }
+  }
+
+  /// The state an archive holds, after every check a restore runs (nil when it is refused).
+  static func ofArchive(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    guard
+      let extraction = try? Extractor(limits: ExtractionLimits()).extract(
+        fd: fd, archiveName: (path as NSString).lastPathComponent, into: nil)
+    else { return nil }
+    return digest(
+      extraction.entries.filter { $0.kind == .file }.map { ($0.path, $0.sha256 ?? "") })
+  }
+}
+
+/// Every save state that can still be had back, and where from: the shared container's
+/// archives, each device's pre-restore copies and pending archives, the folders a restore
+/// keeps (`.savevault-kept-*`) or sets aside for the next command to put back or keep
+/// (`.savevault-old-*`), and the save directories themselves. Archive digests are cached by
+/// path, size and mtime (archives are never rewritten), so each look reads only new ones.
+final class RecoverableStates {
+  /// Where a state can be had from: digest → places.
+  typealias Places = [String: [String]]
+
+  private var archiveCache: [String: String?] = [:]
+
+  func collect(container: String, devices: [SimulatedDevice]) -> Places {
+    var places: Places = [:]
+    func add(_ digest: String?, _ place: String) {
+      if let digest { places[digest, default: []].append(place) }
+    }
+    let folder = container + "/" + SimulatedDevice.game
+    for name in archives(in: folder) { add(archiveDigest(folder + "/" + name), "container " + name) }
+    for device in devices {
+      for kind in ["pre-restore", "pending"] {
+        let folder = device.dataDirectory + "/" + kind + "/" + SimulatedDevice.game
+        for name in archives(in: folder) {
+          add(archiveDigest(folder + "/" + name), "\(device.name) \(kind) " + name)
+        }
+      }
+      for name in (try? Platform.directoryNames(device.savesFolder)) ?? [] {
+        let path = device.savesFolder + "/" + name
+        if name == SimulatedDevice.game {
+          add(SaveState.ofDirectory(path), SimulatedDevice.savePlace(device.name))
+        } else if name.hasPrefix(".savevault-kept-") || name.hasPrefix(".savevault-old-") {
+          add(SaveState.ofDirectory(path), "\(device.name) \(name)")
+        }
+      }
+    }
+    return places
+  }
+
+  /// The state an archive in the container holds, from the cache when it was read before.
+  func archiveDigest(_ path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    let key = "\(path)\u{0}\(info.st_size)\u{0}\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    if let cached = archiveCache[key] { return cached }
+    let digest = SaveState.ofArchive(path)
+    archiveCache[key] = digest
+    return digest
+  }
+
+  /// The archive names in `folder`.
+  private func archives(in folder: String) -> [String] {
+    ((try? Platform.directoryNames(folder)) ?? []).filter { ArchiveName.isBackupName($0) }
+  }
+}

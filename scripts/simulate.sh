@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs the multi-device simulation (Tests/SaveVaultTests/SimulationTests.swift).
+#   scripts/simulate.sh SEED              reruns one scenario and prints every step
+#   scripts/simulate.sh SEED SCENARIOS    runs SCENARIOS scenarios from SEED (seed + i each)
+#   scripts/simulate.sh                   the test suite's run: 1000 scenarios from its seed
+# SAVEVAULT_SIM_STEPS (default 32) and SAVEVAULT_SIM_WORKERS are passed through.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -ge 1 ]; then
+  export SAVEVAULT_SIM_SEED="$1"
+  export SAVEVAULT_SIM_SCENARIOS="${2:-1}"
+  if [ "$SAVEVAULT_SIM_SCENARIOS" = 1 ]; then export SAVEVAULT_SIM_VERBOSE=1; fi
+fi
+swift build --build-tests
+swift test --skip-build --filter SimulationTests
