@@ -175,7 +175,7 @@ extension Commands {
 
   /// Runs the game as wrap would, with nothing synced: its exit code is wrap's.
   func runUnwrapped(_ command: [String]) throws -> Int32 {
-    try GameProcess().run(command).code
+    try GameProcess(interruption: vault.context.interruption).run(command).code
   }
 
   /// `restore --undo`.

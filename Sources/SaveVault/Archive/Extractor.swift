@@ -50,7 +50,11 @@ struct Extractor {
     func refuse(_ reason: String) -> ArchiveError { .refused(archive: archiveName, reason: reason) }
     archive_read_support_format_tar(reader.pointer)
     let compression = ArchiveCompression(fileName: archiveName) ?? .none
-    if let reason = compression.configure(reader: reader) { throw refuse(reason) }
+    // A libarchive without zstd is this machine's gap, not a bad archive: exit 1, not 5.
+    if let reason = compression.configure(reader: reader) {
+      throw ArchiveError.writeFailed(
+        path: archiveName, reason: "\(reason); install a libarchive built with libzstd to read it")
+    }
     guard archive_read_open_fd(reader.pointer, fd, 1 << 16) == ARCHIVE_OK else {
       throw refuse("not a readable tar archive (\(reader.errorText))")
     }

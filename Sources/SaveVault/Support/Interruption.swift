@@ -20,6 +20,9 @@ public final class Interruption: @unchecked Sendable {
   /// and this pairs them, so that a signal meant for the child is never recorded here even
   /// when its second handler runs after the child has ended.
   private var passedOnBalance: [Int32: Int] = [:]
+  /// When the last `forwarding` ended: a delivery passed on is paired only shortly after it, so
+  /// a count left over by merged deliveries never swallows a later signal meant for us.
+  private var forwardingEnded = DispatchTime(uptimeNanoseconds: 0)
 
   /// Nothing recorded yet.
   public init() {}
@@ -30,10 +33,14 @@ public final class Interruption: @unchecked Sendable {
   public func record(_ signal: Int32) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    if passedOnBalance[signal, default: 0] > 0 || forwardingDepth > 0 {
+    let isPairing =
+      passedOnBalance[signal, default: 0] > 0
+      && DispatchTime.now().uptimeNanoseconds < forwardingEnded.uptimeNanoseconds + 1_000_000_000
+    if isPairing || forwardingDepth > 0 {
       passedOnBalance[signal, default: 0] -= 1
       return false
     }
+    passedOnBalance[signal] = nil
     if number == nil { number = signal }
     return true
   }
@@ -55,7 +62,10 @@ public final class Interruption: @unchecked Sendable {
       lock.lock()
       forwardingDepth -= 1
       // A delivery ignored here whose passing-on never ran (the child had ended) is settled.
-      if forwardingDepth == 0 { passedOnBalance = passedOnBalance.mapValues { max($0, 0) } }
+      if forwardingDepth == 0 {
+        passedOnBalance = passedOnBalance.mapValues { max($0, 0) }
+        forwardingEnded = DispatchTime.now()
+      }
       lock.unlock()
     }
     return try body()

@@ -87,7 +87,7 @@ extension Vault {
     }
     let (stored, manifest, packed) = try storeSettled(
       snapshot, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
-    try context.checkpoint("backup.stored")
+    try context.failpoints.hit("backup.stored")  // not a checkpoint: once stored, the agreement is recorded
     var report = BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
       files: manifest.files, bytes: manifest.bytes, archiveBytes: stored.size,

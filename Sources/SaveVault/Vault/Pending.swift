@@ -38,7 +38,7 @@ extension Vault {
     retirePending(pending.filter { $0.modifiedMs <= agreedMs }, target: target)
     let fresh = pending.filter { $0.modifiedMs > agreedMs }
     guard let newest = fresh.first else { return }
-    let archives = try container.archivesNewestFirst(game: target.game)
+    let archives = try listArchives(target, container: container, record: record)
     guard archives.first == nil || archives.first?.name == record?.archive else {
       context.log.warning(
         "\(fresh.count) archive(s) of '\(target.game)' wait in '\(store.root)/\(target.game)': the cloud changed meanwhile, so they are not uploaded until you resolve it"

@@ -54,10 +54,14 @@ extension Vault {
         note("put back '\(destination)' after an interrupted restore")
         continue
       }
-      if let kept = keepReplaced(aside, target: target) {
+      // Its agreement was never rewritten: the ledger still holds the one before it.
+      let kept = keepReplaced(aside, target: target) { kept in
+        if kept != nil {
+          noteUndoPoint(target, kept: kept, restoredArchive: nil, container: target.ledgerKey)
+        }
+      }
+      if let kept {
         note("an interrupted restore had replaced the save; the replaced one is kept at '\(kept)'")
-        // Its agreement was never rewritten: the ledger still holds the one before it.
-        noteUndoPoint(target, kept: kept, restoredArchive: nil, container: target.ledgerKey)
       }
     }
     return repaired
@@ -80,23 +84,26 @@ extension Vault {
       return RestoreJournal.remove(game: journal.game, paths: paths)
     }
     let restored = try? Snapshot.scan(destination)
-    let isRestored =
-      restored.flatMap { try? Fingerprint(snapshot: $0).contentDigest() } == journal.contentDigest
+    let content = restored.flatMap { try? Fingerprint(snapshot: $0).contentEntries() }
+    let isRestored = content.map(ContentDigest.of) == journal.contentDigest
     if let aside = journal.aside, exists(aside) {
-      let kept = keepReplaced(aside, target: target)
+      let kept = keepReplaced(aside, target: target) { kept in
+        // Before the agreement below changes: undo returns to the one from before the restore.
+        // A restore that never swapped (an empty folder set aside) leaves the undo point alone.
+        guard kept != nil || isRestored else { return }
+        noteUndoPoint(
+          target, kept: kept, restoredArchive: isRestored ? journal.archive : nil,
+          container: journal.container)
+      }
       if let kept, isRestored {
         note(
           "finished the interrupted restore of '\(journal.archive)'; the replaced save is kept at '\(kept)'")
       } else if let kept {
         note("an interrupted restore had set the save aside; it is kept at '\(kept)'")
       }
-      // Before the agreement below changes: undo returns to the one from before the restore.
-      noteUndoPoint(
-        target, kept: kept, restoredArchive: isRestored ? journal.archive : nil, container: journal.container)
     }
-    if isRestored, let restored, journal.container == target.ledgerKey,
-      ledger.load(target)?.archive != journal.archive,
-      let content = try? Fingerprint(snapshot: restored).contentEntries()
+    if isRestored, let restored, let content, journal.container == target.ledgerKey,
+      ledger.load(target)?.archive != journal.archive
     {
       do {
         try recordAgreement(target: target, archive: journal.archive, snapshot: restored, content: content)

@@ -56,7 +56,8 @@ extension Vault {
     -> RestoreReport
   {
     let archives =
-      try known?.archives ?? listArchives(target, container: container, record: ledger.load(target))
+      try known?.archives
+      ?? listArchives(target, container: container, record: undoing == nil ? ledger.load(target) : nil)
     let chosen: StoredArchive
     switch selection {
     case .latest:
@@ -131,11 +132,14 @@ extension Vault {
     // The swap is done: a signal no longer stops the restore, which finishes (a kill leaves the
     // journal, from which the next run finishes it).
     try context.failpoints.hit("restore.swapped")
-    let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target) }
+    let noteUndo = { (kept: String?) in
+      noteUndoPoint(
+        target, kept: kept, restoredArchive: undoing == nil ? chosen.name : nil,
+        container: undoing?.container ?? target.ledgerKey)
+    }
+    let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target, whenKept: noteUndo) }
+    if aside == nil { noteUndo(nil) }
     try context.failpoints.hit("restore.kept")
-    noteUndoPoint(
-      target, kept: preRestoreCopy, restoredArchive: undoing == nil ? chosen.name : nil,
-      container: undoing?.container ?? target.ledgerKey)
 
     // An undo puts back the agreement it undoes (Undo.swift); a restore records a new one.
     if undoing == nil, let restored = try Snapshot.scan(destination) {
@@ -184,8 +188,11 @@ extension Vault {
   /// directory as `.savevault-kept-…` and a warning says where. The copy is always a plain
   /// `.tar`, whatever the backups' compression: any tar reads it back. Returns the copy's path.
   /// A signal does not cut this short (the swap is done; finishing is quicker than undoing).
-  func keepReplaced(_ aside: String, target: Target) -> String? {
+  /// `whenKept` runs once the replaced save is safe (with where it is, nil when it was empty)
+  /// and before the set-aside folder goes, so a kill cannot fall between the two.
+  func keepReplaced(_ aside: String, target: Target, whenKept: (String?) -> Void = { _ in }) -> String? {
     guard let replaced = try? Snapshot.scan(aside), !replaced.isEmpty || !replaced.skipped.isEmpty else {
+      whenKept(nil)
       removeTree(aside)
       return nil
     }
@@ -206,12 +213,14 @@ extension Vault {
       context.log.warning("could not pack the replaced save into a pre-restore copy: \(error)")
     }
     if copyPath != nil && replaced.skipped.isEmpty {
+      whenKept(copyPath)
       removeTree(aside)
       return copyPath
     }
     let parent = (aside as NSString).deletingLastPathComponent
     let kept = parent + "/" + Self.keptPrefix(target.game) + String(context.clock())
     let place = rename(aside, kept) == 0 ? kept : aside
+    whenKept(copyPath ?? place)
     let why = copyPath == nil ? "no pre-restore copy could be made" : "it holds entries an archive cannot"
     context.log.warning(
       "kept the replaced save directory itself at '\(place)' (\(why)); delete it when you no longer need it")
