@@ -8,7 +8,7 @@ enum SimulatedAnswer: CustomStringConvertible {
   case policy(ConflictPolicy)
   case prompt(ConflictChoice?)
 
-  static func random(_ random: inout SimulationRandom) -> SimulatedAnswer {
+  static func random(_ random: inout SplitMix64) -> SimulatedAnswer {
     switch random.int(0..<9) {
     case 0: .policy(.upload)
     case 1: .policy(.restore)

@@ -125,7 +125,7 @@ final class SimulatedDevice {
   /// What the game does: changes one file (new, unique content), adds one, or removes one
   /// (keeping at least one). Every file written gets this device's clock as its mtime, with
   /// the device in the nanoseconds, so no two devices ever write the same metadata.
-  func play(_ random: inout SimulationRandom, tag: String) -> String {
+  func play(_ random: inout SplitMix64, tag: String) -> String {
     let present = Self.files.filter { FileManager.default.fileExists(atPath: save + "/" + $0) }
     let roll = random.int(0..<10)
     if present.count > 1 && roll == 0, let gone = random.pick(present) {
@@ -187,20 +187,9 @@ final class SimulatedDevice {
   }
 }
 
-/// SplitMix64: a small seeded generator, so that a seed replays a scenario.
-struct SimulationRandom: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
+/// The simulation's draws from the seeded generator (`SplitMix64`, shared with the kill tests),
+/// so that a seed replays a scenario.
+extension SplitMix64 {
   mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
 
   mutating func chance(_ percent: Int) -> Bool { int(0..<100) < percent }

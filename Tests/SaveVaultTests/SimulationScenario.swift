@@ -9,7 +9,7 @@ final class SimulationScenario {
   let root: String
   let stepCount: Int
   let isVerbose: Bool
-  var random: SimulationRandom
+  var random: SplitMix64
   /// Starts at the machine's time, which the real binary's clock reads: its commands run as
   /// if on a device whose clock is right.
   let time = SimulatedTime(startMs: Int64(Date().timeIntervalSince1970 * 1000))
@@ -31,7 +31,7 @@ final class SimulationScenario {
     self.root = root
     self.stepCount = steps
     self.isVerbose = isVerbose
-    self.random = SimulationRandom(seed: seed)
+    self.random = SplitMix64(seed: seed)
   }
 
   /// Runs the scenario; returns the failure, if an invariant broke.
