@@ -77,7 +77,8 @@ extension Target {
     }
     guard let rawSaveDirectory = saveDirectory, !rawSaveDirectory.isEmpty else {
       if let name = gameName { throw .missingSaveDirectory(game: name) }
-      throw .invalid("no game given: pass --game NAME (from the config file) or --save-dir DIR")
+      throw .invalid(
+        "no game given: pass --game NAME (a game added with 'savevault add') or --save-dir DIR")
     }
     let saveDirectoryPath = absolute(rawSaveDirectory, context: context, home: paths.home)
     if gameName == nil {
