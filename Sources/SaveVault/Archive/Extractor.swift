@@ -234,7 +234,7 @@ struct Extractor {
   {
     let hash = SHA256()
     var position: Int64 = 0
-    let zeros = [UInt8](repeating: 0, count: 1 << 16)
+    var zeros: [UInt8] = []  // made at the first hole only: most files have none
     while true {
       var block: UnsafeRawPointer?
       var size = 0
@@ -244,6 +244,7 @@ struct Extractor {
       guard status >= ARCHIVE_WARN else {
         throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
       }
+      if position < offset && zeros.isEmpty { zeros = [UInt8](repeating: 0, count: 1 << 16) }
       while position < offset {
         let gap = Int(min(Int64(zeros.count), offset - position))
         hash.update(zeros, count: gap)

@@ -180,6 +180,57 @@ enum Platform {
     }
   }
 
+  /// Removes `path` and everything under it, never following a symlink, making each folder
+  /// writable first (a read-only folder's entries cannot be removed). Best effort: what cannot
+  /// be removed stays. Works relative to open folders (`unlinkat`), one listing per folder.
+  static func removeTree(_ path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      unlink(path)
+      return
+    }
+    chmod(path, 0o700)
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    if fd >= 0 { removeContents(of: fd) }
+    rmdir(path)
+  }
+
+  /// Empties the folder open at `fd`, and closes it.
+  private static func removeContents(of fd: Int32) {
+    guard let directory = fdopendir(fd) else {
+      close(fd)
+      return
+    }
+    defer { closedir(directory) }
+    let folder = dirfd(directory)
+    var names: [(name: String, isFolder: Bool?)] = []
+    while let item = readdir(directory) {
+      let name = withUnsafePointer(to: &item.pointee.d_name) { pointer in
+        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      if name == "." || name == ".." { continue }
+      let type = item.pointee.d_type
+      names.append((name, type == UInt8(DT_UNKNOWN) ? nil : type == UInt8(DT_DIR)))
+    }
+    for (name, isFolder) in names {
+      var folderEntry = isFolder ?? false
+      if isFolder == nil {
+        var info = stat()
+        folderEntry =
+          fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+      }
+      guard folderEntry else {
+        unlinkat(folder, name, 0)
+        continue
+      }
+      fchmodat(folder, name, 0o700, 0)
+      let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      if child >= 0 { removeContents(of: child) }
+      unlinkat(folder, name, AT_REMOVEDIR)
+    }
+  }
+
   /// The free bytes on the filesystem that holds `path`, or nil if unknown.
   static func freeBytes(at path: String) -> Int64? {
     var info = statvfs()

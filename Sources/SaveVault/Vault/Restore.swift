@@ -200,16 +200,5 @@ extension Vault {
 
   /// Removes a folder SaveVault made (staging or set aside), making read-only folders
   /// writable first.
-  func removeTree(_ path: String) {
-    let manager = FileManager.default
-    if let items = manager.enumerator(atPath: path) {
-      for case let item as String in items {
-        var info = stat()
-        let full = path + "/" + item
-        if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { chmod(full, 0o700) }
-      }
-    }
-    chmod(path, 0o700)
-    try? manager.removeItem(atPath: path)
-  }
+  func removeTree(_ path: String) { Platform.removeTree(path) }
 }
