@@ -117,7 +117,7 @@ extension Vault {
   /// devices can never turn an upload into an older-looking archive.
   func store(
     _ snapshot: Snapshot, game: String, device: String, in container: any Container,
-    notBefore: Int64 = Int64.min
+    notBefore: Int64 = Int64.min, reportsProgress: Bool = true
   ) throws -> (StoredArchive, Manifest) {
     var createdMs = max(context.clock(), notBefore)
     while true {
@@ -126,7 +126,9 @@ extension Vault {
       var manifest = Manifest(header: header, entries: [])
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in
-          let meter = ProgressMeter(.packing, total: snapshot.byteCount, sink: context.reportProgress)
+          let meter =
+            reportsProgress
+            ? ProgressMeter(.packing, total: snapshot.byteCount, sink: context.reportProgress) : nil
           let result = try Packer(header: header, meter: meter).pack(
             snapshot, to: fd, outputName: name.description)
           manifest = result.manifest

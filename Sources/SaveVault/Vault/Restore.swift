@@ -34,7 +34,8 @@ extension Vault {
   ///    entry checked in Swift and written by libarchive with its secure flags, and verified
   ///    against its manifest;
   /// 3. the current save is packed into a pre-restore copy under
-  ///    `$XDG_DATA_HOME/savevault/pre-restore/<game>/`;
+  ///    `$XDG_DATA_HOME/savevault/pre-restore/<game>/` (on a second thread during step 2; kept
+  ///    if the save did not change meanwhile, else the replaced folder is packed after step 4);
   /// 4. the folders are swapped with `rename` and the parent is flushed.
   ///
   /// A refused archive throws `ArchiveError.refused` with the save directory untouched and the
@@ -80,8 +81,12 @@ extension Vault {
     }
     let staging = try makeTemporaryDirectory(in: parent, prefix: Self.stagingPrefix(target.game))
     var isStagingInUse = true
+    let early = startPreRestoreCopy(of: current, target: target)
     defer {
-      if isStagingInUse { removeTree(staging) }
+      if isStagingInUse {
+        removeTree(staging)
+        discard(early, target: target)
+      }
     }
     let extraction = try container.read(game: target.game, name: chosen.name) { fd in
       var info = stat()
@@ -101,6 +106,7 @@ extension Vault {
       )
     }
     try context.failpoints.hit("restore.extracted")
+    _ = early?.wait()  // before the swap: it reads the save directory by its path
     Platform.syncFilesystem(containing: staging)
     chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
 
@@ -108,7 +114,7 @@ extension Vault {
       staging: staging, into: destination, exists: current != nil, parent: parent, game: target.game)
     isStagingInUse = false
     try context.failpoints.hit("restore.swapped")
-    let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target) }
+    let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target, early: early) }
     try context.failpoints.hit("restore.kept")
 
     if let restored = try Snapshot.scan(destination) {
