@@ -129,8 +129,9 @@ extension Vault {
           let meter =
             reportsProgress
             ? ProgressMeter(.packing, total: snapshot.byteCount, sink: context.reportProgress) : nil
-          let result = try Packer(header: header, meter: meter).pack(
-            snapshot, to: fd, outputName: name.description)
+          // A folder flushes the archive when it is written: start the disk on it meanwhile.
+          let packer = Packer(header: header, meter: meter, startsWriteback: container is FolderContainer)
+          let result = try packer.pack(snapshot, to: fd, outputName: name.description)
           manifest = result.manifest
           try context.failpoints.hit("backup.packed")
           return result.byteCount
