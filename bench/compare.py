@@ -11,6 +11,8 @@ Rows, per shape and scale (SaveVault first, then the reference, in every round):
                      (after a small edit of the save)
   unchanged backup   savevault backup (nothing new)   tar -cf
   status             savevault status                 tar -cf
+and, as SaveVault makes what it writes durable and tar does not, the first two again against
+`tar -cf` + fsync of the tar and `tar -xf` + syncfs of the folder ("durable ref").
 Once: status with N archives in the container against `rclone lsjson` of that folder (when
 rclone is on PATH), and with --s3 the upload of `large` to `rclone serve s3` against
 `rclone copyto` of the tar. Times come from hyperfine (one call per round, both commands,
@@ -104,14 +106,24 @@ def shape_rows(work, env, sv, shape, scale, runs):
     tar_x = ["tar", "-xf", tarfile, "-C", empty]
     pre_restore = f"{env['XDG_DATA_HOME']}/savevault/pre-restore/{game}"
     run_quiet(backup, env)
-    rows = {name: ([], []) for name in ("backup --force", "restore --latest", "unchanged backup", "status")}
+    # The same references made durable, as SaveVault's writes are: tar then fsync of the tar
+    # (coreutils `sync FILE`), tar -xf then syncfs of the folder (`sync -f`).
+    tar_c_sync = ["sh", "-c", f"tar -cf {tarfile} -C {save} . && sync {tarfile}"]
+    tar_x_sync = ["sh", "-c", f"tar -xf {tarfile} -C {empty} && sync -f {empty}"]
+    names = ("backup --force", "restore --latest", "unchanged backup", "status", "backup --force (durable ref)",
+             "restore --latest (durable ref)")
+    rows = {name: ([], []) for name in names}
     for _ in range(runs):
         times = round_times(
             [(None, backup_force), (None, tar_c), (touch, restore), (fresh, tar_x), (None, backup), (None, tar_c),
-             (None, status), (None, tar_c)], env, work)
-        for index, name in enumerate(rows):
+             (None, status), (None, tar_c), (None, tar_c_sync), (fresh, tar_x_sync)], env, work)
+        for index, name in enumerate(names[:4]):
             rows[name][0].append(times[2 * index])
             rows[name][1].append(times[2 * index + 1])
+        rows[names[4]][0].append(times[0])
+        rows[names[4]][1].append(times[8])
+        rows[names[5]][0].append(times[2])
+        rows[names[5]][1].append(times[9])
         shutil.rmtree(pre_restore, ignore_errors=True)
     memory = {
         "backup --force": peak_kib(backup_force, env),
@@ -120,7 +132,7 @@ def shape_rows(work, env, sv, shape, scale, runs):
         "status": peak_kib(status, env),
     }
     for name, (ours, ref) in rows.items():
-        row(label, name, ours, ref, memory[name])
+        row(label, name, ours, ref, memory.get(name))
     shutil.rmtree(f"{work}/{game}", ignore_errors=True)
     shutil.rmtree(pre_restore, ignore_errors=True)
     shutil.rmtree(f"{env['XDG_DATA_HOME']}/savevault/container/{game}", ignore_errors=True)
