@@ -107,7 +107,9 @@ extension Vault {
     }
     try context.failpoints.hit("restore.extracted")
     _ = early?.wait()  // before the swap: it reads the save directory by its path
-    Platform.syncFilesystem(containing: staging)
+    Platform.syncTree(
+      staging, files: extraction.entries.filter { $0.kind == .file }.map(\.path),
+      folders: extraction.entries.filter { $0.kind == .directory }.map(\.path))
     chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
 
     let aside = try swap(
