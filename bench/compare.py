@@ -1,34 +1,76 @@
 #!/usr/bin/env python3
 """Runs SaveVault and the reference tools side by side, alternating, and prints medians,
-ratios and peak memory. Usage: compare.py [--quick] [--shapes typical,many,large] [--runs N]
+ratios and peak memory as a Markdown table.
 
-Rows: backup --force vs tar -cf; restore --latest (after a small edit) vs tar -xf into an
-empty folder; unchanged backup vs tar -cf; status vs tar -cf. Run from the repository root
-after `swift build -c release`.
+Usage: compare.py [--smoke] [--shapes typical,many,large] [--scales 0.5,1,2] [--runs N]
+                  [--status-archives N] [--s3] [--bin PATH]
+
+Rows, per shape and scale (SaveVault first, then the reference, in every round):
+  backup --force     savevault backup --force         tar -cf of the save
+  restore --latest   savevault restore --latest       tar -xf into an empty folder
+                     (after a small edit of the save)
+  unchanged backup   savevault backup (nothing new)   tar -cf
+  status             savevault status                 tar -cf
+and, as SaveVault makes what it writes durable and tar does not, the first two again against
+`tar -cf` + fsync of the tar and `tar -xf` + syncfs of the folder ("durable ref").
+Once: status with N archives in the container against `rclone lsjson` of that folder (when
+rclone is on PATH), and with --s3 the upload of `large` to `rclone serve s3` against
+`rclone copyto` of the tar. Times come from hyperfine (one call per round, both commands,
+`--runs 1`, no shell) when it is installed, else from Python's clock. Peak memory is the
+maximum resident set size from `/usr/bin/time -v`. Run from anywhere after
+`swift build -c release`; `bash bench/run.sh` does all of it.
 """
 import argparse
+import json
 import os
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, ".build", "release", "savevault")
+HYPERFINE = shutil.which("hyperfine")
 
 
-def timed(cmd, env, setup=None):
-    if setup:
-        setup()
-    start = time.perf_counter()
+def run_quiet(cmd, env):
     subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
 
 
-def peak_kib(cmd, env):
+def round_times(pairs, env, work):
+    """Times each (setup, command) in order, once, and returns the seconds of each."""
+    if HYPERFINE:
+        out = f"{work}/hyperfine.json"
+        cmd = [HYPERFINE, "-N", "--runs", "1", "--style", "none", "--export-json", out]
+        for setup, _ in pairs:
+            cmd += ["--prepare", "sh -c " + _quote(setup) if setup else "true"]
+        cmd += [" ".join(_quote(word) for word in command) for _, command in pairs]
+        subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out) as f:
+            return [r["median"] for r in json.load(f)["results"]]
+    seconds = []
+    for setup, command in pairs:
+        if setup:
+            subprocess.run(setup, shell=True, env=env, check=True)
+        start = time.perf_counter()
+        run_quiet(command, env)
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def _quote(word):
+    """hyperfine -N splits a command line like a shell; quote what needs it."""
+    if word and all(c.isalnum() or c in "/._-:=,@+" for c in word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
+
+
+def peak_kib(cmd, env, setup=None):
     if not os.path.exists("/usr/bin/time"):
         return None
+    if setup:
+        subprocess.run(setup, shell=True, env=env, check=True)
     r = subprocess.run(["/usr/bin/time", "-v"] + cmd, env=env, capture_output=True, text=True)
     for line in r.stderr.splitlines():
         if "Maximum resident set size" in line:
@@ -36,79 +78,110 @@ def peak_kib(cmd, env):
     return None
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="one small pass (CI smoke)")
-    ap.add_argument("--shapes", default="typical,many,large", help="comma-separated; 'none' for only --s3")
-    ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--s3", action="store_true", help="also the S3 row: upload of `large` to rclone serve s3")
-    args = ap.parse_args()
-    shapes = ["typical"] if args.quick else [x for x in args.shapes.split(",") if x != "none"]
-    runs = 2 if args.quick else args.runs
-    work = tempfile.mkdtemp(prefix="savevault-bench-")
-    env = dict(os.environ, HOME=work + "/home", SAVEVAULT_DEVICE="bench")
-    env.pop("SAVEVAULT_CONTAINER", None)
-    env.pop("XDG_DATA_HOME", None)
-    env.pop("XDG_STATE_HOME", None)
-    print(f"| shape | what | savevault ms | reference ms | ratio | peak RSS MiB |")
-    print(f"| --- | --- | --- | --- | --- | --- |")
-    try:
-        for shape in shapes:
-            save = f"{work}/{shape}/save"
-            subprocess.run(["python3", f"{ROOT}/bench/generate.py", save, shape, "0.1" if args.quick else "1"], check=True)
-            sv = [BIN, "--quiet"]
-            tarfile = f"{work}/{shape}.tar"
-            rows = {"backup --force": ([], []), "restore --latest": ([], []), "unchanged backup": ([], []),
-                    "status": ([], [])}
-            subprocess.run(sv + ["backup", "--save-dir", save], env=env, check=True)
-            edit = f"{save}/.bench-edit"
-
-            def touch():
-                with open(edit, "w") as f:
-                    f.write(str(time.time()))
-
-            def fresh_dir():
-                shutil.rmtree(f"{work}/x", ignore_errors=True)
-                os.makedirs(f"{work}/x")
-
-            for _ in range(runs):
-                rows["backup --force"][0].append(timed(sv + ["backup", "--force", "--save-dir", save], env))
-                rows["backup --force"][1].append(timed(["tar", "-cf", tarfile, "-C", save, "."], env))
-                rows["restore --latest"][0].append(timed(sv + ["restore", "--latest", "--save-dir", save], env, touch))
-                rows["restore --latest"][1].append(timed(["tar", "-xf", tarfile, "-C", f"{work}/x"], env, fresh_dir))
-                rows["unchanged backup"][0].append(timed(sv + ["backup", "--save-dir", save], env))
-                rows["unchanged backup"][1].append(timed(["tar", "-cf", tarfile, "-C", save, "."], env))
-                rows["status"][0].append(timed(sv + ["status", "--save-dir", save], env))
-                rows["status"][1].append(timed(["tar", "-cf", tarfile, "-C", save, "."], env))
-                shutil.rmtree(f"{work}/home/.local/share/savevault/pre-restore", ignore_errors=True)
-            memory = {
-                "backup --force": peak_kib(sv + ["backup", "--force", "--save-dir", save], env),
-                "restore --latest": peak_kib(sv + ["restore", "--latest", "--save-dir", save], env),
-            }
-            for what, (ours, ref) in rows.items():
-                a, b = statistics.median(ours) * 1000, statistics.median(ref) * 1000
-                mem = memory.get(what)
-                mem_text = f"{mem / 1024:.0f}" if mem else ""
-                print(f"| {shape} | {what} | {a:.1f} | {b:.1f} | {a / b:.2f} | {mem_text} |", flush=True)
-            shutil.rmtree(f"{work}/home/.local/share/savevault/container", ignore_errors=True)
-            shutil.rmtree(f"{work}/home/.local/state", ignore_errors=True)
-        if args.s3:
-            s3_row(work, env, runs, args.quick)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+def row(label, what, ours, ref, mem=None):
+    a, b = statistics.median(ours) * 1000, statistics.median(ref) * 1000
+    mem_text = f"{mem / 1024:.0f}" if mem else ""
+    print(f"| {label} | {what} | {a:.1f} | {b:.1f} | {a / b:.2f} | {mem_text} |", flush=True)
 
 
-def s3_row(work, env, runs, quick):
+def generate(path, shape, scale):
+    subprocess.run([sys.executable, f"{ROOT}/bench/generate.py", path, shape, str(scale)], check=True)
+
+
+def shape_rows(work, env, sv, shape, scale, runs):
+    label = shape if scale == 1 else f"{shape} ×{scale:g}"
+    game = f"{shape}-{scale:g}".replace(".", "_")
+    save = f"{work}/{game}/{game}"
+    generate(save, shape, scale)
+    tarfile = f"{work}/{game}.tar"
+    empty = f"{work}/x"
+    edit = f"{save}/.bench-edit"
+    touch = f"date +%s%N > {edit}"
+    fresh = f"rm -rf {empty} && mkdir {empty}"
+    backup_force = sv + ["backup", "--force", "--save-dir", save]
+    restore = sv + ["restore", "--latest", "--save-dir", save]
+    backup = sv + ["backup", "--save-dir", save]
+    status = sv + ["status", "--save-dir", save]
+    tar_c = ["tar", "-cf", tarfile, "-C", save, "."]
+    tar_x = ["tar", "-xf", tarfile, "-C", empty]
+    pre_restore = f"{env['XDG_DATA_HOME']}/savevault/pre-restore/{game}"
+    run_quiet(backup, env)
+    # The same references made durable, as SaveVault's writes are: tar then fsync of the tar
+    # (coreutils `sync FILE`), tar -xf then syncfs of the folder (`sync -f`).
+    tar_c_sync = ["sh", "-c", f"tar -cf {tarfile} -C {save} . && sync {tarfile}"]
+    tar_x_sync = ["sh", "-c", f"tar -xf {tarfile} -C {empty} && sync -f {empty}"]
+    names = ("backup --force", "restore --latest", "unchanged backup", "status", "backup --force (durable ref)",
+             "restore --latest (durable ref)")
+    rows = {name: ([], []) for name in names}
+    for _ in range(runs):
+        times = round_times(
+            [(None, backup_force), (None, tar_c), (touch, restore), (fresh, tar_x), (None, backup), (None, tar_c),
+             (None, status), (None, tar_c), (None, tar_c_sync), (fresh, tar_x_sync)], env, work)
+        for index, name in enumerate(names[:4]):
+            rows[name][0].append(times[2 * index])
+            rows[name][1].append(times[2 * index + 1])
+        rows[names[4]][0].append(times[0])
+        rows[names[4]][1].append(times[8])
+        rows[names[5]][0].append(times[2])
+        rows[names[5]][1].append(times[9])
+        shutil.rmtree(pre_restore, ignore_errors=True)
+    memory = {
+        "backup --force": peak_kib(backup_force, env),
+        "restore --latest": peak_kib(restore, env, touch),
+        "unchanged backup": peak_kib(backup, env),
+        "status": peak_kib(status, env),
+    }
+    for name, (ours, ref) in rows.items():
+        row(label, name, ours, ref, memory.get(name))
+    shutil.rmtree(f"{work}/{game}", ignore_errors=True)
+    shutil.rmtree(pre_restore, ignore_errors=True)
+    shutil.rmtree(f"{env['XDG_DATA_HOME']}/savevault/container/{game}", ignore_errors=True)
+    for path in (tarfile,):
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+def status_row(work, env, sv, count, runs):
+    """`status` of a game with `count` archives in its folder container, against
+    `rclone lsjson` of that folder."""
+    rclone = shutil.which("rclone")
+    if not rclone:
+        print(f"| typical | status, {count} archives | skipped: no rclone on PATH |  |  |  |", flush=True)
+        return
+    game = "archives"
+    save = f"{work}/{game}/{game}"
+    generate(save, "typical", 1)
+    run_quiet(sv + ["backup", "--save-dir", save], env)
+    folder = f"{env['XDG_DATA_HOME']}/savevault/container/{game}"
+    [first] = [n for n in os.listdir(folder) if n.startswith("packsave-")]
+    # Older archives by other devices: hard links to the real one, named 1 ms apart.
+    for i in range(1, count):
+        os.link(f"{folder}/{first}", f"{folder}/packsave-20200101T000000.{i % 1000:03d}Z-old{i // 1000}.tar")
+    status = sv + ["status", "--save-dir", save]
+    lsjson = [rclone, "lsjson", "--config", "/dev/null", folder]
+    ours, ref = [], []
+    for _ in range(runs):
+        a, b = round_times([(None, status), (None, lsjson)], env, work)
+        ours.append(a)
+        ref.append(b)
+    row("typical", f"status, {count} archives (vs rclone lsjson)", ours, ref, peak_kib(status, env))
+
+
+def s3_row(work, env, bin_path, runs, scale):
     """Uploading `large` to `rclone serve s3` on loopback: savevault backup --force against
     rclone copyto of the same tar to the same server."""
     import socket
+    rclone = shutil.which("rclone")
+    if not rclone:
+        print("| large | S3 upload | skipped: no rclone on PATH |  |  |  |", flush=True)
+        return
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     root = f"{work}/s3root"
     os.makedirs(f"{root}/bench")
     key, secret = "BENCHKEY", "benchsecret"
-    server = subprocess.Popen(["rclone", "serve", "s3", "--addr", f"127.0.0.1:{port}", "--auth-key",
+    server = subprocess.Popen([rclone, "serve", "s3", "--addr", f"127.0.0.1:{port}", "--auth-key",
                                f"{key},{secret}", "--config", "/dev/null", root],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -119,7 +192,7 @@ def s3_row(work, env, runs, quick):
             except OSError:
                 time.sleep(0.1)
         save = f"{work}/s3save"
-        subprocess.run(["python3", f"{ROOT}/bench/generate.py", save, "large", "0.1" if quick else "1"], check=True)
+        generate(save, "large", scale)
         tarfile = f"{work}/s3.tar"
         subprocess.run(["tar", "-cf", tarfile, "-C", save, "."], check=True)
         s3env = dict(env, AWS_ACCESS_KEY_ID=key, AWS_SECRET_ACCESS_KEY=secret,
@@ -127,19 +200,60 @@ def s3_row(work, env, runs, quick):
         renv = dict(env, RCLONE_CONFIG_BENCHS3_TYPE="s3", RCLONE_CONFIG_BENCHS3_PROVIDER="Other",
                     RCLONE_CONFIG_BENCHS3_ACCESS_KEY_ID=key, RCLONE_CONFIG_BENCHS3_SECRET_ACCESS_KEY=secret,
                     RCLONE_CONFIG_BENCHS3_ENDPOINT=f"http://127.0.0.1:{port}")
+        upload = [bin_path, "--quiet", "backup", "--force", "--save-dir", save, "--container", "s3://bench/sv"]
         ours, ref = [], []
         for i in range(runs):
-            ours.append(timed([BIN, "--quiet", "backup", "--force", "--save-dir", save, "--container",
-                               "s3://bench/sv"], s3env))
-            ref.append(timed(["rclone", "copyto", "--config", "/dev/null", tarfile, f"benchs3:bench/ref/{i}.tar"],
-                             renv))
-        mem = peak_kib([BIN, "--quiet", "backup", "--force", "--save-dir", save, "--container", "s3://bench/sv"],
-                       s3env)
-        a, b = statistics.median(ours) * 1000, statistics.median(ref) * 1000
-        print(f"| large | S3 upload (rclone serve s3) | {a:.1f} | {b:.1f} | {a / b:.2f} | {mem / 1024:.0f} |",
-              flush=True)
+            ours.append(round_times([(None, upload)], s3env, work)[0])
+            ref.append(round_times([(None, [rclone, "copyto", "--config", "/dev/null", tarfile,
+                                            f"benchs3:bench/ref/{i}.tar"])], renv, work)[0])
+        row("large" if scale == 1 else f"large ×{scale:g}", "S3 upload (rclone serve s3)", ours, ref,
+            peak_kib(upload, s3env))
     finally:
         server.kill()
+        server.wait()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--smoke", action="store_true",
+                    help="seconds-long pass of every row on tiny data (CI): checks the script, not speed")
+    ap.add_argument("--shapes", default="typical,many,large", help="comma-separated; 'none' for no shape rows")
+    ap.add_argument("--scales", default="0.5,1,2", help="comma-separated sizes of each shape (1 = as specified)")
+    ap.add_argument("--runs", type=int, default=5, help="alternating rounds per row (medians are printed)")
+    ap.add_argument("--status-archives", type=int, default=1000,
+                    help="archives in the container for the status-vs-lsjson row (0: no row)")
+    ap.add_argument("--s3", action="store_true", help="also the S3 row: upload of `large` to rclone serve s3")
+    ap.add_argument("--bin", default=os.path.join(ROOT, ".build", "release", "savevault"),
+                    help="the savevault binary (default: the release build)")
+    args = ap.parse_args()
+    if args.smoke:
+        shapes, scales, runs, archives, s3_scale = ["typical", "many", "large"], [0.01], 1, 20, 0.01
+    else:
+        shapes = [x for x in args.shapes.split(",") if x and x != "none"]
+        scales = [float(x) for x in args.scales.split(",")]
+        runs, archives, s3_scale = args.runs, args.status_archives, 1
+    if not os.access(args.bin, os.X_OK):
+        sys.exit(f"no savevault binary at {args.bin}: run `swift build -c release` first (or bash bench/run.sh)")
+    work = tempfile.mkdtemp(prefix="savevault-bench-")
+    env = dict(os.environ, HOME=f"{work}/home", SAVEVAULT_DEVICE="bench", XDG_DATA_HOME=f"{work}/home/data",
+               XDG_STATE_HOME=f"{work}/home/state", XDG_CONFIG_HOME=f"{work}/home/config")
+    for name in ("SAVEVAULT_CONTAINER", "SAVEVAULT_CONFIG"):
+        env.pop(name, None)
+    sv = [args.bin, "--quiet"]
+    print(f"timer: {'hyperfine' if HYPERFINE else 'python'}; {runs} alternating rounds per row, medians",
+          flush=True)
+    print("| shape | what | savevault ms | reference ms | ratio | peak RSS MiB |")
+    print("| --- | --- | --- | --- | --- | --- |", flush=True)
+    try:
+        for shape in shapes:
+            for scale in scales:
+                shape_rows(work, env, sv, shape, scale, runs)
+        if archives > 0:
+            status_row(work, env, sv, archives, runs)
+        if args.s3 or args.smoke:
+            s3_row(work, env, args.bin, runs, s3_scale)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -25,10 +25,10 @@ def main():
     scale = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
     rng = random.Random(42)
     if shape == "typical":
-        for i in range(int(24 * scale)):
+        for i in range(max(1, int(24 * scale))):
             write(f"{out}/slot{i % 3}/area{i % 5}/file{i}.sav", int(128 * 1024 * (1 + i % 3) / 2), rng, i % 2 == 0)
     elif shape == "many":
-        for i in range(int(10000 * scale)):
+        for i in range(max(1, int(10000 * scale))):
             write(f"{out}/dir{i % 100:03d}/f{i:05d}.dat", 4096, rng, i % 2 == 0)
     elif shape == "large":
         for i in range(4):

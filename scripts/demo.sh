@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-swift build -c release --product savevault >&2
-bin="$(swift build -c release --show-bin-path)/savevault"
+swift build -c release --static-swift-stdlib --product savevault >&2
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/savevault"
 set -x
 "$bin" backup --save-dir examples/demo-save --game demo
 "$bin" status --save-dir examples/demo-save --game demo

@@ -11,6 +11,9 @@ need=()
 pkg-config --exists libarchive 2>/dev/null || need+=(libarchive-dev)
 pkg-config --exists libcrypto 2>/dev/null || need+=(libssl-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
+# The release build links the Swift libraries statically (--static-swift-stdlib: half the
+# start-up time); static Foundation links libcurl by name.
+pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev)
 command -v tar >/dev/null || need+=(tar)
 command -v python3 >/dev/null || need+=(python3)
 if [ "${1:-}" = "--test" ]; then

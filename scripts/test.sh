@@ -9,4 +9,9 @@ bash fuzz/build.sh
 bash fuzz/run.sh archive 10 2>&1 | tail -n 3
 bash fuzz/run.sh names 10 2>&1 | tail -n 3
 swift build --build-tests
-swift test
+# A seconds-long pass of the bench script on tiny data (checks that it runs; timings mean nothing here).
+python3 bench/compare.py --smoke --bin "$(swift build --show-bin-path)/savevault" | tail -n 3
+swift test --skip-build --skip SimulationTests
+# The three-device simulation (1,000 seeded scenarios) in a process of its own, so that its
+# running time does not depend on the other suites sharing two cores with it.
+swift test --skip-build --filter SimulationTests

@@ -1,6 +1,10 @@
 #ifndef SAVEVAULT_CLIBCRYPTO_SHIM_H
 #define SAVEVAULT_CLIBCRYPTO_SHIM_H
 
+/* SHA-256 uses the low-level SHA256_* functions (deprecated in OpenSSL 3 but kept): unlike
+   EVP they need no provider set-up, which costs a short command about a millisecond. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 

@@ -56,12 +56,19 @@ extension ExtractionLimits {
     if snapshot.entries.count > maxEntries {
       return "it has \(snapshot.entries.count) entries, more than SaveVault restores (\(maxEntries))"
     }
-    if let deep = snapshot.entries.first(where: { $0.path.split(separator: "/").count > maxDepth }) {
+    // Snapshot paths are clean (no empty components): the depth is one more than the slashes.
+    if let deep = snapshot.entries.first(where: {
+      $0.path.utf8.count >= maxDepth && Self.depth($0.path) > maxDepth
+    }) {
       return "'\(deep.path.prefix(80))…' is nested deeper than SaveVault restores (\(maxDepth) levels)"
     }
     if snapshot.byteCount > maxTotalBytes {
       return "it holds \(snapshot.byteCount) bytes, more than SaveVault restores (\(maxTotalBytes))"
     }
     return nil
+  }
+
+  private static func depth(_ path: String) -> Int {
+    path.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) }
   }
 }

@@ -244,8 +244,9 @@ struct Extractor {
   {
     let hash = SHA256()
     var position: Int64 = 0
-    let zeros = [UInt8](repeating: 0, count: 1 << 16)
+    var zeros: [UInt8] = []  // made at the first hole only: most files have none
     while let (block, size, offset) = try nextBlock(reader, refuse: refuse) {
+      if position < offset && zeros.isEmpty { zeros = [UInt8](repeating: 0, count: 1 << 16) }
       while position < offset {
         let gap = Int(min(Int64(zeros.count), offset - position))
         hash.update(zeros, count: gap)

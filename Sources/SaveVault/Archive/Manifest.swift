@@ -67,18 +67,33 @@ public struct Manifest: Codable, Equatable, Sendable {
 /// The digest of a save's content: equal digests mean the same paths, kinds, bytes and link
 /// targets, whatever the modification times and modes.
 enum ContentDigest {
+  /// One line per entry in path-byte order: `kind NUL path NUL detail LF`, where the detail is
+  /// `size NUL sha256` for files, the target for symlinks, empty for folders.
   static func of(_ entries: [ManifestEntry]) -> String {
-    let sorted = entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    let sorted = entries.sorted { pathPrecedes($0.path, $1.path) }
     let hash = SHA256()
+    var line: [UInt8] = []
+    line.reserveCapacity(4096)
     for entry in sorted {
-      let detail: String
+      line.append(contentsOf: entry.kind.rawValue.utf8)
+      line.append(0)
+      line.append(contentsOf: entry.path.utf8)
+      line.append(0)
       switch entry.kind {
-      case .file: detail = "\(entry.size ?? 0)\u{0}\(entry.sha256 ?? "")"
-      case .directory: detail = ""
-      case .symlink: detail = entry.target ?? ""
+      case .file:
+        line.append(contentsOf: String(entry.size ?? 0).utf8)
+        line.append(0)
+        line.append(contentsOf: (entry.sha256 ?? "").utf8)
+      case .directory: break
+      case .symlink: line.append(contentsOf: (entry.target ?? "").utf8)
       }
-      hash.update(Array("\(entry.kind.rawValue)\u{0}\(entry.path)\u{0}\(detail)\n".utf8))
+      line.append(0x0A)
+      if line.count >= 4096 {
+        hash.update(line)
+        line.removeAll(keepingCapacity: true)
+      }
     }
+    hash.update(line)
     return hash.finalize()
   }
 }

@@ -21,6 +21,9 @@ struct Packer {
   var bufferSize = 1 << 20
   /// Told of every chunk of file data packed.
   var meter: ProgressMeter?
+  /// Whether to start the disk writing the output every few MiB while packing (for an archive
+  /// that is flushed when done: the flush then has little left to wait for).
+  var startsWriteback = false
 
   /// What a pack produced.
   struct Result {
@@ -48,6 +51,7 @@ struct Packer {
 
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
     defer { buffer.deallocate() }
+    let writeback = startsWriteback ? Writeback(fd: fd) : nil
 
     try writeMetadataFile(ArchiveHeader.path, JSONEncoder.stable.encode(header), writer, outputName)
     var entries: [ManifestEntry] = []
@@ -73,7 +77,7 @@ struct Packer {
       case .file:
         let path = snapshot.root + "/" + item.path
         let (size, digest) = try copyFile(
-          path, entry: entry, writer: writer, outputName: outputName, buffer: buffer)
+          path, entry: entry, writer: writer, outputName: outputName, buffer: buffer, writeback: writeback)
         entries.append(
           ManifestEntry(path: item.path, kind: .file, size: size, sha256: digest).stamped(from: e))
       }
@@ -89,7 +93,7 @@ struct Packer {
   /// than storing a torn copy.
   private func copyFile(
     _ path: String, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
-    buffer: UnsafeMutableRawPointer
+    buffer: UnsafeMutableRawPointer, writeback: Writeback?
   ) throws -> (Int64, String) {
     let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno)) }
@@ -123,6 +127,7 @@ struct Packer {
       }
       remaining -= Int64(count)
       try meter?.add(Int64(count))
+      writeback?.add(count)
     }
     var after = stat()
     guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs
@@ -154,6 +159,22 @@ struct Packer {
     let code = writer.errorNumber
     if code == ENOSPC || code == EDQUOT { return .noSpace(path: outputName) }
     return .writeFailed(path: outputName, reason: writer.errorText)
+  }
+}
+
+/// Starts the disk writing an output file every 8 MiB written to it.
+private final class Writeback {
+  let fd: Int32
+  private var unflushed = 0
+
+  init(fd: Int32) { self.fd = fd }
+
+  func add(_ count: Int) {
+    unflushed += count
+    if unflushed >= 8 << 20 {
+      Platform.startWriteback(fd)
+      unflushed = 0
+    }
   }
 }
 

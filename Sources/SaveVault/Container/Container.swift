@@ -107,18 +107,21 @@ final class StagedArchive {
       throw ArchiveError.writeFailed(
         path: NSTemporaryDirectory(), reason: Platform.describe(errno: error.code))
     }
+    let written: Int64
     do {
-      size = try body(fd)
-      var info = stat()
-      guard fstat(fd, &info) == 0, Int64(info.st_size) == size else {
-        throw ContainerError.transferFailed(
-          container: container, name: name,
-          reason: "wrote \(size) bytes but the file holds \(Int64(info.st_size))")
-      }
+      written = try body(fd)
     } catch {
       close(fd)
       unlink(path)
       throw error
+    }
+    size = written
+    // From here the value is whole, so `deinit` closes and removes the file if this throws.
+    var info = stat()
+    guard fstat(fd, &info) == 0, Int64(info.st_size) == size else {
+      throw ContainerError.transferFailed(
+        container: container, name: name,
+        reason: "wrote \(size) bytes but the file holds \(Int64(info.st_size))")
     }
   }
 

@@ -1,25 +1,24 @@
 import CLibCrypto
 import Foundation
 
-/// An incremental SHA-256 over OpenSSL's libcrypto.
+/// An incremental SHA-256 over OpenSSL's libcrypto (its low-level `SHA256_*` functions, the
+/// same assembly as EVP without EVP's one-time provider set-up).
 ///
-/// One value owns one `EVP_MD_CTX`, freed in `deinit`. Not thread-safe; use one per stream.
+/// One value owns one `SHA256_CTX`, freed in `deinit`. Not thread-safe; use one per stream.
 public final class SHA256 {
-  private let context: OpaquePointer
+  private let context: UnsafeMutablePointer<SHA256_CTX>
 
   /// Starts a new digest.
   public init() {
-    // EVP_MD_CTX_new only fails when the allocator does; that is not recoverable.
-    guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
-    self.context = context
-    EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    context = .allocate(capacity: 1)
+    SHA256_Init(context)
   }
 
-  deinit { EVP_MD_CTX_free(context) }
+  deinit { context.deallocate() }
 
   /// Feeds `count` bytes at `bytes` into the digest.
   public func update(_ bytes: UnsafeRawPointer, count: Int) {
-    if count > 0 { EVP_DigestUpdate(context, bytes, count) }
+    if count > 0 { SHA256_Update(context, bytes, count) }
   }
 
   /// Feeds a byte sequence into the digest.
@@ -32,8 +31,7 @@ public final class SHA256 {
   /// Finishes the digest and returns it as 64 lowercase hex digits. Call once.
   public func finalize() -> String {
     var digest = [UInt8](repeating: 0, count: 32)
-    var length: UInt32 = 0
-    EVP_DigestFinal_ex(context, &digest, &length)
+    SHA256_Final(&digest, context)
     return hexString(digest)
   }
 

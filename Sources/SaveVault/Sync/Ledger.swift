@@ -90,7 +90,9 @@ struct LedgerStore {
   }
 
   private func escape(_ text: String) -> String {
-    guard text.contains(where: { $0 == "%" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
+    guard text.utf8.contains(where: { $0 == 0x25 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+      return text
+    }
     return text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\t", with: "%09")
       .replacingOccurrences(of: "\n", with: "%0A").replacingOccurrences(of: "\r", with: "%0D")
   }

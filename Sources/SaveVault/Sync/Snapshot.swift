@@ -52,16 +52,48 @@ public struct Snapshot: Sendable {
   public var isEmpty: Bool { !entries.contains { $0.kind != .directory } }
 
   /// A digest of every entry's path, kind, size, mtime, mode and link target: equal digests
-  /// mean nothing changed (the fingerprint's fast path).
+  /// mean nothing changed (the fingerprint's fast path). One line per entry,
+  /// `kind NUL path NUL size NUL mtime NUL mode NUL target LF`, numbers in decimal.
   public var metadataDigest: String {
     let hash = SHA256()
+    var line: [UInt8] = []
+    line.reserveCapacity(4096)
     for entry in entries {
-      hash.update(
-        Array(
-          "\(entry.kind.rawValue)\u{0}\(entry.path)\u{0}\(entry.size)\u{0}\(entry.modifiedNs)\u{0}\(entry.mode)\u{0}\(entry.linkTarget ?? "")\n"
-            .utf8))
+      line.append(contentsOf: entry.kind.rawValue.utf8)
+      line.append(0)
+      line.append(contentsOf: entry.path.utf8)
+      line.append(0)
+      appendDecimal(Int64(entry.size), to: &line)
+      line.append(0)
+      appendDecimal(entry.modifiedNs, to: &line)
+      line.append(0)
+      appendDecimal(Int64(entry.mode), to: &line)
+      line.append(0)
+      if let target = entry.linkTarget { line.append(contentsOf: target.utf8) }
+      line.append(0x0A)
+      if line.count >= 4096 {
+        hash.update(line)
+        line.removeAll(keepingCapacity: true)
+      }
     }
+    hash.update(line)
     return hash.finalize()
+  }
+}
+
+/// Appends `value` in decimal, as `"\(value)"` would spell it.
+private func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+  if value < 0 { bytes.append(UInt8(ascii: "-")) }
+  var magnitude = value.magnitude
+  var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 20 digits at most, filled backwards
+  var count = 0
+  withUnsafeMutableBytes(of: &digits) { buffer in
+    repeat {
+      buffer[31 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+      magnitude /= 10
+      count += 1
+    } while magnitude > 0
+    bytes.append(contentsOf: buffer[(32 - count)...])
   }
 }
 
@@ -81,29 +113,41 @@ extension Snapshot {
     guard info.st_mode & S_IFMT == S_IFDIR else {
       throw VaultError.saveDirectoryNotDirectory(path: path)
     }
+    let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw ArchiveError.unreadable(path: root, reason: Platform.describe(errno: errno)) }
     var snapshot = Snapshot(root: root, entries: [], skipped: [])
-    try snapshot.walk(relative: "")
-    snapshot.entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    try snapshot.walk(fd, relative: "")
+    snapshot.entries.sort { pathPrecedes($0.path, $1.path) }
     return snapshot
   }
 
-  private mutating func walk(relative: String) throws {
+  /// Lists the folder open at `fd` (and closes it) with one `fstatat` per entry relative to
+  /// it, then walks its subfolders, each opened relative to it without following symlinks.
+  private mutating func walk(_ fd: Int32, relative: String) throws {
     let folder = relative.isEmpty ? root : root + "/" + relative
-    let names: [String]
-    do {
-      names = try Platform.directoryNames(folder)
-    } catch {
-      throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: error.code))
+    guard let directory = fdopendir(fd) else {
+      let code = errno
+      close(fd)
+      throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: code))
     }
-    var subfolders: [String] = []
-    for name in names {
-      if relative.isEmpty && name == reservedFolder { continue }
+    defer { closedir(directory) }
+    let folderFD = dirfd(directory)
+    var subfolders: [(path: String, name: String)] = []
+    while true {
+      errno = 0
+      guard let item = readdir(directory) else {
+        if errno != 0 { throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: errno)) }
+        break
+      }
+      let name = withUnsafePointer(to: &item.pointee.d_name) { pointer in
+        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      if name == "." || name == ".." || (relative.isEmpty && name == reservedFolder) { continue }
       let path = relative.isEmpty ? name : relative + "/" + name
-      let full = folder + "/" + name
       var info = stat()
-      guard lstat(full, &info) == 0 else {
+      guard fstatat(folderFD, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
         if errno == ENOENT { continue }  // vanished while listing
-        throw ArchiveError.unreadable(path: full, reason: Platform.describe(errno: errno))
+        throw ArchiveError.unreadable(path: folder + "/" + name, reason: Platform.describe(errno: errno))
       }
       var entry = SnapshotEntry(
         path: path, kind: .file, size: 0, modifiedNs: FileTimes.modifiedNs(info),
@@ -113,9 +157,9 @@ extension Snapshot {
         entry.size = Int64(info.st_size)
       case S_IFDIR:
         entry.kind = .directory
-        subfolders.append(path)
+        subfolders.append((path, name))
       case S_IFLNK:
-        let target = try Self.readLink(full)
+        let target = try Self.readLink(folderFD, name, fullPath: folder + "/" + name)
         guard SymlinkPolicy.staysInside(linkPath: path, target: target) else {
           skipped.append((path, "symlink to '\(target)' leads outside the save directory"))
           continue
@@ -128,17 +172,40 @@ extension Snapshot {
       }
       entries.append(entry)
     }
-    for subfolder in subfolders { try walk(relative: subfolder) }
+    for subfolder in subfolders {
+      let child = openat(folderFD, subfolder.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      guard child >= 0 else {
+        if errno == ENOENT { continue }  // vanished while listing
+        throw ArchiveError.unreadable(
+          path: root + "/" + subfolder.path, reason: Platform.describe(errno: errno))
+      }
+      try walk(child, relative: subfolder.path)
+    }
   }
 
-  private static func readLink(_ path: String) throws -> String {
+  private static func readLink(_ folderFD: Int32, _ name: String, fullPath: String) throws -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlink(path, &buffer, buffer.count - 1)
+    let count = readlinkat(folderFD, name, &buffer, buffer.count - 1)
     guard count >= 0 else {
-      throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno))
+      throw ArchiveError.unreadable(path: fullPath, reason: Platform.describe(errno: errno))
     }
     return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
+}
+
+/// Whether `a` sorts before `b` by their UTF-8 bytes (the snapshot's and the archive's order).
+func pathPrecedes(_ a: String, _ b: String) -> Bool {
+  let answer = a.utf8.withContiguousStorageIfAvailable { x in
+    b.utf8.withContiguousStorageIfAvailable { y -> Bool in
+      let common = min(x.count, y.count)
+      if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+        let order = memcmp(p, q, common)
+        if order != 0 { return order < 0 }
+      }
+      return x.count < y.count
+    }
+  }
+  return (answer ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
 }
 
 /// The rule for symlinks, shared by packing and extraction.

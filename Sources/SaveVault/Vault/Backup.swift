@@ -153,7 +153,7 @@ extension Vault {
   /// devices can never turn an upload into an older-looking archive.
   func store(
     _ snapshot: Snapshot, game: String, device: String, in container: any Container,
-    notBefore: Int64 = Int64.min, compression: ArchiveCompression = .none
+    notBefore: Int64 = Int64.min, compression: ArchiveCompression = .none, reportsProgress: Bool = true
   ) throws -> (StoredArchive, Manifest) {
     var createdMs = max(context.clock(), notBefore)
     for attempt in 1...Self.nameAttempts {
@@ -162,9 +162,13 @@ extension Vault {
       var manifest = Manifest(header: header, entries: [])
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in
-          let meter = ProgressMeter(.packing, total: snapshot.byteCount, context: context)
-          let result = try Packer(header: header, compression: compression, meter: meter).pack(
-            snapshot, to: fd, outputName: name.description)
+          let meter =
+            reportsProgress ? ProgressMeter(.packing, total: snapshot.byteCount, context: context) : nil
+          // A folder flushes the archive when it is written: start the disk on it meanwhile.
+          let packer = Packer(
+            header: header, compression: compression, meter: meter,
+            startsWriteback: container is FolderContainer)
+          let result = try packer.pack(snapshot, to: fd, outputName: name.description)
           manifest = result.manifest
           try context.checkpoint("backup.packed")
           return result.byteCount

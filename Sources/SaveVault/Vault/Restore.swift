@@ -34,7 +34,8 @@ extension Vault {
   ///    entry checked in Swift and written by libarchive with its secure flags, and verified
   ///    against its manifest;
   /// 3. the current save is packed into a pre-restore copy under
-  ///    `$XDG_DATA_HOME/savevault/pre-restore/<game>/`;
+  ///    `$XDG_DATA_HOME/savevault/pre-restore/<game>/` (on a second thread during step 2; kept
+  ///    if the save did not change meanwhile, else the replaced folder is packed after step 4);
   /// 4. the folders are swapped with `rename` and the parent is flushed.
   ///
   /// A refused archive throws `ArchiveError.refused` with the save directory untouched and the
@@ -83,8 +84,12 @@ extension Vault {
     }
     let staging = try makeTemporaryDirectory(in: parent, prefix: Self.stagingPrefix(target.game))
     var isStagingInUse = true
+    let early = startPreRestoreCopy(of: current, target: target)
     defer {
-      if isStagingInUse { removeTree(staging) }
+      if isStagingInUse {
+        removeTree(staging)
+        discard(early, target: target)
+      }
     }
     let extraction = try container.read(game: target.game, name: chosen.name) { fd in
       var info = stat()
@@ -105,7 +110,10 @@ extension Vault {
       )
     }
     try context.checkpoint("restore.extracted")
-    Platform.syncFilesystem(containing: staging)
+    _ = early?.wait()  // before the swap: it reads the save directory by its path
+    Platform.syncTree(
+      staging, files: extraction.entries.filter { $0.kind == .file }.map(\.path),
+      folders: extraction.entries.filter { $0.kind == .directory }.map(\.path))
     chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
 
     // From here on the journal says which folder is which, so that a kill anywhere is
@@ -137,7 +145,7 @@ extension Vault {
         target, kept: kept, restoredArchive: undoing == nil ? chosen.name : nil,
         container: undoing?.container ?? target.ledgerKey)
     }
-    let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target, whenKept: noteUndo) }
+    let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target, early: early, whenKept: noteUndo) }
     if aside == nil { noteUndo(nil) }
     try context.failpoints.hit("restore.kept")
 
@@ -243,16 +251,5 @@ extension Vault {
 
   /// Removes a folder SaveVault made (staging or set aside), making read-only folders
   /// writable first.
-  func removeTree(_ path: String) {
-    let manager = FileManager.default
-    if let items = manager.enumerator(atPath: path) {
-      for case let item as String in items {
-        var info = stat()
-        let full = path + "/" + item
-        if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { chmod(full, 0o700) }
-      }
-    }
-    chmod(path, 0o700)
-    try? manager.removeItem(atPath: path)
-  }
+  func removeTree(_ path: String) { Platform.removeTree(path) }
 }

@@ -131,9 +131,6 @@ public final class S3Container: Container, @unchecked Sendable {
     if try head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
     let parsed = ArchiveName(parsing: name)
     abandonStaleUploads(game: game, device: parsed?.device)
-    let staged = try StagedArchive(container: displayName, name: name, prefix: "savevault-s3-", body: body)
-    let (fd, path, written) = (staged.fd, staged.path, staged.size)
-    try checkpoint("s3.staged")
     var metadata: [(String, String)] = []
     if let parsed {
       metadata = [
@@ -141,17 +138,31 @@ public final class S3Container: Container, @unchecked Sendable {
         ("x-amz-meta-savevault-device", parsed.device),
       ]
     }
-    if written > multipartThreshold {
-      try multipartUpload(key: key, name: name, fd: fd, size: written, metadata: metadata)
-    } else {
-      let (sha, md5) = try digests(fd: fd, offset: 0, count: written)
-      let report = progress
-      http.onBytesSent = { report(ProgressEvent(phase: .uploading, done: $0, total: written)) }
-      defer { http.onBytesSent = nil }
-      let response = try request(
-        "PUT", key: key, headers: metadata + [("content-md5", md5)], payloadHash: sha,
-        body: .file(URL(fileURLWithPath: path)))
-      try expectSuccess(response, name: name)
+    // The archive is written on a second thread while its parts are sent: a small one is sent
+    // whole once written, a large one in parts as soon as each part is there.
+    let written = try withoutActuallyEscaping(body) { body in
+      let staged = try GrowingArchive(container: displayName, name: name, prefix: "savevault-s3-", body: body)
+      do {
+        let (available, isComplete) = try staged.wait(until: multipartThreshold + 1)
+        try checkpoint("s3.staged")  // written whole (a small archive), or its first part
+        guard isComplete, available <= multipartThreshold else {
+          try multipartUpload(key: key, name: name, archive: staged, metadata: metadata)
+          return try staged.finish()
+        }
+        let written = try staged.finish()
+        let (sha, md5) = try digests(fd: staged.fd, offset: 0, count: written)
+        let report = progress
+        http.onBytesSent = { report(ProgressEvent(phase: .uploading, done: $0, total: written)) }
+        defer { http.onBytesSent = nil }
+        let response = try request(
+          "PUT", key: key, headers: metadata + [("content-md5", md5)], payloadHash: sha,
+          body: .file(URL(fileURLWithPath: staged.path)))
+        try expectSuccess(response, name: name)
+        return written
+      } catch {
+        _ = try? staged.finish()  // the writer ends before the body it runs goes away
+        throw error
+      }
     }
     guard let stored = try head(key), stored == written else {
       throw ContainerError.transferFailed(

@@ -7,26 +7,29 @@ import Foundation
 #endif
 
 /// The parts of a multipart upload that workers share: which part is next, the ETags, the
-/// bytes sent and the first failure (after which no worker takes another part).
+/// bytes sent, and the first failure or the end of the archive (after which no worker takes
+/// another part).
 private final class PartProgress: @unchecked Sendable {
   private let lock = NSLock()
   private var next = 0
-  private let count: Int
+  private var isStopped = false
   private var sent: Int64 = 0
-  private(set) var etags: [String?]
+  private var etags: [Int: String] = [:]
   private(set) var failure: (any Error)?
-
-  init(count: Int) {
-    self.count = count
-    etags = Array(repeating: nil, count: count)
-  }
 
   func take() -> Int? {
     lock.lock()
     defer { lock.unlock() }
-    guard failure == nil, next < count else { return nil }
+    guard failure == nil, !isStopped else { return nil }
     next += 1
     return next - 1
+  }
+
+  /// No part starts at or after the end of the archive.
+  func stop() {
+    lock.lock()
+    defer { lock.unlock() }
+    isStopped = true
   }
 
   func finish(_ index: Int, etag: String, bytes: Int64) -> Int64 {
@@ -37,6 +40,12 @@ private final class PartProgress: @unchecked Sendable {
     return sent
   }
 
+  func etag(_ index: Int) -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return etags[index]
+  }
+
   func fail(_ error: any Error) {
     lock.lock()
     defer { lock.unlock() }
@@ -45,9 +54,11 @@ private final class PartProgress: @unchecked Sendable {
 }
 
 extension S3Container {
-  /// Stores a large archive in parts, one in memory at a time; aborts the upload on any
-  /// failure, so that nothing is left half-made under the name.
-  func multipartUpload(key: String, name: String, fd: Int32, size: Int64, metadata: [(String, String)]) throws
+  /// Stores a large archive in parts while it is still being written, no part in memory;
+  /// aborts the upload on any failure (the writer's included), so that nothing is left
+  /// half-made under the name.
+  func multipartUpload(key: String, name: String, archive: GrowingArchive, metadata: [(String, String)])
+    throws
   {
     let created = try request("POST", key: key, query: [("uploads", "")], headers: metadata)
     try expectSuccess(created, name: name)
@@ -56,24 +67,34 @@ extension S3Container {
         container: displayName, name: name, reason: "the server gave no upload id")
     }
     do {
-      let part = max(partSize, (size + 9_999) / 10_000)
-      let count = Int((size + part - 1) / part)
+      // The size is not known until the writer ends: parts of `partSize` (16 MiB: S3's 10,000
+      // parts then reach 160 GiB, past the largest save SaveVault backs up).
+      let part = partSize
       // Each part is copied to a small file while it is hashed, then sent from that file, so
       // no part is held in memory. Two workers take parts in turn: while one hashes, the other
-      // sends.
-      let shared = PartProgress(count: count)
-      DispatchQueue.concurrentPerform(iterations: min(uploadWorkers, count)) { _ in
+      // sends; each waits until the writer has written its part.
+      let shared = PartProgress()
+      DispatchQueue.concurrentPerform(iterations: uploadWorkers) { _ in
         while let index = shared.take() {
           do {
             let start = Int64(index) * part
-            let length = min(part, size - start)
+            let (available, isComplete) = try archive.wait(until: start + part)
+            if isComplete && start >= available {
+              shared.stop()
+              break
+            }
+            guard index < 10_000 else {
+              throw ContainerError.transferFailed(
+                container: displayName, name: name, reason: "the archive needs more than 10,000 parts")
+            }
+            let length = min(part, available - start)
             let path = try StagedArchive.emptyFile(prefix: "savevault-part-")
             defer { unlink(path) }
             let out = open(path, O_WRONLY | O_TRUNC)
             guard out >= 0 else {
               throw ArchiveError.writeFailed(path: path, reason: Platform.describe(errno: errno))
             }
-            let hashed = Result { try self.digests(fd: fd, offset: start, count: length, copy: out) }
+            let hashed = Result { try self.digests(fd: archive.fd, offset: start, count: length, copy: out) }
             close(out)
             let (sha, md5) = try hashed.get()
             let response = try request(
@@ -85,7 +106,7 @@ extension S3Container {
                 container: displayName, name: name, reason: "the server gave no ETag for part \(index + 1)")
             }
             let done = shared.finish(index, etag: etag, bytes: length)
-            progress(ProgressEvent(phase: .uploading, done: done, total: size))
+            progress(ProgressEvent(phase: .uploading, done: done, total: max(done, available)))
             try checkpoint("s3.part")
           } catch {
             shared.fail(error)
@@ -94,7 +115,12 @@ extension S3Container {
       }
       if let failure = shared.failure { throw failure }
       try checkpoint("s3.parts-sent")
-      let parts = shared.etags.enumerated().map { ($0.offset + 1, $0.element ?? "") }
+      let size = try archive.finish()
+      let count = Int((size + part - 1) / part)
+      let parts = (0..<count).map { ($0 + 1, shared.etag($0) ?? "") }
+      guard parts.allSatisfy({ !$0.1.isEmpty }) else {
+        throw ContainerError.transferFailed(container: displayName, name: name, reason: "a part was not sent")
+      }
       let list = parts.map {
         "<Part><PartNumber>\($0.0)</PartNumber><ETag>\(Self.escapeXML($0.1))</ETag></Part>"
       }

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+/// Large uploads to S3 send their parts while the archive is still being written.
+@Suite("S3 uploads overlap packing and sending")
+struct S3StreamingUploadTests {
+  /// Deterministic incompressible bytes.
+  func bytes(_ count: Int) -> Data {
+    var data = Data(count: count)
+    data.withUnsafeMutableBytes { buffer in
+      var state: UInt64 = 7
+      for index in 0..<buffer.count {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        buffer[index] = UInt8(truncatingIfNeeded: state >> 33)
+      }
+    }
+    return data
+  }
+
+  func write(_ data: Data, to fd: Int32) throws {
+    if let failure = data.withUnsafeBytes({ Platform.writeAll(fd, $0) }) {
+      throw SystemError(operation: "write", path: "test", code: failure)
+    }
+  }
+
+  @Test("the first part is sent before the writer has finished", arguments: S3TestServer.Kind.allCases)
+  func partsSentWhileWriting(kind: S3TestServer.Kind) throws {
+    let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
+    let container = try server.container()
+    container.multipartThreshold = 5 << 20
+    container.partSize = 5 << 20
+    let sent = DispatchSemaphore(value: 0)
+    container.progress = { event in if event.done > 0 { sent.signal() } }
+    let data = bytes(12 << 20)
+    let name = ArchiveName(createdMs: 1_795_968_071_700, device: "stream").description
+    var sawPartSent = false
+    try container.upload(game: "g", name: name) { fd in
+      try write(data.prefix(11 << 20), to: fd)
+      // Held back until a part has gone (bounded, so a regression fails instead of hanging).
+      sawPartSent = sent.wait(timeout: .now() + 60) == .success
+      try write(data.suffix(from: 11 << 20), to: fd)
+      return Int64(data.count)
+    }
+    #expect(sawPartSent, "no part was sent while the archive was being written")
+    #expect(try container.read(game: "g", name: name, body: readAll) == data)
+  }
+
+  @Test(
+    "a writer that fails after parts went out fails the upload with its own error and leaves nothing",
+    arguments: S3TestServer.Kind.allCases)
+  func writerFailureAborts(kind: S3TestServer.Kind) throws {
+    let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
+    let container = try server.container()
+    container.multipartThreshold = 5 << 20
+    container.partSize = 5 << 20
+    let name = ArchiveName(createdMs: 1_795_968_071_800, device: "stream").description
+    let data = bytes(12 << 20)
+    #expect(throws: ArchiveError.changedWhileReading(path: "slot.sav")) {
+      try container.upload(game: "g", name: name) { fd in
+        try write(data, to: fd)
+        throw ArchiveError.changedWhileReading(path: "slot.sav")
+      }
+    }
+    #expect(try container.list(game: "g").contains { $0.name == name } == false)
+    let uploads = try container.request(
+      "GET", key: nil, query: [("uploads", ""), ("prefix", container.keyPrefix(game: "g") + name)])
+    let open = XMLNode.parse(uploads.body)?.all("Upload") ?? []
+    #expect(open.isEmpty, "the multipart upload was left open")
+  }
+}
