@@ -11,9 +11,9 @@ import Foundation
 ///
 /// Uploads go to a hidden temporary file in the game's folder, are flushed, and are then
 /// linked under their final name (never replacing one), and the folder is flushed.
-/// Temporary files are named after the device and process that write them: this device's
-/// whose process is gone, and anyone's older than an hour, are left-overs of killed runs and
-/// are removed by the next upload to the game's folder.
+/// Temporary files are named after the device, the machine and the process that write them:
+/// this machine's for the device whose process is gone, and anyone's older than an hour, are
+/// left-overs of killed runs and are removed by the next upload to the game's folder.
 public struct FolderContainer: Container {
   /// The folder's absolute path.
   public let root: String
@@ -89,7 +89,7 @@ public struct FolderContainer: Container {
     let temporary: String
     do {
       (fd, temporary) = try Platform.makeTemporaryFile(
-        prefix: folder + "/" + Self.temporaryPrefix + device + "." + String(getpid()) + "-")
+        prefix: folder + "/" + Self.temporaryPrefix + Self.owner(device) + "." + String(getpid()) + "-")
     } catch {
       throw failure(error.code, "create a temporary file in '\(folder)'", name)
     }
@@ -225,10 +225,17 @@ public struct FolderContainer: Container {
     }
   }
 
-  /// Whether a temporary named `<device>.<pid>-XXXXXX` is `device`'s and its process is gone.
+  /// Who writes a temporary: the device and this machine (two machines may carry the same
+  /// device name, such as two Steam Decks called `steamdeck`, and must not take each other's
+  /// uploads in progress for orphans).
+  static func owner(_ device: String) -> String { device + "@" + Platform.machineTag }
+
+  /// Whether a temporary named `<device>@<machine>.<pid>-XXXXXX` is this machine's upload for
+  /// `device` and its process is gone.
   static func isOrphan(_ name: Substring, device: String) -> Bool {
     guard let dash = name.lastIndex(of: "-"), let dot = name[..<dash].lastIndex(of: "."),
-      name[..<dot] == device, let pid = pid_t(name[name.index(after: dot)..<dash]), pid > 0, pid != getpid()
+      name[..<dot] == owner(device), let pid = pid_t(name[name.index(after: dot)..<dash]), pid > 0,
+      pid != getpid()
     else { return false }
     return kill(pid, 0) != 0 && errno == ESRCH
   }

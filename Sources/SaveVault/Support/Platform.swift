@@ -124,6 +124,14 @@ enum Platform {
     }
   }
 
+  /// A short, stable tag for this machine (from `/etc/machine-id`, else the host name), to
+  /// tell apart machines that carry the same device name.
+  static let machineTag: String = {
+    let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    return String(SHA256.hex(of: (id?.isEmpty == false ? id : nil) ?? hostName()).prefix(8))
+  }()
+
   /// This machine's host name.
   static func hostName() -> String {
     var buffer = [CChar](repeating: 0, count: 256)
