@@ -38,6 +38,23 @@ struct PreRestoreCopyTests {
     #expect(try unpacked(kept, in: dir) == before)
   }
 
+  @Test(
+    "a rewrite with the same size and the same time after the copy: the folder's bytes are kept, not the copy's"
+  )
+  func sameMetadataNewBytes() throws {
+    let (dir, vault, target, save) = try setUp("early-same-metadata")
+    try writeFile(save + "/slot1.sav", "BBBB", modifiedNs: 1_700_000_000_000_000_000)
+    let snapshot = try #require(try Snapshot.scan(save))
+    let early = try #require(vault.startPreRestoreCopy(of: snapshot, target: target))
+    let name = try #require(early.wait(), "the copy was not made")
+    // What a tool restoring mtimes, or a coarse clock, does: new bytes, same size and time.
+    try writeFile(save + "/slot1.sav", "CCCC", modifiedNs: 1_700_000_000_000_000_000)
+    let after = contentTree(save)
+    let kept = try #require(vault.keepReplaced(save, target: target, early: early))
+    #expect((kept as NSString).lastPathComponent != name, "the stale copy was taken for the folder")
+    #expect(try unpacked(kept, in: dir) == after, "the bytes written last are not kept")
+  }
+
   @Test("when the folder changed after the copy was packed, the folder is packed again and nothing is lost")
   func repackedWhenChanged() throws {
     let (dir, vault, target, save) = try setUp("early-changed")

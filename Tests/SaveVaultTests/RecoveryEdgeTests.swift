@@ -62,4 +62,22 @@ struct RecoveryEdgeTests {
     try devices.pc.ok(["restore", "--undo"] + devices.target)
     #expect(tree(devices.save) == second, "undo put back an older save")
   }
+
+  @Test("a restore killed while removing the replaced folder: recovery makes no second, partial copy")
+  func killWhileRemoving() throws {
+    let devices = try UndoTests.Devices()
+    try devices.deckUploads("deck v2")
+    try writeFile(devices.save + "/slot1.sav", "pc local")
+    let local = tree(devices.save)
+    var killed = devices.pc
+    killed.extra = ["SAVEVAULT_FAILPOINTS": "restore.removing-replaced=kill"]
+    let result = try killed.run(["restore", "--latest"] + devices.target)
+    #expect(result.wasSignaled && result.code == SIGKILL, "\(result)")
+    let copies = devices.copies()
+    #expect(copies.count == 1)
+    try devices.pc.ok(["status"] + devices.target)  // recovery
+    #expect(devices.copies() == copies, "recovery packed the folder being removed as another copy")
+    try devices.pc.ok(["restore", "--undo"] + devices.target)
+    #expect(tree(devices.save) == local)
+  }
 }

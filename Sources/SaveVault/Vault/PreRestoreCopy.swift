@@ -14,6 +14,8 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
   private let finished = DispatchSemaphore(value: 0)
   /// The copy's name; written by the packing thread before it signals `finished`.
   private var name: String?
+  /// The content the copy holds (its manifest), written with `name`.
+  private(set) var contentDigest: String?
   private var isJoined = false
 
   init(vault: Vault, snapshot: Snapshot, target: Target) {
@@ -26,11 +28,13 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
       let newest = (try? keeper.archivesNewestFirst(game: target.game))?.first?.modifiedMs
       var finishing = vault
       finishing.context.interruption = Interruption()
-      name =
-        try? finishing.store(
-          snapshot, game: target.game, device: target.device, in: keeper,
-          notBefore: newest.map { $0 + 1 } ?? Int64.min, reportsProgress: false
-        ).0.name
+      if let (stored, manifest) = try? finishing.store(
+        snapshot, game: target.game, device: target.device, in: keeper,
+        notBefore: newest.map { $0 + 1 } ?? Int64.min, reportsProgress: false)
+      {
+        name = stored.name
+        contentDigest = ContentDigest.of(manifest.entries)
+      }
     }
     thread.start()
   }
@@ -59,12 +63,17 @@ extension Vault {
   func keepReplaced(
     _ aside: String, target: Target, early: EarlyPreRestoreCopy?, whenKept: (String?) -> Void = { _ in }
   ) -> String? {
+    // The copy stands for the replaced folder only when it holds the same bytes: the same
+    // metadata is not enough (a rewrite with the same size and time, a coarse clock), so every
+    // file of the folder is hashed again; a read, still cheaper than packing and flushing.
     if let early, let name = early.wait(), let replaced = try? Snapshot.scan(aside),
-      replaced.skipped.isEmpty, replaced.metadataDigest == early.snapshot.metadataDigest
+      replaced.skipped.isEmpty, replaced.metadataDigest == early.snapshot.metadataDigest,
+      let content = try? Fingerprint(snapshot: replaced).contentEntries(),
+      ContentDigest.of(content) == early.contentDigest
     {
       let path = preRestoreStore().root + "/" + target.game + "/" + name
       whenKept(path)
-      removeTree(aside)
+      removeKept(aside, game: target.game)
       verbose("kept the replaced save as '\(path)'")
       return path
     }

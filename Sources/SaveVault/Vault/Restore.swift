@@ -111,9 +111,14 @@ extension Vault {
     }
     try context.checkpoint("restore.extracted")
     _ = early?.wait()  // before the swap: it reads the save directory by its path
+    // Every folder, also those an archive implies without listing them (`a/b/f` alone).
+    let folders = Set(
+      extraction.entries.flatMap { entry in
+        EntryPolicy.ancestors(of: entry.path) + (entry.kind == .directory ? [entry.path] : [])
+      })
     Platform.syncTree(
       staging, files: extraction.entries.filter { $0.kind == .file }.map(\.path),
-      folders: extraction.entries.filter { $0.kind == .directory }.map(\.path))
+      folders: folders.sorted())
     chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
 
     // From here on the journal says which folder is which, so that a kill anywhere is
@@ -201,7 +206,7 @@ extension Vault {
   func keepReplaced(_ aside: String, target: Target, whenKept: (String?) -> Void = { _ in }) -> String? {
     guard let replaced = try? Snapshot.scan(aside), !replaced.isEmpty || !replaced.skipped.isEmpty else {
       whenKept(nil)
-      removeTree(aside)
+      removeKept(aside, game: target.game)
       return nil
     }
     var copyPath: String?
@@ -222,7 +227,7 @@ extension Vault {
     }
     if copyPath != nil && replaced.skipped.isEmpty {
       whenKept(copyPath)
-      removeTree(aside)
+      removeKept(aside, game: target.game)
       return copyPath
     }
     let parent = (aside as NSString).deletingLastPathComponent
@@ -247,6 +252,17 @@ extension Vault {
   private static func mode(of path: String) -> mode_t {
     var info = stat()
     return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o755
+  }
+
+  /// Removes a set-aside folder whose save is kept elsewhere now: renamed first to a staging
+  /// name, which recovery removes without keeping, so a kill halfway through the removal can
+  /// never have a half-removed folder packed as a newer pre-restore copy.
+  func removeKept(_ aside: String, game: String) {
+    let parent = (aside as NSString).deletingLastPathComponent
+    let doomed = parent + "/" + Self.stagingPrefix(game) + "kept-" + String(context.clock())
+    let isRenamed = rename(aside, doomed) == 0
+    context.failpoints.reach("restore.removing-replaced")
+    removeTree(isRenamed ? doomed : aside)
   }
 
   /// Removes a folder SaveVault made (staging or set aside), making read-only folders
