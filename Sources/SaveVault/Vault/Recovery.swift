@@ -37,7 +37,7 @@ extension Vault {
       context.log.warning(message)
       repaired.append(message)
     }
-    if let journal = RestoreJournal.load(game: target.game, paths: paths) {
+    if let journal = restoreJournals.load(game: target.game) {
       finish(journal, target: target, note: note)
     }
     let destination = Platform.resolvedPath(target.saveDirectory)
@@ -81,7 +81,7 @@ extension Vault {
         try? Platform.syncDirectory(parent)
         note("put back '\(destination)': the interrupted restore of '\(journal.archive)' did not happen")
       }
-      return RestoreJournal.remove(game: journal.game, paths: paths)
+      return restoreJournals.remove(game: journal.game)
     }
     let restored = try? Snapshot.scan(destination)
     let content = restored.flatMap { try? Fingerprint(snapshot: $0).contentEntries() }
@@ -112,7 +112,7 @@ extension Vault {
         return context.log.warning("could not record the restore of '\(journal.archive)': \(error)")
       }
     }
-    RestoreJournal.remove(game: journal.game, paths: paths)
+    restoreJournals.remove(game: journal.game)
   }
 
   private func exists(_ path: String) -> Bool {

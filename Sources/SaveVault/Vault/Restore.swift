@@ -130,7 +130,7 @@ extension Vault {
       game: target.game, container: target.ledgerKey, archive: chosen.name, destination: destination,
       staging: staging, aside: aside, contentDigest: ContentDigest.of(extraction.entries))
     do {
-      try journal.save(paths: paths)
+      try restoreJournals.save(journal)
     } catch {
       if let aside { rmdir(aside) }
       throw error
@@ -138,7 +138,7 @@ extension Vault {
     do {
       try swap(staging: staging, into: destination, aside: aside, parent: parent)
     } catch {
-      RestoreJournal.remove(game: target.game, paths: paths)
+      restoreJournals.remove(game: target.game)
       throw error
     }
     isStagingInUse = false
@@ -159,7 +159,7 @@ extension Vault {
       try recordAgreement(
         target: target, archive: chosen.name, snapshot: restored, content: extraction.entries)
     }
-    RestoreJournal.remove(game: target.game, paths: paths)
+    restoreJournals.remove(game: target.game)
     let files = extraction.entries.filter { $0.kind == .file }
     return RestoreReport(
       game: target.game, container: target.containerURL, archive: chosen.name, saveDir: target.saveDirectory,

@@ -5,7 +5,7 @@ import Foundation
 /// save, which holds the old one, and what the new one holds. A restore killed anywhere
 /// between leaves it behind, and the next command of that game finishes or undoes the restore
 /// exactly (`Vault.recoverInterruptedRestore`).
-struct RestoreJournal: Codable, Equatable {
+struct RestoreJournal: GameRecord, Equatable {
   var game: String
   /// The ledger's container key of the target the restore ran for.
   var container: String
@@ -18,28 +18,11 @@ struct RestoreJournal: Codable, Equatable {
   var aside: String?
   /// The content digest of the extracted archive (`ContentDigest`).
   var contentDigest: String
+}
 
-  static func path(game: String, paths: Paths) -> String {
-    paths.stateDirectory + "/restores/" + game + ".json"
-  }
-
-  /// The journal a killed restore of `game` left, if any (nil for an unreadable one too).
-  static func load(game: String, paths: Paths) -> RestoreJournal? {
-    guard let data = FileManager.default.contents(atPath: path(game: game, paths: paths)),
-      let journal = try? JSONDecoder().decode(RestoreJournal.self, from: data), journal.game == game
-    else { return nil }
-    return journal
-  }
-
-  /// Writes the journal durably (before the swap it describes).
-  func save(paths: Paths) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    try AtomicFile.write(try encoder.encode(self), to: Self.path(game: game, paths: paths))
-  }
-
-  /// Removes the journal: the restore it describes is done or undone.
-  static func remove(game: String, paths: Paths) {
-    try? FileManager.default.removeItem(atPath: path(game: game, paths: paths))
+extension Vault {
+  /// The journals of restores under way, one per game.
+  var restoreJournals: GameRecordStore<RestoreJournal> {
+    GameRecordStore(directory: paths.stateDirectory + "/restores")
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// that holds the save the restore replaced, and the agreement (ledger record) this device
 /// had before it. Every restore, and every undo, rewrites it:
 /// `$XDG_STATE_HOME/savevault/undo/<game>.json`.
-struct UndoPoint: Codable, Equatable, Sendable {
+struct UndoPoint: GameRecord, Equatable, Sendable {
   var game: String
   /// The pre-restore copy (a name in the pre-restore store) of the replaced save; nil when
   /// nothing was replaced (the save directory was missing or empty) or it could not be packed.
@@ -19,27 +19,6 @@ struct UndoPoint: Codable, Equatable, Sendable {
   var record: LedgerRecord?
   var index: String?
   var madeAtMs: Int64
-}
-
-/// The undo points, one file per game under `$XDG_STATE_HOME/savevault/undo/`.
-struct UndoJournal {
-  var directory: String
-
-  private func path(_ game: String) -> String { directory + "/" + game + ".json" }
-
-  /// The game's undo point; nil when there is none or it is unreadable.
-  func load(game: String) -> UndoPoint? {
-    guard let data = FileManager.default.contents(atPath: path(game)),
-      let point = try? JSONDecoder().decode(UndoPoint.self, from: data), point.game == game
-    else { return nil }
-    return point
-  }
-
-  func save(_ point: UndoPoint) throws {
-    try AtomicFile.write(JSONEncoder.stable.encode(point), to: path(point.game))
-  }
-
-  func remove(game: String) { unlink(path(game)) }
 }
 
 extension LedgerStore {
@@ -65,7 +44,8 @@ extension LedgerStore {
 }
 
 extension Vault {
-  var undoJournal: UndoJournal { UndoJournal(directory: paths.stateDirectory + "/undo") }
+  /// The undo points, one per game.
+  var undoJournal: GameRecordStore<UndoPoint> { GameRecordStore(directory: paths.stateDirectory + "/undo") }
 
   /// Notes what a restore that just swapped the save in would need to be undone: the copy
   /// `keepReplaced` made (or the folder it kept) and the agreement about `container` as it
