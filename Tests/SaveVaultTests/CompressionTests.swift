@@ -35,8 +35,10 @@ struct CompressionTests {
     #expect(try jsonObject(restore.stdout)["verified"] as? Bool == true)
     #expect(tree(save) == atBackup)
     let copy = try #require(try jsonObject(restore.stdout)["preRestoreCopy"] as? String)
+    // The replaced save is moved whole (one filesystem) or packed as a plain .tar, never zstd.
     #expect(
-      copy.hasSuffix(".tar") && FileManager.default.fileExists(atPath: copy), "pre-restore copy: \(copy)")
+      !copy.hasSuffix(".zst") && FileManager.default.fileExists(atPath: copy), "pre-restore copy: \(copy)")
+    #expect(try fileInPreRestoreCopy(copy, "stray.txt") == "not in the backup")
 
     let verify = try await box.run(["verify", "--latest", "--save-dir", save])
     #expect(verify.code == 0, "verify: exit \(verify.code), stderr: \(verify.stderr)")

@@ -408,7 +408,7 @@ extension ConflictPromptTests {
     var archives: [String] { ConflictPromptTests.tarNames(in: gameFolder) }
 
     var preRestoreCopies: [String] {
-      ConflictPromptTests.tarNames(in: preRestoreFolder).map { preRestoreFolder + "/" + $0 }
+      preRestoreCopyPaths(preRestoreFolder)
     }
 
     func status(_ device: Device) throws -> [String: Any] {
@@ -441,11 +441,7 @@ extension ConflictPromptTests {
     }
 
     /// `tar -xOf archive slot.sav`.
-    func slot(in archive: String) throws -> String? {
-      let tar = try #require(which("tar"), "tar is needed")
-      let result = try runProgram(tar, ["-xOf", archive, "slot.sav"])
-      return result.code == 0 ? result.stdout : nil
-    }
+    func slot(in archive: String) throws -> String? { try fileInPreRestoreCopy(archive, "slot.sav") }
 
     func expectNothingChanged(before: Before, log: String) throws {
       #expect(deckContent == "deck v2", "deck's save changed: \(deckContent ?? "missing"); \(log)")

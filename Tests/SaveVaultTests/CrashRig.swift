@@ -123,7 +123,7 @@ struct CrashRig {
   func containerArchives() throws -> [String] { try container.list(game: game).map(\.name).sorted() }
 
   /// Every state this device could get back: each archive in the container and each
-  /// pre-restore copy, extracted by GNU tar.
+  /// pre-restore copy, extracted by GNU tar, and each pre-restore copy that is a folder.
   func recoverableStates() throws -> [[String: String]] {
     var states: [[String: String]] = []
     let scratch = dir.sub("scratch-\(UUID().uuidString.prefix(8))")
@@ -144,6 +144,7 @@ struct CrashRig {
         states.append(digestTree(scratch + "/x-" + archive.name))
       }
     }
+    for folder in preRestoreFolders(copies.root + "/" + game) { states.append(digestTree(folder)) }
     return states
   }
 
@@ -297,5 +298,16 @@ final class CrashTally: @unchecked Sendable {
   /// Prints `label: count (so far in this run)`.
   func report(_ context: String) {
     print("\(label): \(count) so far (after \(context))")
+  }
+}
+
+/// The pre-restore copies in `folder` that are folders (a replaced save moved there whole).
+func preRestoreFolders(_ folder: String) -> [String] {
+  ((try? Platform.directoryNames(folder)) ?? []).filter {
+    ArchiveName(parsing: $0 + ArchiveName.suffix) != nil
+  }
+  .map { folder + "/" + $0 }.filter { path in
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 }

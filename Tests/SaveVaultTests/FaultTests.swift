@@ -94,7 +94,7 @@ struct FaultTests {
       let raw = FolderContainer(root: world.cloud)
       let before = try raw.archivesNewestFirst(game: "quest")
       let saveBefore = contentTree(world.save)
-      let copiesBefore = (try? world.vault.preRestoreStore().list(game: "quest").count) ?? 0
+      let copiesBefore = world.vault.preRestoreCopies(game: "quest").count
       let faulty = FaultyContainer(raw, fault: test.fault, on: test.operation, call: test.call)
       var vault = world.vault
       vault.makeContainer = { _, _ in faulty }
@@ -123,7 +123,7 @@ struct FaultTests {
         Issue.record("\(what): met the fault and reported success")
       }
       if failure == nil, command == .restore || command == .sync, contentTree(world.save) != saveBefore {
-        let copies = try world.vault.preRestoreStore().list(game: "quest").count
+        let copies = world.vault.preRestoreCopies(game: "quest").count
         #expect(copies == copiesBefore + 1, "\(what): the replaced save was not kept")
       }
       let after = Set(try raw.list(game: "quest").map(\.name))

@@ -30,7 +30,8 @@ struct KillTests {
   static func restorePoints(_ kind: CrashRig.Kind) -> [String] {
     let common = [
       "progress.extracting=kill@1", "progress.extracting=kill@3", "restore.extracted=kill",
-      "restore.between-renames=kill", "restore.swapped=kill", "restore.kept=kill",
+      "restore.between-renames=kill", "restore.swapped=kill", "restore.keep-by-moving=kill",
+      "restore.kept=kill",
     ]
     return kind == .s3 ? ["progress.downloading=kill@1"] + common : common
   }
@@ -84,7 +85,7 @@ struct KillTests {
       #expect(repaired.isEmpty == repairedByText, "status --json repaired \(repaired) after \(point)")
       let after = rig.saveState()
       #expect(after == first || after == second, "the save is a mix after a kill at \(point)")
-      if point.hasPrefix("restore.swapped") || point.hasPrefix("restore.kept") {
+      if ["restore.swapped", "restore.keep-by-moving", "restore.kept"].contains(where: point.hasPrefix) {
         #expect(after != before, "a kill after the swap keeps the restored save (\(point))")
       } else {
         #expect(after == before, "a kill before the swap keeps the old save (\(point))")

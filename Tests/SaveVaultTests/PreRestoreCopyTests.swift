@@ -8,7 +8,11 @@ struct PreRestoreCopyTests {
   func setUp(_ label: String) throws -> (TemporaryDirectory, Vault, Target, String) {
     let dir = TemporaryDirectory(label)
     let save = dir.sub("games/save")
-    let vault = try Vault(context: testContext(home: dir.sub("home")))
+    // The early copy is the path of a save on another filesystem than the pre-restore folder;
+    // on the same one, the replaced folder is moved there instead (PreRestoreFolderTests).
+    let vault = try Vault(
+      context: testContext(
+        home: dir.sub("home"), environment: ["SAVEVAULT_FAILPOINTS": "restore.keep-by-moving=error"]))
     let target = try vault.resolve(TargetRequest(saveDirectory: save))
     try writeFile(save + "/slot1.sav", "first slot")
     try writeFile(save + "/deep/slot2.sav", "second slot", mode: 0o640)

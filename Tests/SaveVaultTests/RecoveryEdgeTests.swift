@@ -70,7 +70,8 @@ struct RecoveryEdgeTests {
     try writeFile(devices.save + "/slot1.sav", "pc local")
     let local = tree(devices.save)
     var killed = devices.pc
-    killed.extra = ["SAVEVAULT_FAILPOINTS": "restore.removing-replaced=kill"]
+    // Moving the folder into the pre-restore folder removes nothing: the packing path.
+    killed.extra = ["SAVEVAULT_FAILPOINTS": "restore.removing-replaced=kill;restore.keep-by-moving=error"]
     let result = try killed.run(["restore", "--latest"] + devices.target)
     #expect(result.wasSignaled && result.code == SIGKILL, "\(result)")
     let copies = devices.copies()
@@ -78,6 +79,25 @@ struct RecoveryEdgeTests {
     try devices.pc.ok(["status"] + devices.target)  // recovery
     #expect(devices.copies() == copies, "recovery packed the folder being removed as another copy")
     try devices.pc.ok(["restore", "--undo"] + devices.target)
+    #expect(tree(devices.save) == local)
+  }
+
+  @Test(
+    "an undo killed after its swap is finished by the next run: the undone save stays, and the agreement from before the restore comes back"
+  )
+  func undoKilledAfterSwap() throws {
+    let devices = try UndoTests.Devices()
+    try devices.deckUploads("deck v2")
+    try writeFile(devices.save + "/slot1.sav", "pc local")
+    let local = tree(devices.save)
+    let before = try devices.state()
+    try devices.pc.ok(["restore", "--latest"] + devices.target)
+    var killed = devices.pc
+    killed.extra = ["SAVEVAULT_FAILPOINTS": "restore.swapped=kill"]
+    let result = try killed.run(["restore", "--undo"] + devices.target)
+    #expect(result.wasSignaled && result.code == SIGKILL, "\(result)")
+    #expect(tree(devices.save) == local)
+    #expect(try devices.state() == before, "the next status does not say what it said before the restore")
     #expect(tree(devices.save) == local)
   }
 }

@@ -71,7 +71,7 @@ enum SaveState {
 }
 
 /// Every save state that can still be had back, and where from: the shared container's
-/// archives, each device's pre-restore copies and pending archives, the folders a restore
+/// archives, each device's pre-restore copies (archives or folders) and pending archives, the folders a restore
 /// keeps (`.savevault-kept-*`) or sets aside for the next command to put back or keep
 /// (`.savevault-old-*`), and the save directories themselves. Archive digests are cached by
 /// path, size and mtime (archives are never rewritten), so each look reads only new ones.
@@ -93,6 +93,9 @@ final class RecoverableStates {
         let folder = device.dataDirectory + "/" + kind + "/" + SimulatedDevice.game
         for name in archives(in: folder) {
           add(archiveDigest(folder + "/" + name), "\(device.name) \(kind) " + name)
+        }
+        for path in preRestoreFolders(folder) {
+          add(SaveState.ofDirectory(path), "\(device.name) \(kind) " + (path as NSString).lastPathComponent)
         }
       }
       for name in (try? Platform.directoryNames(device.savesFolder)) ?? [] {

@@ -175,3 +175,20 @@ final class Counter: @unchecked Sendable {
     return value
   }
 }
+
+/// The text of `relative` in a pre-restore copy, which is a folder (the replaced save moved
+/// whole) or a `.tar` (read by GNU tar); nil when it is not there.
+func fileInPreRestoreCopy(_ copy: String, _ relative: String) throws -> String? {
+  var info = stat()
+  if lstat(copy, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+    return try? String(contentsOfFile: copy + "/" + relative, encoding: .utf8)
+  }
+  let result = try runProgram(try #require(which("tar"), "tar is needed"), ["-xOf", copy, relative])
+  return result.code == 0 ? result.stdout : nil
+}
+
+/// The pre-restore copies in `folder`, archives and folders, by path.
+func preRestoreCopyPaths(_ folder: String) -> [String] {
+  let archives = ((try? Platform.directoryNames(folder)) ?? []).filter(ArchiveName.isBackupName)
+  return (archives.map { folder + "/" + $0 } + preRestoreFolders(folder)).sorted()
+}

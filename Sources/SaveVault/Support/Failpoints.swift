@@ -69,6 +69,13 @@ public struct Failpoints: Sendable {
   /// True when no point is set.
   public var isInert: Bool { rules.isEmpty }
 
+  /// Whether `point` is set to `error` (whichever hit it waits for): for a decision taken
+  /// before the point is reached.
+  public func isSetToError(_ point: String) -> Bool {
+    if case .error = rules[point]?.action { return true }
+    return false
+  }
+
   /// Reaches `point`: does its action if it is set and this is the hit it waits for.
   public func hit(_ point: String) throws(FailpointError) {
     guard let rule = rules[point], counter.increment(point) == rule.onHit else { return }

@@ -70,6 +70,17 @@ enum Platform {
     }
   }
 
+  /// Whether `folder` holds no entry at all (false when it cannot be read).
+  static func isEmptyDirectory(_ folder: String) -> Bool {
+    (try? directoryNames(folder))?.isEmpty ?? false
+  }
+
+  /// The filesystem `path` is on (its `st_dev`), or nil when it cannot be read.
+  static func deviceID(_ path: String) -> UInt64? {
+    var info = stat()
+    return lstat(path, &info) == 0 ? UInt64(info.st_dev) : nil
+  }
+
   /// Flushes a directory's entries to disk (after a rename or create inside it).
   static func syncDirectory(_ path: String) throws(SystemError) {
     let fd = open(path, O_RDONLY | O_DIRECTORY)

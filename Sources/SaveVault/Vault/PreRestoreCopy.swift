@@ -91,3 +91,89 @@ extension Vault {
     rmdir(store.root)
   }
 }
+
+/// One pre-restore copy of a game: a `.tar` packed from the replaced save, or, when the save
+/// directory and `$XDG_DATA_HOME` share a filesystem, the replaced save folder itself, moved
+/// there with `rename` (named like an archive without its ending:
+/// `packsave-<UTC time>-<device>`).
+struct PreRestoreCopy: Sendable, Equatable {
+  var name: String
+  /// The copy's full path.
+  var path: String
+  var modifiedMs: Int64
+  var isFolder: Bool
+}
+
+extension Vault {
+  /// This game's pre-restore copies, archives and folders alike, newest first.
+  func preRestoreCopies(game: String) -> [PreRestoreCopy] {
+    let store = preRestoreStore()
+    let folder = store.root + "/" + game
+    var copies = ((try? store.list(game: game)) ?? []).map {
+      PreRestoreCopy(name: $0.name, path: folder + "/" + $0.name, modifiedMs: $0.modifiedMs, isFolder: false)
+    }
+    for name in (try? Platform.directoryNames(folder)) ?? [] {
+      guard let parsed = ArchiveName(parsing: name + ArchiveName.suffix),
+        parsed.description == name + ArchiveName.suffix
+      else { continue }
+      var info = stat()
+      guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+      copies.append(
+        PreRestoreCopy(name: name, path: folder + "/" + name, modifiedMs: parsed.createdMs, isFolder: true))
+    }
+    return copies.sorted {
+      $0.modifiedMs != $1.modifiedMs ? $0.modifiedMs > $1.modifiedMs : $0.name > $1.name
+    }
+  }
+
+  /// Whether a save folder in `parent` can be kept by moving it into the pre-restore folder
+  /// (one filesystem).
+  func keepsByMoving(_ parent: String) -> Bool {
+    // Tests of the packed copies turn moving off; see `keepByMoving`.
+    guard !context.failpoints.isSetToError("restore.keep-by-moving") else { return false }
+    var root = preRestoreStore().root
+    while Platform.deviceID(root) == nil, root.count > 1 {
+      root = (root as NSString).deletingLastPathComponent
+    }
+    return Platform.deviceID(parent).map { $0 == Platform.deviceID(root) } ?? false
+  }
+
+  /// Keeps the replaced save set aside at `aside` by moving the folder itself into the
+  /// pre-restore folder: no byte is read or written, whatever the save's size. Only when both
+  /// are on one filesystem (else nil, and the caller packs it). `whenKept` runs with the
+  /// copy's path just before the move, so that the undo point never names an older copy
+  /// (a kill between the two leaves the folder set aside, and the next run keeps it again).
+  func keepByMoving(_ aside: String, target: Target, whenKept: (String?) -> Void) -> String? {
+    let folder = preRestoreStore(creating: true).root + "/" + target.game
+    do {
+      try FileManager.default.createDirectory(
+        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      return nil
+    }
+    guard let here = Platform.deviceID(aside), here == Platform.deviceID(folder),
+      (try? context.failpoints.hit("restore.keep-by-moving")) != nil
+    else { return nil }
+    // Named after every copy before it, so the newest copy is the last one kept, whatever the clock.
+    var createdMs = max(
+      context.clock(), (preRestoreCopies(game: target.game).first?.modifiedMs ?? Int64.min) + 1)
+    for _ in 1...Self.nameAttempts {
+      let name = String(
+        ArchiveName(createdMs: createdMs, device: target.device).description.dropLast(
+          ArchiveName.suffix.count))
+      let path = folder + "/" + name
+      var info = stat()
+      guard lstat(path, &info) != 0 else {
+        createdMs += 1
+        continue
+      }
+      whenKept(path)
+      guard rename(aside, path) == 0 else { return nil }
+      try? Platform.syncDirectory(folder)
+      try? Platform.syncDirectory((aside as NSString).deletingLastPathComponent)
+      verbose("kept the replaced save as '\(path)'")
+      return path
+    }
+    return nil
+  }
+}

@@ -92,8 +92,8 @@ extension Vault {
         // A restore that never swapped (an empty folder set aside) leaves the undo point alone.
         guard kept != nil || isRestored else { return }
         noteUndoPoint(
-          target, kept: kept, restoredArchive: isRestored ? journal.archive : nil,
-          container: journal.container)
+          target, kept: kept, restoredArchive: isRestored && journal.undoing == nil ? journal.archive : nil,
+          container: journal.undoing?.container ?? journal.container)
       }
       if let kept, isRestored {
         note(
@@ -101,6 +101,12 @@ extension Vault {
       } else if let kept {
         note("an interrupted restore had set the save aside; it is kept at '\(kept)'")
       }
+    }
+    if isRestored, let point = journal.undoing {
+      if (try? putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)) != nil {
+        note("finished the interrupted undo: the agreement from before the undone restore is back")
+      }
+      return restoreJournals.remove(game: journal.game)
     }
     if isRestored, let restored, let content, journal.container == target.ledgerKey,
       ledger.load(target)?.archive != journal.archive

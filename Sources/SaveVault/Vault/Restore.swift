@@ -84,7 +84,9 @@ extension Vault {
     }
     let staging = try makeTemporaryDirectory(in: parent, prefix: Self.stagingPrefix(target.game))
     var isStagingInUse = true
-    let early = startPreRestoreCopy(of: current, target: target)
+    // Packed while the archive is extracted only when the replaced folder cannot simply be
+    // moved into the pre-restore folder (another filesystem).
+    let early = keepsByMoving(parent) ? nil : startPreRestoreCopy(of: current, target: target)
     defer {
       if isStagingInUse {
         removeTree(staging)
@@ -128,7 +130,7 @@ extension Vault {
     }
     let journal = RestoreJournal(
       game: target.game, container: target.ledgerKey, archive: chosen.name, destination: destination,
-      staging: staging, aside: aside, contentDigest: ContentDigest.of(extraction.entries))
+      staging: staging, aside: aside, contentDigest: ContentDigest.of(extraction.entries), undoing: undoing)
     do {
       try restoreJournals.save(journal)
     } catch {
@@ -194,12 +196,14 @@ extension Vault {
     try? Platform.syncDirectory(parent)
   }
 
-  /// Keeps the save a restore replaced: packs the set-aside folder (which nothing else writes
-  /// to, so it holds everything the game had written up to the swap) into a pre-restore copy
-  /// and removes it. When the folder holds what an archive cannot (symlinks leading outside,
-  /// FIFOs, sockets), or the copy cannot be made, the folder itself is kept beside the save
-  /// directory as `.savevault-kept-…` and a warning says where. The copy is always a plain
-  /// `.tar`, whatever the backups' compression: any tar reads it back. Returns the copy's path.
+  /// Keeps the save a restore replaced (the set-aside folder, which nothing else writes to, so
+  /// it holds everything the game had written up to the swap): moved into the pre-restore
+  /// folder as it is when both are on one filesystem (`keepByMoving`); else packed into a
+  /// pre-restore copy and removed. When the folder holds what an archive cannot (symlinks
+  /// leading outside, FIFOs, sockets), or the copy cannot be made, the folder itself is kept
+  /// beside the save directory as `.savevault-kept-…` and a warning says where. A packed copy
+  /// is always a plain `.tar`, whatever the backups' compression: any tar reads it back.
+  /// Returns the copy's path.
   /// A signal does not cut this short (the swap is done; finishing is quicker than undoing).
   /// `whenKept` runs once the replaced save is safe (with where it is, nil when it was empty)
   /// and before the set-aside folder goes, so a kill cannot fall between the two.
@@ -209,6 +213,7 @@ extension Vault {
       removeKept(aside, game: target.game)
       return nil
     }
+    if let moved = keepByMoving(aside, target: target, whenKept: whenKept) { return moved }
     var copyPath: String?
     do {
       let keeper = preRestoreStore(creating: true)

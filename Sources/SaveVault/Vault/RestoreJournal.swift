@@ -18,6 +18,10 @@ struct RestoreJournal: GameRecord, Equatable {
   var aside: String?
   /// The content digest of the extracted archive (`ContentDigest`).
   var contentDigest: String
+  /// Set when the restore is `restore --undo` putting this undo point back: a finished swap
+  /// then puts back the point's agreement instead of agreeing on `archive` (a pre-restore copy,
+  /// never a cloud archive).
+  var undoing: UndoPoint? = nil
 }
 
 extension Vault {

@@ -126,7 +126,7 @@ extension Vault {
     let found = try assess(target, container: container)
     let snapshot = found.snapshot
     let latest = found.latest
-    let copies = (try? preRestoreStore().archivesNewestFirst(game: target.game)) ?? []
+    let copies = preRestoreCopies(game: target.game)
     let pending = (try? pendingStore().archivesNewestFirst(game: target.game)) ?? []
     return StatusReport(
       game: target.game, state: found.state, device: target.device,

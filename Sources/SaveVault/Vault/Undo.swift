@@ -42,10 +42,10 @@ extension Vault {
     let held = try lock(target, purpose: "restore --undo")
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)
-    let store = preRestoreStore()
-    let folder = store.root + "/" + target.game
-    let copies = (try? store.archivesNewestFirst(game: target.game)) ?? []
+    let folder = preRestoreStore().root + "/" + target.game
+    let copies = preRestoreCopies(game: target.game)
     let point: UndoPoint
+    let source: PreRestoreCopy
     if let saved = undoJournal.load(game: target.game) {
       guard let copy = saved.copy else {
         throw VaultError.nothingToUndo(
@@ -54,31 +54,61 @@ extension Vault {
             "the save the last restore replaced could not be packed; it is kept as a folder at '\($0)'"
           } ?? "the last restore replaced no save (the save directory was missing or empty)")
       }
-      guard copies.contains(where: { $0.name == copy }) else {
+      guard let found = copies.first(where: { $0.name == copy }) else {
         throw VaultError.nothingToUndo(
           game: target.game,
           reason: "the last restore's pre-restore copy '\(copy)' is no longer in '\(folder)'")
       }
-      point = saved
+      (point, source) = (saved, found)
     } else {
       guard let newest = copies.first else { throw VaultError.nothingToUndo(game: target.game, reason: nil) }
       verbose("no undo point noted for '\(target.game)': putting back the newest pre-restore copy")
       point = UndoPoint(
         game: target.game, copy: newest.name, container: target.ledgerKey, restoredArchive: nil, madeAtMs: 0)
+      source = newest
     }
-    let copy = point.copy ?? ""
-    let restored = try performRestore(target, container: store, selection: .named(copy), undoing: point)
+    let restored = try putBack(source, target: target, point: point)
     let (agreement, note) = try putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)
     verbose("agreement: \(note)")
     return UndoReport(
-      game: target.game, saveDir: target.saveDirectory, restoredCopy: folder + "/" + copy,
+      game: target.game, saveDir: target.saveDirectory, restoredCopy: source.path,
       files: restored.files,
       bytes: restored.bytes, preRestoreCopy: restored.preRestoreCopy, agreement: agreement,
       agreedArchive: agreement == .restored ? point.record?.archive : nil, note: note)
   }
 
+  /// Restores the pre-restore copy `source` through the verified extraction and swap of a
+  /// restore. A copy that is a folder is packed first into a scratch archive under
+  /// `$XDG_DATA_HOME/savevault/undo-scratch/` (removed afterwards); the folder itself stays
+  /// where it is, so nothing an archive cannot hold is lost from it.
+  private func putBack(_ source: PreRestoreCopy, target: Target, point: UndoPoint) throws -> RestoreReport {
+    guard source.isFolder else {
+      return try performRestore(
+        target, container: preRestoreStore(), selection: .named(source.name), undoing: point)
+    }
+    let scratch = FolderContainer(root: paths.dataDirectory + "/undo-scratch", createsRoot: true)
+    // Left by a killed undo: nothing but a packed duplicate of a copy that is still there.
+    Platform.removeTree(scratch.root + "/" + target.game)
+    defer {
+      Platform.removeTree(scratch.root + "/" + target.game)
+      rmdir(scratch.root)
+    }
+    guard let snapshot = try Snapshot.scan(source.path) else {
+      throw VaultError.nothingToUndo(
+        game: target.game, reason: "the pre-restore copy '\(source.path)' is gone")
+    }
+    if !snapshot.skipped.isEmpty {
+      context.log.warning(
+        "'\(source.path)' holds entries an archive cannot (\(snapshot.skipped.map(\.path).joined(separator: ", "))); they are not put back and stay there"
+      )
+    }
+    let (packed, _) = try store(
+      snapshot, game: target.game, device: target.device, in: scratch, reportsProgress: false)
+    return try performRestore(target, container: scratch, selection: .named(packed.name), undoing: point)
+  }
+
   /// Sets the agreement `point` noted back, or forgets it (see `undoRestore`).
-  private func putBackAgreement(_ point: UndoPoint, knownBefore: Bool, target: Target) throws -> (
+  func putBackAgreement(_ point: UndoPoint, knownBefore: Bool, target: Target) throws -> (
     UndoReport.Agreement, String
   ) {
     let game = point.game
