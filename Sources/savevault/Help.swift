@@ -124,7 +124,8 @@ enum Help {
 
     Verifies the archive, extracts it into a staging folder beside the save directory,
     keeps the current save as a pre-restore copy under
-    $XDG_DATA_HOME/savevault/pre-restore/<game>/, then swaps the folders. A corrupt or
+    $XDG_DATA_HOME/savevault/pre-restore/<game>/ (the folder itself, moved there, when it is
+    on the same filesystem; else packed into a .tar), then swaps the folders. A corrupt or
     hostile archive is refused (exit 5) before anything in the save directory changes.
 
     --undo puts back the save as it was just before the last restore (by restore, sync or

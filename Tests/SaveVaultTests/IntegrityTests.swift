@@ -39,6 +39,32 @@ struct IntegrityTests {
     }
   }
 
+  @Test("a large file restores byte for byte, and one flipped byte deep inside it is refused whole")
+  func largeFileFlippedByte() throws {
+    let world = try World()
+    // 12 MiB: many 1 MiB blocks hashed on the second thread, and writeback started on the way.
+    var generator = SplitMix64(seed: 7)
+    let big = Data((0..<(12 << 20) / 8).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } })
+    try writeFile(world.save + "/world.dat", big)
+    try #require(try world.run(["backup"] + world.target).code == 0)
+    let saved = tree(world.save)
+    try writeFile(world.save + "/world.dat", "replaced")
+    let restored = try world.run(["restore", "--latest"] + world.target)
+    #expect(restored.code == 0, "\(restored.stderr)")
+    #expect(tree(world.save) == saved, "the large file did not come back byte for byte")
+
+    let path = try #require(world.archives().last.map { world.cloud + "/game/" + $0 })
+    var data = try #require(FileManager.default.contents(atPath: path))
+    let start = try #require(data.range(of: big.prefix(64)), "the file's bytes are not in the archive")
+    data[start.lowerBound + (9 << 20) + 12345] ^= 0x01
+    try data.write(to: URL(fileURLWithPath: path))
+    try writeFile(world.save + "/world.dat", "local again")
+    let before = tree(world.save)
+    let refused = try world.run(["restore", "--latest"] + world.target)
+    #expect(refused.code == 5, "a flipped byte was restored: exit \(refused.code), \(refused.stderr)")
+    #expect(tree(world.save) == before, "a refused restore changed the save")
+  }
+
   @Test("verify passes whole archives and names each one with a flipped byte", arguments: [0, 1, 2])
   func verifyFindsFlippedByte(damaged: Int) throws {
     let world = try World()

@@ -55,7 +55,8 @@ struct Extractor {
       throw ArchiveError.writeFailed(
         path: archiveName, reason: "\(reason); install a libarchive built with libzstd to read it")
     }
-    guard archive_read_open_fd(reader.pointer, fd, 1 << 16) == ARCHIVE_OK else {
+    // 1 MiB reads: large blocks, each hashed on the second thread while it is written.
+    guard archive_read_open_fd(reader.pointer, fd, 1 << 20) == ARCHIVE_OK else {
       throw refuse("not a readable tar archive (\(reader.errorText))")
     }
     guard compression.matches(reader: reader) else {
@@ -125,7 +126,8 @@ struct Extractor {
       if let disk, archive_write_header(disk.pointer, e) < ARCHIVE_WARN { throw diskError(disk, refuse) }
       switch kind {
       case .file:
-        let (size, digest) = try copyData(reader: reader, disk: disk, refuse: refuse)
+        let (size, digest) = try copyData(
+          reader: reader, disk: disk, path: path, declaredSize: archive_entry_size(e), refuse: refuse)
         record(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
         state.fileHashes[path] = (size, digest)
       case .hardlink(let target):
@@ -238,18 +240,30 @@ struct Extractor {
     }
   }
 
-  /// Copies one file's data blocks to disk, hashing them (holes count as zeros).
-  private func copyData(reader: LibArchiveHandle, disk: LibArchiveHandle?, refuse: (String) -> ArchiveError)
-    throws -> (Int64, String)
-  {
-    let hash = SHA256()
+  /// Copies one file's data blocks to disk, hashing them (holes count as zeros). Large blocks
+  /// are hashed on a second thread while they are written. A large file (`path`, relative to
+  /// the working directory, `declaredSize` bytes) has its writeback started every
+  /// `writebackStride` bytes, so that the flush before the swap has little left to wait for.
+  private func copyData(
+    reader: LibArchiveHandle, disk: LibArchiveHandle?, path: String, declaredSize: Int64,
+    refuse: (String) -> ArchiveError
+  ) throws -> (Int64, String) {
+    let hash = OverlappedSHA256()
+    defer { hash.wait() }  // never leave a block in flight when libarchive reuses its buffer
+    let written =
+      disk != nil && declaredSize >= Self.writebackStride ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1
+    defer { if written >= 0 { close(written) } }
     var position: Int64 = 0
+    var lastWriteback: Int64 = 0
     var zeros: [UInt8] = []  // made at the first hole only: most files have none
-    while let (block, size, offset) = try nextBlock(reader, refuse: refuse) {
+    while true {
+      hash.wait()  // the block handed over last lives in libarchive's buffer
+      guard let (block, size, offset) = try nextBlock(reader, refuse: refuse) else { break }
       if position < offset && zeros.isEmpty { zeros = [UInt8](repeating: 0, count: 1 << 16) }
       while position < offset {
         let gap = Int(min(Int64(zeros.count), offset - position))
         hash.update(zeros, count: gap)
+        hash.wait()
         position += Int64(gap)
       }
       if let block, size > 0 {
@@ -259,11 +273,18 @@ struct Extractor {
           throw diskError(disk, refuse)
         }
         position = offset + Int64(size)
+        if written >= 0 && position - lastWriteback >= Self.writebackStride {
+          Platform.startWriteback(written)
+          lastWriteback = position
+        }
         try meter?.reach(archive_filter_bytes(reader.pointer, -1))  // archive bytes, compressed or not
       }
     }
     return (position, hash.finalize())
   }
+
+  /// How often a large file's writeback is started while it is extracted.
+  static let writebackStride: Int64 = 8 << 20
 
   private static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
 
