@@ -2,7 +2,9 @@ import Foundation
 
 /// A pre-restore copy packed from the save directory on a second thread while the archive is
 /// extracted on the first, so that restore reads the old save and writes the new one side by
-/// side instead of one after the other.
+/// side instead of one after the other. Only for a save on another filesystem than
+/// `$XDG_DATA_HOME`: on the same one the replaced folder is moved there instead
+/// (`keepByMoving`), which reads and writes nothing.
 ///
 /// The copy is kept only when, after the swap, the replaced folder still matches what was
 /// packed (the same metadata digest as the fingerprint's fast path, and every file was checked

@@ -33,10 +33,11 @@ extension Vault {
   /// 2. it is extracted into a fresh 0700 staging folder beside the save directory, every
   ///    entry checked in Swift and written by libarchive with its secure flags, and verified
   ///    against its manifest;
-  /// 3. the current save is packed into a pre-restore copy under
-  ///    `$XDG_DATA_HOME/savevault/pre-restore/<game>/` (on a second thread during step 2; kept
-  ///    if the save did not change meanwhile, else the replaced folder is packed after step 4);
-  /// 4. the folders are swapped with `rename` and the parent is flushed.
+  /// 3. the folders are swapped with `rename` and the parent is flushed;
+  /// 4. the replaced save is kept as a pre-restore copy under
+  ///    `$XDG_DATA_HOME/savevault/pre-restore/<game>/`: the folder itself, moved there, on the
+  ///    same filesystem; else a `.tar` (packed on a second thread during step 2 and kept if the
+  ///    save did not change meanwhile, else the replaced folder is packed).
   ///
   /// A refused archive throws `ArchiveError.refused` with the save directory untouched and the
   /// staging folder removed. A save directory reached through a symlink is replaced where it
