@@ -8,4 +8,12 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+/* mallopt, to have glibc return large freed buffers to the system (S3Container). */
+#if defined(__linux__)
+#include <features.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#endif
+
 #endif

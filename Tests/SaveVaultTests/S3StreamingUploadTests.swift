@@ -69,4 +69,37 @@ struct S3StreamingUploadTests {
     let open = XMLNode.parse(uploads.body)?.all("Upload") ?? []
     #expect(open.isEmpty, "the multipart upload was left open")
   }
+
+  @Test("a body over a file range holds exactly that range, wherever it starts")
+  func fileRangeBody() throws {
+    let (fd, path) = try Platform.makeTemporaryFile(prefix: NSTemporaryDirectory() + "/savevault-range-test-")
+    defer {
+      close(fd)
+      unlink(path)
+    }
+    let data = bytes(3 * 4096 + 123)
+    try write(data, to: fd)
+    for (offset, count) in [(0, data.count), (4096, 4096), (5000, 3000), (data.count - 1, 1), (7, 0)] {
+      let body = try HTTPBody.fileRange(fd: fd, offset: Int64(offset), count: count).bytes()
+      #expect(body == data.subdata(in: offset..<offset + count), "offset \(offset), count \(count)")
+    }
+  }
+
+  @Test("parts are partSize for the first 2,000, then twice as large every 2,000, end to end")
+  func partRanges() throws {
+    let container = try CloudEndToEndTests.s3(endpoint: "http://127.0.0.1:9", allowsInsecureHTTP: false)
+    container.partSize = 5 << 20
+    let part = Int64(5 << 20)
+    #expect(container.partRange(0) == (0, part))
+    #expect(container.partRange(1_999) == (1_999 * part, part))
+    #expect(container.partRange(2_000) == (2_000 * part, 2 * part))
+    #expect(container.partRange(4_000) == (6_000 * part, 4 * part))
+    var end: Int64 = 0
+    for index in 0..<10_000 {
+      let (start, size) = container.partRange(index)
+      #expect(start == end, "part \(index) does not start where the one before ends")
+      end = start + size
+    }
+    #expect(end == 62_000 * part, "10,000 parts hold 62,000 first parts' worth")
+  }
 }

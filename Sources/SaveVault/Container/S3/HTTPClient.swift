@@ -4,6 +4,11 @@ import Foundation
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A response: status, headers (lowercased names) and, for small bodies, the body.
 struct HTTPResponse: Sendable {
@@ -21,8 +26,32 @@ struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
 enum HTTPBody: Sendable {
   case none
   case data(Data)
-  /// Streamed from a file.
-  case file(URL)
+  /// `count` bytes of the open file `fd` from `offset`: mapped for each attempt and handed to
+  /// the session as bytes (which copies them), so the session never opens, reads or closes a
+  /// file itself and no copy of the range is written anywhere first.
+  case fileRange(fd: Int32, offset: Int64, count: Int)
+}
+
+extension HTTPBody {
+  /// The body's bytes: the file range mapped read-only, unmapped when the value goes away.
+  func bytes() throws -> Data {
+    switch self {
+    case .none: return Data()
+    case .data(let data): return data
+    case .fileRange(let fd, let offset, let count):
+      guard count > 0 else { return Data() }
+      let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
+      let start = offset / page * page
+      let length = Int(offset - start) + count
+      guard let base = mmap(nil, length, PROT_READ, MAP_SHARED, fd, off_t(start)), base != MAP_FAILED else {
+        throw ArchiveError.unreadable(
+          path: "the archive being uploaded", reason: Platform.describe(errno: errno))
+      }
+      return Data(
+        bytesNoCopy: base + Int(offset - start), count: count,
+        deallocator: .custom { _, _ in munmap(base, length) })
+    }
+  }
 }
 
 /// Blocking HTTP over URLSession for the S3 container: an idle timeout so a stalled server
@@ -121,35 +150,52 @@ final class HTTPClient: @unchecked Sendable {
       }
       outcome.done.signal()
     }
-    let task: URLSessionTask
+    let started = Lingering()
+    func start(_ task: URLSessionTask) {
+      task.resume()
+      started.task = task
+    }
     if let downloadTo {
-      task = session.downloadTask(with: request) { location, response, error in
-        var body: Data?
-        if let location, let http = response as? HTTPURLResponse {
-          if (200..<300).contains(http.statusCode) {
-            try? FileManager.default.removeItem(at: downloadTo)
-            do {
-              try FileManager.default.moveItem(at: location, to: downloadTo)
-            } catch {
-              finish(nil, nil, error)
-              return
+      start(
+        session.downloadTask(with: request) { location, response, error in
+          var body: Data?
+          if let location, let http = response as? HTTPURLResponse {
+            if (200..<300).contains(http.statusCode) {
+              try? FileManager.default.removeItem(at: downloadTo)
+              do {
+                try FileManager.default.moveItem(at: location, to: downloadTo)
+              } catch {
+                finish(nil, nil, error)
+                return
+              }
+            } else {
+              body = try? Data(contentsOf: location)
             }
-          } else {
-            body = try? Data(contentsOf: location)
           }
-        }
-        finish(body, response, error)
-      }
+          finish(body, response, error)
+        })
     } else {
       switch body {
-      case .none: task = session.dataTask(with: request, completionHandler: finish)
-      case .data(let data): task = session.uploadTask(with: request, from: data, completionHandler: finish)
-      case .file(let url): task = session.uploadTask(with: request, fromFile: url, completionHandler: finish)
+      case .none: start(session.dataTask(with: request, completionHandler: finish))
+      case .data, .fileRange:
+        start(session.uploadTask(with: request, from: try body.bytes(), completionHandler: finish))
       }
     }
-    task.resume()
     outcome.done.wait()
+    // The session keeps its copy of a request's body until it lets go of the task, a moment
+    // after the completion handler: wait for that (briefly), so that the next part's body is
+    // not copied while this one is still held (two parts in memory instead of one).
+    var waits = 0
+    while started.task != nil && waits < 200 {
+      usleep(500)
+      waits += 1
+    }
     return try outcome.result.get()
+  }
+
+  /// A task the session may still hold once it has answered.
+  private final class Lingering: @unchecked Sendable {
+    weak var task: URLSessionTask?
   }
 
   /// Where a task's completion handler leaves its result for the waiting caller.

@@ -1,3 +1,4 @@
+import CLibCrypto
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -13,9 +14,11 @@ import Foundation
 ///
 /// Spoken natively (SigV4 over URLSession). Uploads are packed to a local temporary file, then
 /// stored with one PUT (with Content-MD5 and a signed SHA-256) or, above `multipartThreshold`,
-/// a multipart upload (one part in memory at a time, aborted on failure; uploads that a killed
-/// run left behind are aborted later), and confirmed with a HEAD. Downloads stream to a
-/// temporary file. Names are never replaced (a HEAD before each upload).
+/// a multipart upload sent while the file is still being written (one part in memory at a
+/// time, aborted on failure; uploads that a killed run left behind are aborted later), and
+/// confirmed with a HEAD. Bodies are sent from ranges of the temporary file, never copied to
+/// another file. Downloads stream to a temporary file. Names are never replaced (a HEAD before
+/// each upload).
 public final class S3Container: Container, @unchecked Sendable {
   public let displayName: String
   let bucket: String
@@ -30,11 +33,22 @@ public final class S3Container: Container, @unchecked Sendable {
   var progress: @Sendable (ProgressEvent) -> Void = { _ in }
   /// Points where an upload may stop (`Context.checkpoint`): a failed checkpoint aborts it.
   var checkpoint: @Sendable (String) throws -> Void = { _ in }
-  var multipartThreshold: Int64 = 64 << 20
-  var partSize: Int64 = 16 << 20
-  /// Parts in flight at once.
-  var uploadWorkers = 2
+  /// Archives above this size are sent in parts. Each request's body is held in memory while
+  /// it is sent (the HTTP client copies it), so the threshold is no larger than a part.
+  var multipartThreshold: Int64 = 5 << 20
+  /// The size of the first 2,000 parts (S3's smallest allowed; `partRange`).
+  var partSize: Int64 = 5 << 20
   static let staleUploadMs: Int64 = 3_600_000
+
+  /// The HTTP client copies each request body into a buffer of its own, a part's size, on
+  /// whichever thread sends it. By default glibc keeps such buffers in per-thread arenas once
+  /// freed (several parts' worth of memory over an upload); from 1 MiB up they are mapped and
+  /// returned to the system when freed instead. Process-wide, set once.
+  static let returnsLargeBuffers: Void = {
+    #if canImport(Glibc)
+      _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
+    #endif
+  }()
 
   private let scheme: String
   private let host: String
@@ -54,6 +68,7 @@ public final class S3Container: Container, @unchecked Sendable {
     self.displayName = displayName
     self.clock = clock
     self.http = HTTPClient(idleTimeout: idleTimeout, retry: retry)
+    _ = Self.returnsLargeBuffers
     if let endpoint = settings.endpoint {
       guard let url = URL(string: endpoint), let scheme = url.scheme?.lowercased(), let host = url.host,
         scheme == "http" || scheme == "https"
@@ -156,7 +171,7 @@ public final class S3Container: Container, @unchecked Sendable {
         defer { http.onBytesSent = nil }
         let response = try request(
           "PUT", key: key, headers: metadata + [("content-md5", md5)], payloadHash: sha,
-          body: .file(URL(fileURLWithPath: staged.path)))
+          body: .fileRange(fd: staged.fd, offset: 0, count: Int(written)))
         try expectSuccess(response, name: name)
         return written
       } catch {
@@ -347,12 +362,11 @@ public final class S3Container: Container, @unchecked Sendable {
 
   // MARK: Helpers
 
-  /// Hex SHA-256 and base64 MD5 of `count` bytes of `fd` from `offset`, copying them to
-  /// `copy` on the way when given.
-  func digests(fd: Int32, offset: Int64, count: Int64, copy: Int32? = nil) throws -> (String, String) {
+  /// Hex SHA-256 and base64 MD5 of `count` bytes of `fd` from `offset`, in one read.
+  func digests(fd: Int32, offset: Int64, count: Int64) throws -> (String, String) {
     let sha = SHA256()
     let md5 = MD5()
-    let size = 1 << 20
+    let size = 256 << 10
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
     var done: Int64 = 0
@@ -364,10 +378,6 @@ public final class S3Container: Container, @unchecked Sendable {
       }
       sha.update(buffer, count: got)
       md5.update(buffer, count: got)
-      if let copy, let code = Platform.writeAll(copy, UnsafeRawBufferPointer(start: buffer, count: got)) {
-        throw ArchiveError.writeFailed(
-          path: "a part of the archive being uploaded", reason: Platform.describe(errno: code))
-      }
       done += Int64(got)
     }
     return (sha.finalize(), md5.finalizeBase64())

@@ -6,57 +6,58 @@ import Foundation
   import Darwin
 #endif
 
-/// The parts of a multipart upload that workers share: which part is next, the ETags, the
-/// bytes sent, and the first failure or the end of the archive (after which no worker takes
-/// another part).
-private final class PartProgress: @unchecked Sendable {
-  private let lock = NSLock()
-  private var next = 0
-  private var isStopped = false
-  private var sent: Int64 = 0
-  private var etags: [Int: String] = [:]
-  private(set) var failure: (any Error)?
+/// One part, hashed and ready to send.
+private struct HashedPart {
+  var start: Int64
+  var length: Int64
+  var sha256: String
+  var md5: String
+  /// The archive's bytes written when the part was taken.
+  var available: Int64
+}
 
-  func take() -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard failure == nil, !isStopped else { return nil }
-    next += 1
-    return next - 1
+/// A part being hashed on another thread while the one before it is sent.
+private final class NextPart: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private var outcome: Result<HashedPart?, any Error> = .success(nil)
+
+  init(_ work: @escaping @Sendable () throws -> HashedPart?) {
+    DispatchQueue.global().async {
+      self.outcome = Result { try work() }
+      self.done.signal()
+    }
   }
 
-  /// No part starts at or after the end of the archive.
-  func stop() {
-    lock.lock()
-    defer { lock.unlock() }
-    isStopped = true
-  }
-
-  func finish(_ index: Int, etag: String, bytes: Int64) -> Int64 {
-    lock.lock()
-    defer { lock.unlock() }
-    etags[index] = etag
-    sent += bytes
-    return sent
-  }
-
-  func etag(_ index: Int) -> String? {
-    lock.lock()
-    defer { lock.unlock() }
-    return etags[index]
-  }
-
-  func fail(_ error: any Error) {
-    lock.lock()
-    defer { lock.unlock() }
-    if failure == nil { failure = error }
+  /// The part, or nil past the end of the archive; waits for the hashing to end.
+  func get() throws -> HashedPart? {
+    done.wait()
+    done.signal()
+    return try outcome.get()
   }
 }
 
 extension S3Container {
-  /// Stores a large archive in parts while it is still being written, no part in memory;
-  /// aborts the upload on any failure (the writer's included), so that nothing is left
-  /// half-made under the name.
+  /// Parts of `partSize` for the first 2,000, then twice as large every 2,000 more: S3's
+  /// 10,000 parts then hold 62,000 × `partSize` (300 GiB at 5 MiB), while a save of the usual
+  /// sizes is sent in parts small enough to keep each in memory while it is sent.
+  static let partsPerTier = 2_000
+
+  /// Where part `index` (from 0) starts and how long it is (the last part of an archive may
+  /// be shorter).
+  func partRange(_ index: Int) -> (start: Int64, size: Int64) {
+    let tier = index / Self.partsPerTier
+    let before = partSize * Int64(Self.partsPerTier) * ((1 << tier) - 1)
+    let size = partSize << tier
+    return (before + Int64(index % Self.partsPerTier) * size, size)
+  }
+
+  /// Stores a large archive in parts while it is still being written; aborts the upload on
+  /// any failure (the writer's included), so that nothing is left half-made under the name.
+  ///
+  /// One part at a time is sent, from memory (the HTTP client copies the request body it is
+  /// given: a part is mapped from the archive and copied once, never written to another file);
+  /// meanwhile the next part is hashed on another thread (SHA-256 for the signature, MD5 for
+  /// Content-MD5, in one read) as soon as the writer has written it. Memory is then one part.
   func multipartUpload(key: String, name: String, archive: GrowingArchive, metadata: [(String, String)])
     throws
   {
@@ -66,63 +67,45 @@ extension S3Container {
       throw ContainerError.transferFailed(
         container: displayName, name: name, reason: "the server gave no upload id")
     }
-    do {
-      // The size is not known until the writer ends: parts of `partSize` (16 MiB: S3's 10,000
-      // parts then reach 160 GiB, past the largest save SaveVault backs up).
-      let part = partSize
-      // Each part is copied to a small file while it is hashed, then sent from that file, so
-      // no part is held in memory. Two workers take parts in turn: while one hashes, the other
-      // sends; each waits until the writer has written its part.
-      let shared = PartProgress()
-      DispatchQueue.concurrentPerform(iterations: uploadWorkers) { _ in
-        while let index = shared.take() {
-          do {
-            let start = Int64(index) * part
-            let (available, isComplete) = try archive.wait(until: start + part)
-            if isComplete && start >= available {
-              shared.stop()
-              break
-            }
-            guard index < 10_000 else {
-              throw ContainerError.transferFailed(
-                container: displayName, name: name, reason: "the archive needs more than 10,000 parts")
-            }
-            let length = min(part, available - start)
-            let path = try StagedArchive.emptyFile(prefix: "savevault-part-")
-            defer { unlink(path) }
-            let out = open(path, O_WRONLY | O_TRUNC)
-            guard out >= 0 else {
-              throw ArchiveError.writeFailed(path: path, reason: Platform.describe(errno: errno))
-            }
-            let hashed = Result { try self.digests(fd: archive.fd, offset: start, count: length, copy: out) }
-            close(out)
-            let (sha, md5) = try hashed.get()
-            let response = try request(
-              "PUT", key: key, query: [("partNumber", String(index + 1)), ("uploadId", uploadID)],
-              headers: [("content-md5", md5)], payloadHash: sha, body: .file(URL(fileURLWithPath: path)))
-            try expectSuccess(response, name: name)
-            guard let etag = response.headers["etag"] else {
-              throw ContainerError.transferFailed(
-                container: displayName, name: name, reason: "the server gave no ETag for part \(index + 1)")
-            }
-            let done = shared.finish(index, etag: etag, bytes: length)
-            progress(ProgressEvent(phase: .uploading, done: done, total: max(done, available)))
-            try checkpoint("s3.part")
-          } catch {
-            shared.fail(error)
-          }
-        }
+    let hash = { @Sendable [self] (index: Int) throws -> HashedPart? in
+      let (start, size) = partRange(index)
+      let (available, isComplete) = try archive.wait(until: start + size)
+      if isComplete && start >= available { return nil }
+      guard index < 10_000 else {
+        throw ContainerError.transferFailed(
+          container: displayName, name: name, reason: "the archive needs more than 10,000 parts")
       }
-      if let failure = shared.failure { throw failure }
+      let length = min(size, available - start)
+      let (sha, md5) = try digests(fd: archive.fd, offset: start, count: length)
+      return HashedPart(start: start, length: length, sha256: sha, md5: md5, available: available)
+    }
+    var next = NextPart { try hash(0) }
+    do {
+      var etags: [String] = []
+      var sent: Int64 = 0
+      while let part = try next.get() {
+        let index = etags.count
+        next = NextPart { try hash(index + 1) }
+        let response = try request(
+          "PUT", key: key, query: [("partNumber", String(index + 1)), ("uploadId", uploadID)],
+          headers: [("content-md5", part.md5)], payloadHash: part.sha256,
+          body: .fileRange(fd: archive.fd, offset: part.start, count: Int(part.length)))
+        try expectSuccess(response, name: name)
+        guard let etag = response.headers["etag"] else {
+          throw ContainerError.transferFailed(
+            container: displayName, name: name, reason: "the server gave no ETag for part \(index + 1)")
+        }
+        etags.append(etag)
+        sent += part.length
+        progress(ProgressEvent(phase: .uploading, done: sent, total: max(sent, part.available)))
+        try checkpoint("s3.part")
+      }
       try checkpoint("s3.parts-sent")
-      let size = try archive.finish()
-      let count = Int((size + part - 1) / part)
-      let parts = (0..<count).map { ($0 + 1, shared.etag($0) ?? "") }
-      guard parts.allSatisfy({ !$0.1.isEmpty }) else {
+      guard try archive.finish() == sent else {
         throw ContainerError.transferFailed(container: displayName, name: name, reason: "a part was not sent")
       }
-      let list = parts.map {
-        "<Part><PartNumber>\($0.0)</PartNumber><ETag>\(Self.escapeXML($0.1))</ETag></Part>"
+      let list = etags.enumerated().map {
+        "<Part><PartNumber>\($0.offset + 1)</PartNumber><ETag>\(Self.escapeXML($0.element))</ETag></Part>"
       }
       let document = Data(("<CompleteMultipartUpload>" + list.joined() + "</CompleteMultipartUpload>").utf8)
       let completed = try request(
@@ -138,6 +121,7 @@ extension S3Container {
       }
     } catch {
       _ = try? request("DELETE", key: key, query: [("uploadId", uploadID)])
+      _ = try? next.get()  // the part being hashed reads the archive: let it end first
       throw error
     }
   }
