@@ -33,6 +33,15 @@ enum HTTPBody: Sendable {
 }
 
 extension HTTPBody {
+  /// Whether the body is large enough that holding two at once matters (a part).
+  var isLarge: Bool {
+    switch self {
+    case .none: false
+    case .data(let data): data.count >= 1 << 20
+    case .fileRange(_, _, let count): count >= 1 << 20
+    }
+  }
+
   /// The body's bytes: the file range mapped read-only, unmapped when the value goes away.
   func bytes() throws -> Data {
     switch self {
@@ -185,8 +194,9 @@ final class HTTPClient: @unchecked Sendable {
     // The session keeps its copy of a request's body until it lets go of the task, a moment
     // after the completion handler: wait for that (briefly), so that the next part's body is
     // not copied while this one is still held (two parts in memory instead of one).
+    // Only a part's body is worth waiting for; other requests return at once.
     var waits = 0
-    while started.task != nil && waits < 200 {
+    while body.isLarge && started.task != nil && waits < 200 {
       usleep(500)
       waits += 1
     }
