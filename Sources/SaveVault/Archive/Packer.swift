@@ -83,7 +83,7 @@ struct Packer {
       }
     }
     let manifest = Manifest(header: header, entries: entries)
-    try writeMetadataFile(Manifest.path, JSONEncoder.stable.encode(manifest), writer, outputName)
+    try writeMetadataFile(Manifest.path, ManifestJSON.encode(manifest), writer, outputName)
     try check(archive_write_close(a))
     return Result(byteCount: archive_filter_bytes(a, -1), manifest: manifest)
   }

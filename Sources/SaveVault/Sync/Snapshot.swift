@@ -82,7 +82,7 @@ public struct Snapshot: Sendable {
 }
 
 /// Appends `value` in decimal, as `"\(value)"` would spell it.
-private func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
   if value < 0 { bytes.append(UInt8(ascii: "-")) }
   var magnitude = value.magnitude
   var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 20 digits at most, filled backwards
