@@ -185,8 +185,9 @@ private struct JSONReader {
     index += 1
   }
 
-  /// An object, calling `member` with each key to read its value.
-  mutating func object(_ member: (inout JSONReader, String) throws -> Void) throws {
+  /// An object, calling `member` with each key (its UTF-8 bytes, escapes resolved) to read its
+  /// value.
+  mutating func object(_ member: (inout JSONReader, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
     try expect(UInt8(ascii: "{"))
     if peek() == UInt8(ascii: "}") {
       index += 1
@@ -194,9 +195,14 @@ private struct JSONReader {
     }
     while true {
       guard peek() == UInt8(ascii: "\"") else { throw error("expected a key") }
-      let key = try string()
-      try expect(UInt8(ascii: ":"))
-      try member(&self, key)
+      if let key = try plainKey() {
+        try expect(UInt8(ascii: ":"))
+        try member(&self, key)
+      } else {
+        var key = try string()
+        try expect(UInt8(ascii: ":"))
+        try key.withUTF8 { try member(&self, $0) }
+      }
       switch peek() {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "}"):
@@ -205,6 +211,25 @@ private struct JSONReader {
       default: throw error("expected ',' or '}'")
       }
     }
+  }
+
+  /// A key without escapes, as the bytes between its quotes (consumed); nil, and nothing
+  /// consumed, for a key with escapes.
+  private mutating func plainKey() throws -> UnsafeBufferPointer<UInt8>? {
+    var end = index + 1
+    while end < bytes.count {
+      let byte = bytes[end]
+      if byte == UInt8(ascii: "\"") {
+        let key = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+        guard isValidUTF8(key) else { throw error("invalid UTF-8") }
+        index = end + 1
+        return key
+      }
+      if byte == UInt8(ascii: "\\") { return nil }
+      guard byte >= 0x20 else { throw error("a control character in a string") }
+      end += 1
+    }
+    throw error("an unterminated string")
   }
 
   /// An array, calling `element` to read each element.
@@ -413,34 +438,34 @@ private struct JSONReader {
     var bytes: Int64?
     var entries: [ManifestEntry]?
     try object { reader, key in
-      switch key {
-      case "format":
+      if key.is("format") {
         try reader.once(&seen, 0)
         format = try reader.integer(as: Int.self)
-      case "game":
+      } else if key.is("game") {
         try reader.once(&seen, 1)
         game = try reader.string()
-      case "device":
+      } else if key.is("device") {
         try reader.once(&seen, 2)
         device = try reader.string()
-      case "createdMs":
+      } else if key.is("createdMs") {
         try reader.once(&seen, 3)
         createdMs = try reader.integer()
-      case "contentDigest":
+      } else if key.is("contentDigest") {
         try reader.once(&seen, 4)
         contentDigest = try reader.string()
-      case "files":
+      } else if key.is("files") {
         try reader.once(&seen, 5)
         files = try reader.integer(as: Int.self)
-      case "bytes":
+      } else if key.is("bytes") {
         try reader.once(&seen, 6)
         bytes = try reader.integer()
-      case "entries":
+      } else if key.is("entries") {
         try reader.once(&seen, 7)
         var list: [ManifestEntry] = []
         try reader.array { reader in list.append(try reader.entry()) }
         entries = list
-      default: try reader.skipValue()
+      } else {
+        try reader.skipValue()
       }
     }
     guard let format, let game, let device, let createdMs, let contentDigest, let files, let bytes,
@@ -461,32 +486,32 @@ private struct JSONReader {
     var mode: UInt32?
     var modifiedNs: Int64?
     try object { reader, key in
-      switch key {
-      case "path":
+      if key.is("path") {
         try reader.once(&seen, 0)
         path = try reader.string()
-      case "kind":
+      } else if key.is("kind") {
         try reader.once(&seen, 1)
         guard let value = EntryKind(rawValue: try reader.string()) else {
           throw reader.error("an unknown kind")
         }
         kind = value
-      case "size":
+      } else if key.is("size") {
         try reader.once(&seen, 2)
         size = try reader.null() ? nil : reader.integer()
-      case "sha256":
+      } else if key.is("sha256") {
         try reader.once(&seen, 3)
         sha256 = try reader.null() ? nil : reader.string()
-      case "target":
+      } else if key.is("target") {
         try reader.once(&seen, 4)
         target = try reader.null() ? nil : reader.string()
-      case "mode":
+      } else if key.is("mode") {
         try reader.once(&seen, 5)
         mode = try reader.null() ? nil : reader.integer(as: UInt32.self)
-      case "modifiedNs":
+      } else if key.is("modifiedNs") {
         try reader.once(&seen, 6)
         modifiedNs = try reader.null() ? nil : reader.integer()
-      default: try reader.skipValue()
+      } else {
+        try reader.skipValue()
       }
     }
     guard let path, let kind else { throw error("an entry without path or kind") }
@@ -494,6 +519,15 @@ private struct JSONReader {
     entry.mode = mode
     entry.modifiedNs = modifiedNs
     return entry
+  }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+  /// Whether these bytes are `name`'s.
+  fileprivate func `is`(_ name: StaticString) -> Bool {
+    guard count == name.utf8CodeUnitCount else { return false }
+    guard let base = baseAddress else { return true }
+    return memcmp(base, name.utf8Start, count) == 0
   }
 }
 
