@@ -56,9 +56,10 @@ struct Packer {
     try writeMetadataFile(ArchiveHeader.path, JSONEncoder.stable.encode(header), writer, outputName)
     var entries: [ManifestEntry] = []
     entries.reserveCapacity(snapshot.entries.count)
+    let entry = LibArchiveEntry()  // one, cleared for each item
+    let e = entry.pointer
     for item in snapshot.entries {
-      let entry = LibArchiveEntry()
-      let e = entry.pointer
+      archive_entry_clear(e)
       archive_entry_set_pathname_utf8(e, item.path)
       archive_entry_set_mtime(
         e, time_t(floorDiv(item.modifiedNs, 1_000_000_000)), Int(floorMod(item.modifiedNs, 1_000_000_000)))
