@@ -70,7 +70,10 @@ enum ContentDigest {
   /// One line per entry in path-byte order: `kind NUL path NUL detail LF`, where the detail is
   /// `size NUL sha256` for files, the target for symlinks, empty for folders.
   static func of(_ entries: [ManifestEntry]) -> String {
-    let sorted = entries.sorted { pathPrecedes($0.path, $1.path) }
+    // Entries usually come in path-byte order already (a snapshot's order).
+    let sorted =
+      zip(entries, entries.dropFirst()).allSatisfy { pathPrecedes($0.path, $1.path) }
+      ? entries : entries.sorted { pathPrecedes($0.path, $1.path) }
     let hash = SHA256()
     var line: [UInt8] = []
     line.reserveCapacity(4096)
@@ -81,7 +84,7 @@ enum ContentDigest {
       line.append(0)
       switch entry.kind {
       case .file:
-        line.append(contentsOf: String(entry.size ?? 0).utf8)
+        appendDecimal(entry.size ?? 0, to: &line)
         line.append(0)
         line.append(contentsOf: (entry.sha256 ?? "").utf8)
       case .directory: break

@@ -59,9 +59,10 @@ struct Packer {
     try writeMetadataFile(ArchiveHeader.path, JSONEncoder.stable.encode(header), writer, outputName)
     var entries: [ManifestEntry] = []
     entries.reserveCapacity(snapshot.entries.count)
+    let entry = LibArchiveEntry()  // one, cleared for each item
+    let e = entry.pointer
     for item in snapshot.entries {
-      let entry = LibArchiveEntry()
-      let e = entry.pointer
+      archive_entry_clear(e)
       archive_entry_set_pathname_utf8(e, item.path)
       archive_entry_set_mtime(
         e, time_t(floorDiv(item.modifiedNs, 1_000_000_000)), Int(floorMod(item.modifiedNs, 1_000_000_000)))
@@ -86,7 +87,7 @@ struct Packer {
       }
     }
     let manifest = Manifest(header: header, entries: entries)
-    try writeMetadataFile(Manifest.path, JSONEncoder.stable.encode(manifest), writer, outputName)
+    try writeMetadataFile(Manifest.path, ManifestJSON.encode(manifest), writer, outputName)
     try check(archive_write_close(a))
     return Result(byteCount: archive_filter_bytes(a, -1), manifest: manifest)
   }

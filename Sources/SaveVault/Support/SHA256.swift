@@ -47,13 +47,13 @@ private let hexDigits = Array("0123456789abcdef".utf8)
 
 /// Lowercase hex of `bytes`.
 func hexString(_ bytes: [UInt8]) -> String {
-  var out = [UInt8]()
-  out.reserveCapacity(bytes.count * 2)
-  for byte in bytes {
-    out.append(hexDigits[Int(byte >> 4)])
-    out.append(hexDigits[Int(byte & 0x0f)])
+  String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+    for (index, byte) in bytes.enumerated() {
+      out[2 * index] = hexDigits[Int(byte >> 4)]
+      out[2 * index + 1] = hexDigits[Int(byte & 0x0f)]
+    }
+    return bytes.count * 2
   }
-  return String(decoding: out, as: UTF8.self)
 }
 
 /// HMAC-SHA256 through libcrypto.

@@ -79,22 +79,45 @@ struct LedgerStore {
   /// Writes the index, then the record, each atomically (the record names the agreement, so it
   /// goes last).
   func save(_ record: LedgerRecord, index: [LedgerIndexEntry]) throws {
-    var text = ""
+    var text: [UInt8] = []
+    text.reserveCapacity(index.count * 128)
     for entry in index {
-      text +=
-        "\(entry.kind.rawValue)\t\(entry.size)\t\(entry.modifiedNs)\t\(entry.mode)\t\(escape(entry.detail))\t\(escape(entry.path))\n"
+      text.append(contentsOf: entry.kind.rawValue.utf8)
+      text.append(0x09)
+      appendDecimal(entry.size, to: &text)
+      text.append(0x09)
+      appendDecimal(entry.modifiedNs, to: &text)
+      text.append(0x09)
+      appendDecimal(Int64(entry.mode), to: &text)
+      text.append(0x09)
+      Self.appendEscaped(entry.detail, to: &text)
+      text.append(0x09)
+      Self.appendEscaped(entry.path, to: &text)
+      text.append(0x0A)
     }
     let base = base(game: record.game, container: record.container)
-    try AtomicFile.write(Data(text.utf8), to: base + ".index")
+    try AtomicFile.write(Data(text), to: base + ".index")
     try AtomicFile.write(JSONEncoder.stable.encode(record), to: base + ".json")
   }
 
-  private func escape(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 == 0x25 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
-      return text
+  private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
+
+  /// Appends `text` with `%`, tab, LF and CR as `%25`, `%09`, `%0A`, `%0D`.
+  static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { utf8 in
+      var start = 0
+      for index in 0..<utf8.count {
+        let byte = utf8[index]
+        guard byte == 0x25 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { continue }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+        bytes.append(UInt8(ascii: "%"))
+        bytes.append(upperHexDigits[Int(byte >> 4)])
+        bytes.append(upperHexDigits[Int(byte & 0x0F)])
+        start = index + 1
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
     }
-    return text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\t", with: "%09")
-      .replacingOccurrences(of: "\n", with: "%0A").replacingOccurrences(of: "\r", with: "%0D")
   }
 
   private func unescape(_ text: Substring) -> String {
@@ -107,12 +130,19 @@ struct LedgerStore {
 extension LedgerIndexEntry {
   /// The index for a snapshot whose content is described by `content` (from a manifest).
   static func entries(snapshot: Snapshot, content: [ManifestEntry]) -> [LedgerIndexEntry] {
+    func entry(_ item: SnapshotEntry, _ detail: String?) -> LedgerIndexEntry {
+      LedgerIndexEntry(
+        path: item.path, kind: item.kind, size: item.size, modifiedNs: item.modifiedNs, mode: item.mode,
+        detail: detail ?? "")
+    }
+    // A manifest packed from this snapshot lists the same paths in the same order.
+    if content.count == snapshot.entries.count,
+      zip(snapshot.entries, content).allSatisfy({ $0.path == $1.path })
+    {
+      return zip(snapshot.entries, content).map { entry($0, $1.sha256 ?? $1.target) }
+    }
     var details: [String: String] = [:]
     for entry in content { details[entry.path] = entry.sha256 ?? entry.target ?? "" }
-    return snapshot.entries.map {
-      LedgerIndexEntry(
-        path: $0.path, kind: $0.kind, size: $0.size, modifiedNs: $0.modifiedNs, mode: $0.mode,
-        detail: details[$0.path] ?? "")
-    }
+    return snapshot.entries.map { entry($0, details[$0.path]) }
   }
 }

@@ -82,18 +82,19 @@ public struct Snapshot: Sendable {
 }
 
 /// Appends `value` in decimal, as `"\(value)"` would spell it.
-private func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
   if value < 0 { bytes.append(UInt8(ascii: "-")) }
   var magnitude = value.magnitude
-  var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 20 digits at most, filled backwards
+  var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, filled backwards
   var count = 0
   withUnsafeMutableBytes(of: &digits) { buffer in
+    guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
     repeat {
-      buffer[31 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-      magnitude /= 10
       count += 1
+      base[24 - count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
     } while magnitude > 0
-    bytes.append(contentsOf: buffer[(32 - count)...])
+    bytes.append(contentsOf: UnsafeBufferPointer(start: base + 24 - count, count: count))
   }
 }
 

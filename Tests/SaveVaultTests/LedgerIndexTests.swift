@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+@Suite("Ledger index")
+struct LedgerIndexTests {
+  @Test("is written in the index's line format, escapes included, and read back")
+  func exactText() throws {
+    let dir = TemporaryDirectory("ledger-index")
+    let store = LedgerStore(directory: dir.path)
+    let index = [
+      LedgerIndexEntry(path: "d", kind: .directory, size: 0, modifiedNs: -5, mode: 0o755, detail: ""),
+      LedgerIndexEntry(
+        path: "a%b\tc\nd\re é", kind: .file, size: 12, modifiedNs: 1_700_000_000_123_456_789, mode: 0o644,
+        detail: "ab12"),
+      LedgerIndexEntry(
+        path: "d/link", kind: .symlink, size: 0, modifiedNs: 7, mode: 0o777, detail: "../x%09"),
+    ]
+    let record = LedgerRecord(
+      game: "g", container: "c", archive: "a", metadataDigest: "m", contentDigest: "d", files: 1, bytes: 12,
+      agreedAtMs: 0)
+    try store.save(record, index: index)
+    let path = store.base(game: "g", container: "c") + ".index"
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(
+      text
+        == "directory\t0\t-5\t493\t\td\n"
+        + "file\t12\t1700000000123456789\t420\tab12\ta%25b%09c%0Ad%0De é\n"
+        + "symlink\t0\t7\t511\t../x%2509\td/link\n")
+    let loaded = try #require(store.loadIndex(game: "g", container: "c"))
+    #expect(loaded.count == 3)
+    for entry in index { #expect(loaded[entry.path] == entry) }
+  }
+
+  @Test("takes each file's hash from the manifest, whatever the manifest's order")
+  func detailsByPath() {
+    let entries = [
+      SnapshotEntry(path: "a", kind: .file, size: 1, modifiedNs: 1, mode: 0o644),
+      SnapshotEntry(path: "b", kind: .symlink, size: 0, modifiedNs: 2, mode: 0o777, linkTarget: "a"),
+      SnapshotEntry(path: "c", kind: .directory, size: 0, modifiedNs: 3, mode: 0o755),
+    ]
+    let snapshot = Snapshot(root: "/nowhere", entries: entries, skipped: [])
+    let content = [
+      ManifestEntry(path: "a", kind: .file, size: 1, sha256: "hash-a"),
+      ManifestEntry(path: "b", kind: .symlink, target: "a"),
+      ManifestEntry(path: "c", kind: .directory),
+    ]
+    let inOrder = LedgerIndexEntry.entries(snapshot: snapshot, content: content)
+    #expect(inOrder.map(\.detail) == ["hash-a", "a", ""])
+    #expect(LedgerIndexEntry.entries(snapshot: snapshot, content: content.reversed()) == inOrder)
+    #expect(
+      LedgerIndexEntry.entries(snapshot: snapshot, content: Array(content.prefix(1))).map(\.detail) == [
+        "hash-a", "", "",
+      ])
+  }
+}
