@@ -220,7 +220,7 @@ struct Extractor {
       state.header = header
     } else if path == Manifest.path && state.header != nil {
       let data = try readSmall(reader: reader, cap: 256 << 20, refuse: refuse)
-      guard let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else {
+      guard let manifest = try? ManifestJSON.decode(data) else {
         throw refuse("its manifest is not valid")
       }
       state.manifest = manifest

@@ -78,14 +78,6 @@ enum ManifestJSON {
   }
 }
 
-extension JSONDecoder {
-  /// Manifests are read by `ManifestJSON` (the same values for every manifest SaveVault wrote,
-  /// at a hundredth of the cost); this overload takes the place of the generic `decode` for them.
-  func decode(_ type: Manifest.Type, from data: Data) throws -> Manifest {
-    try ManifestJSON.decode(data)
-  }
-}
-
 /// Why a manifest's JSON was refused, and where.
 struct ManifestJSONError: Error, CustomStringConvertible {
   var offset: Int
