@@ -54,6 +54,11 @@ struct IntegrityTests {
     #expect(tree(world.save) == saved, "the large file did not come back byte for byte")
 
     let path = try #require(world.archives().last.map { world.cloud + "/game/" + $0 })
+    // The digest hashed on the second thread is the file's real SHA-256 (coreutils agrees).
+    let manifest = try runProgram(try #require(which("tar")), ["-xOf", path, ".savevault/manifest.json"])
+    let sum = try runProgram(try #require(which("sha256sum")), [world.save + "/world.dat"])
+    let digest = try #require(sum.stdout.split(separator: " ").first.map(String.init))
+    #expect(manifest.stdout.contains("\"sha256\":\"\(digest)\""), "the manifest's digest is not sha256sum's")
     var data = try #require(FileManager.default.contents(atPath: path))
     let start = try #require(data.range(of: big.prefix(64)), "the file's bytes are not in the archive")
     data[start.lowerBound + (9 << 20) + 12345] ^= 0x01

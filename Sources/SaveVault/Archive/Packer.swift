@@ -116,9 +116,12 @@ struct Packer {
     guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
       throw outputError(writer, outputName)
     }
-    let hash = SHA256()
+    // Large blocks are hashed on a second thread while libarchive writes them.
+    let hash = OverlappedSHA256()
+    defer { hash.wait() }  // never leave a block in flight when the buffer is reused or freed
     var remaining = size
     while remaining > 0 {
+      hash.wait()
       let count = read(fd, buffer, Int(min(Int64(bufferSize), remaining)))
       if count < 0 {
         if errno == EINTR { continue }
