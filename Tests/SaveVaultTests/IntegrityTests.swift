@@ -173,10 +173,11 @@ struct IntegrityTests {
       path, size, pause, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
       end = time.time() + seconds
       letter = b"B"
+      chunk = min(1 << 16, size // 4)  # several writes per rewrite, even for a small file
       while time.time() < end:
-          with open(path, "r+b") as f:
-              for offset in range(0, size, 1 << 16):
-                  f.write(letter * (1 << 16))
+          with open(path, "r+b", buffering=0) as f:
+              for offset in range(0, size, chunk):
+                  f.write(letter * chunk)
           letter = b"A" if letter == b"B" else b"B"
           time.sleep(pause)
       """,
@@ -188,11 +189,11 @@ struct IntegrityTests {
 
   @Test(
     "a file rewritten during backup never yields a torn archive: packed again, or refused clearly",
-    arguments: [0.0, 0.3])
-  func liveSave(pause: Double) throws {
+    // 4 MiB is streamed by the packer; 64 KiB is read ahead whole on the second thread.
+    arguments: [(0.0, 4 << 20), (0.3, 4 << 20), (0.0, 64 << 10), (0.3, 64 << 10)])
+  func liveSave(pause: Double, size: Int) throws {
     let world = try World()
     let file = world.save + "/live.sav"
-    let size = 4 << 20
     try writeFile(file, Data(repeating: UInt8(ascii: "A"), count: size))
     let writer = try startWriter(file, size: size, pause: pause, seconds: 30)
     // SIGKILL: the test runner's threads may block SIGTERM, and children inherit the mask.

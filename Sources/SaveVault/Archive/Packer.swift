@@ -61,6 +61,10 @@ struct Packer {
     entries.reserveCapacity(snapshot.entries.count)
     let entry = LibArchiveEntry()  // one, cleared for each item
     let e = entry.pointer
+    let files = snapshot.entries.filter { $0.kind == .file }
+    let prefetcher = FilePrefetcher(
+      paths: files.map { snapshot.root + "/" + $0.path }, sizes: files.map(\.size))
+    defer { prefetcher.stop() }
     for item in snapshot.entries {
       archive_entry_clear(e)
       archive_entry_set_pathname_utf8(e, item.path)
@@ -79,9 +83,20 @@ struct Packer {
         entries.append(
           ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget).stamped(from: e))
       case .file:
-        let path = snapshot.root + "/" + item.path
-        let (size, digest) = try copyFile(
-          path, entry: entry, writer: writer, outputName: outputName, buffer: buffer, writeback: writeback)
+        let size: Int64
+        let digest: String
+        switch prefetcher.next() {
+        case .content(let bytes, let modifiedNs):
+          (size, digest) = try writeFile(
+            bytes, modifiedNs: modifiedNs, entry: entry, writer: writer, outputName: outputName,
+            writeback: writeback)
+        case .large:
+          (size, digest) = try copyFile(
+            snapshot.root + "/" + item.path, entry: entry, writer: writer, outputName: outputName,
+            buffer: buffer,
+            writeback: writeback)
+        case .failed(let error): throw error
+        }
         entries.append(
           ManifestEntry(path: item.path, kind: .file, size: size, sha256: digest).stamped(from: e))
       }
@@ -90,6 +105,32 @@ struct Packer {
     try writeMetadataFile(Manifest.path, ManifestJSON.encode(manifest), writer, outputName)
     try check(archive_write_close(a))
     return Result(byteCount: archive_filter_bytes(a, -1), manifest: manifest)
+  }
+
+  /// Writes a small file read ahead by the prefetcher (whole, checked) into the archive.
+  private func writeFile(
+    _ bytes: [UInt8], modifiedNs: Int64, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
+    writeback: Writeback?
+  ) throws -> (Int64, String) {
+    let e = entry.pointer
+    archive_entry_set_filetype(e, SV_AE_IFREG)
+    archive_entry_set_size(e, Int64(bytes.count))
+    archive_entry_set_mtime(
+      e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
+    guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
+      throw outputError(writer, outputName)
+    }
+    let hash = SHA256()
+    try bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
+      hash.update(base, count: buffer.count)
+      guard archive_write_data(writer.pointer, base, buffer.count) == buffer.count else {
+        throw outputError(writer, outputName)
+      }
+    }
+    try meter?.add(Int64(bytes.count))
+    writeback?.add(bytes.count)
+    return (Int64(bytes.count), hash.finalize())
   }
 
   /// Streams one file into the archive, hashing it on the way. The header's size is the size
