@@ -16,7 +16,8 @@ and, as SaveVault makes what it writes durable and tar does not, the first two a
 Once: status with N archives in the container against `rclone lsjson` of that folder (when
 rclone is on PATH), and with --s3 the upload of `large` to `rclone serve s3` against
 `rclone copyto` of the tar. Times come from hyperfine (one call per round, both commands,
-`--runs 1`, no shell) when it is installed, else from Python's clock. Peak memory is the
+`--runs 1`, no shell, `sync` before each command so none waits for the writeback another left)
+when it is installed, else from Python's clock. Peak memory is the
 maximum resident set size from `/usr/bin/time -v`. Run from anywhere after
 `swift build -c release`; `bash bench/run.sh` does all of it.
 """
@@ -43,8 +44,10 @@ def round_times(pairs, env, work):
     if HYPERFINE:
         out = f"{work}/hyperfine.json"
         cmd = [HYPERFINE, "-N", "--runs", "1", "--style", "none", "--export-json", out]
+        # Every command starts on a clean disk: `sync` first, so that no command waits for the
+        # writeback of what the one before it left unflushed (tar's outputs are never flushed).
         for setup, _ in pairs:
-            cmd += ["--prepare", "sh -c " + _quote(setup) if setup else "true"]
+            cmd += ["--prepare", "sh -c " + _quote(f"{setup} && sync" if setup else "sync")]
         cmd += [" ".join(_quote(word) for word in command) for _, command in pairs]
         subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out) as f:
@@ -53,6 +56,7 @@ def round_times(pairs, env, work):
     for setup, command in pairs:
         if setup:
             subprocess.run(setup, shell=True, env=env, check=True)
+        subprocess.run(["sync"], check=True)
         start = time.perf_counter()
         run_quiet(command, env)
         seconds.append(time.perf_counter() - start)

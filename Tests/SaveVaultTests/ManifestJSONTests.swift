@@ -150,3 +150,18 @@ struct ManifestJSONTests {
     }
   }
 }
+
+@Suite("Hostile manifests are refused, never a crash")
+struct HostileManifestTests {
+  @Test("a path listed twice is refused, and sizes that overflow the total do not trap")
+  func duplicatePathAndOverflow() {
+    let real = ManifestEntry(path: "a", kind: .file, size: 5, sha256: "x")
+    let huge = ManifestEntry(path: "a", kind: .file, size: Int64.max, sha256: "x")
+    #expect(
+      Extractor.firstMismatch(extracted: [real], manifest: [huge, real])
+        == "'a' is listed twice in its manifest")
+    let header = ArchiveHeader(format: 1, game: "g", device: "d", createdMs: 0)
+    let manifest = Manifest(header: header, entries: [huge, huge])
+    #expect(manifest.bytes == Int64.max &+ Int64.max)
+  }
+}

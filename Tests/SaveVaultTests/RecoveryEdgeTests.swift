@@ -83,9 +83,9 @@ struct RecoveryEdgeTests {
   }
 
   @Test(
-    "an undo killed after its swap is finished by the next run: the undone save stays, and the agreement from before the restore comes back"
-  )
-  func undoKilledAfterSwap() throws {
+    "an undo killed after its swap is finished by the next run: the undone save stays, and the agreement from before the restore comes back",
+    arguments: ["restore.swapped", "restore.kept", "restore.agreed"])
+  func undoKilledAfterSwap(point: String) throws {
     let devices = try UndoTests.Devices()
     try devices.deckUploads("deck v2")
     try writeFile(devices.save + "/slot1.sav", "pc local")
@@ -93,7 +93,7 @@ struct RecoveryEdgeTests {
     let before = try devices.state()
     try devices.pc.ok(["restore", "--latest"] + devices.target)
     var killed = devices.pc
-    killed.extra = ["SAVEVAULT_FAILPOINTS": "restore.swapped=kill"]
+    killed.extra = ["SAVEVAULT_FAILPOINTS": point + "=kill"]
     let result = try killed.run(["restore", "--undo"] + devices.target)
     #expect(result.wasSignaled && result.code == SIGKILL, "\(result)")
     #expect(tree(devices.save) == local)

@@ -180,7 +180,9 @@ struct Extractor {
   /// The first difference between what was extracted and what the manifest lists, or nil.
   static func firstMismatch(extracted: [ManifestEntry], manifest: [ManifestEntry]) -> String? {
     var expected: [String: ManifestEntry] = [:]
-    for entry in manifest { expected[entry.path] = entry }
+    for entry in manifest where expected.updateValue(entry, forKey: entry.path) != nil {
+      return "'\(entry.path)' is listed twice in its manifest"
+    }
     for entry in extracted {
       guard let listed = expected.removeValue(forKey: entry.path) else {
         return "'\(entry.path)' is not in its manifest"
@@ -262,8 +264,10 @@ struct Extractor {
       if position < offset && zeros.isEmpty { zeros = [UInt8](repeating: 0, count: 1 << 16) }
       while position < offset {
         let gap = Int(min(Int64(zeros.count), offset - position))
-        hash.update(zeros, count: gap)
-        hash.wait()
+        zeros.withUnsafeBytes { buffer in
+          if let base = buffer.baseAddress { hash.update(base, count: gap) }
+          hash.wait()  // the buffer is only valid inside this closure
+        }
         position += Int64(gap)
       }
       if let block, size > 0 {

@@ -59,8 +59,9 @@ public struct Manifest: Codable, Equatable, Sendable {
     createdMs = header.createdMs
     self.entries = entries
     contentDigest = ContentDigest.of(entries)
-    files = entries.reduce(0) { $0 + ($1.kind == .file ? 1 : 0) }
-    bytes = entries.reduce(0) { $0 + ($1.size ?? 0) }
+    // Wrapping sums: a hostile manifest's sizes must give a refusal, never a trap.
+    files = entries.reduce(0) { $0 &+ ($1.kind == .file ? 1 : 0) }
+    bytes = entries.reduce(0) { $0 &+ ($1.size ?? 0) }
   }
 }
 

@@ -27,7 +27,7 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
       let keeper = vault.preRestoreStore(creating: true)
       // Named after every copy before it, so the newest copy is the last one kept, whatever
       // the clock; finished even after a signal, like any pre-restore copy.
-      let newest = (try? keeper.archivesNewestFirst(game: target.game))?.first?.modifiedMs
+      let newest = vault.preRestoreCopies(game: target.game).first?.modifiedMs
       var finishing = vault
       finishing.context.interruption = Interruption()
       if let (stored, manifest) = try? finishing.store(
@@ -146,12 +146,19 @@ extension Vault {
   /// copy's path just before the move, so that the undo point never names an older copy
   /// (a kill between the two leaves the folder set aside, and the next run keeps it again).
   func keepByMoving(_ aside: String, target: Target, whenKept: (String?) -> Void) -> String? {
-    let folder = preRestoreStore(creating: true).root + "/" + target.game
+    let root = preRestoreStore(creating: true).root
+    let folder = root + "/" + target.game
+    let isNew = Platform.deviceID(folder) == nil
     do {
       try FileManager.default.createDirectory(
         atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
       return nil
+    }
+    if isNew {  // the folders just made must survive a power cut with the copy they hold
+      for made in [root, paths.dataDirectory, (paths.dataDirectory as NSString).deletingLastPathComponent] {
+        try? Platform.syncDirectory(made)
+      }
     }
     guard let here = Platform.deviceID(aside), here == Platform.deviceID(folder),
       (try? context.failpoints.hit("restore.keep-by-moving")) != nil

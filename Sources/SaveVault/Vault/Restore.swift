@@ -53,7 +53,7 @@ extension Vault {
   /// `restore` with the lock held; `known` is what the caller has already read (a sync's assessment).
   func performRestore(
     _ target: Target, container: any Container, selection: RestoreSelection, known: Assessment? = nil,
-    undoing: UndoPoint? = nil
+    undoing: UndoPoint? = nil, beforeDone: () throws -> Void = {}
   ) throws
     -> RestoreReport
   {
@@ -162,6 +162,8 @@ extension Vault {
       try recordAgreement(
         target: target, archive: chosen.name, snapshot: restored, content: extraction.entries)
     }
+    try beforeDone()  // an undo's agreement: while the journal still lets recovery finish it
+    context.failpoints.reach("restore.agreed")
     restoreJournals.remove(game: target.game)
     let files = extraction.entries.filter { $0.kind == .file }
     return RestoreReport(
@@ -209,29 +211,39 @@ extension Vault {
   /// `whenKept` runs once the replaced save is safe (with where it is, nil when it was empty)
   /// and before the set-aside folder goes, so a kill cannot fall between the two.
   func keepReplaced(_ aside: String, target: Target, whenKept: (String?) -> Void = { _ in }) -> String? {
-    guard let replaced = try? Snapshot.scan(aside), !replaced.isEmpty || !replaced.skipped.isEmpty else {
+    let scanned = Result { try Snapshot.scan(aside) }
+    if case .success(let found) = scanned, found.map({ $0.isEmpty && $0.skipped.isEmpty }) ?? true {
       whenKept(nil)
       removeKept(aside, game: target.game)
       return nil
     }
-    if let moved = keepByMoving(aside, target: target, whenKept: whenKept) { return moved }
-    var copyPath: String?
-    do {
-      let keeper = preRestoreStore(creating: true)
-      // Named after every copy before it, so the newest copy is the last one kept, whatever the clock.
-      let newest = (try? keeper.archivesNewestFirst(game: target.game))?.first?.modifiedMs
-      // Keeping the replaced save is finished even after a signal: it is the only copy.
-      var finishing = self
-      finishing.context.interruption = Interruption()
-      let (copy, _) = try finishing.store(
-        replaced, game: target.game, device: target.device, in: keeper,
-        notBefore: newest.map { $0 + 1 } ?? Int64.min)
-      copyPath = keeper.root + "/" + target.game + "/" + copy.name
-      verbose("kept the replaced save as '\(copyPath ?? "")'")
-    } catch {
-      context.log.warning("could not pack the replaced save into a pre-restore copy: \(error)")
+    // nil: the folder could not be read, so it is kept whole, never removed.
+    let replaced = (try? scanned.get()) ?? nil
+    // Symlinks leading outside would point elsewhere from the pre-restore folder, and no
+    // archive holds them: such a folder stays beside the save (below).
+    if replaced?.skipped.isEmpty != false, let moved = keepByMoving(aside, target: target, whenKept: whenKept)
+    {
+      return moved
     }
-    if copyPath != nil && replaced.skipped.isEmpty {
+    var copyPath: String?
+    if let replaced {
+      do {
+        let keeper = preRestoreStore(creating: true)
+        // Named after every copy before it, so the newest copy is the last one kept, whatever the clock.
+        let newest = preRestoreCopies(game: target.game).first?.modifiedMs
+        // Keeping the replaced save is finished even after a signal: it is the only copy.
+        var finishing = self
+        finishing.context.interruption = Interruption()
+        let (copy, _) = try finishing.store(
+          replaced, game: target.game, device: target.device, in: keeper,
+          notBefore: newest.map { $0 + 1 } ?? Int64.min)
+        copyPath = keeper.root + "/" + target.game + "/" + copy.name
+        verbose("kept the replaced save as '\(copyPath ?? "")'")
+      } catch {
+        context.log.warning("could not pack the replaced save into a pre-restore copy: \(error)")
+      }
+    }
+    if let copyPath, replaced?.skipped.isEmpty == true {
       whenKept(copyPath)
       removeKept(aside, game: target.game)
       return copyPath
@@ -240,7 +252,10 @@ extension Vault {
     let kept = parent + "/" + Self.keptPrefix(target.game) + String(context.clock())
     let place = rename(aside, kept) == 0 ? kept : aside
     whenKept(copyPath ?? place)
-    let why = copyPath == nil ? "no pre-restore copy could be made" : "it holds entries an archive cannot"
+    let why =
+      replaced == nil
+      ? "it could not be read"
+      : copyPath == nil ? "no pre-restore copy could be made" : "it holds entries an archive cannot"
     context.log.warning(
       "kept the replaced save directory itself at '\(place)' (\(why)); delete it when you no longer need it")
     return copyPath ?? place

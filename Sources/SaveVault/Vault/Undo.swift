@@ -67,8 +67,13 @@ extension Vault {
         game: target.game, copy: newest.name, container: target.ledgerKey, restoredArchive: nil, madeAtMs: 0)
       source = newest
     }
-    let restored = try putBack(source, target: target, point: point)
-    let (agreement, note) = try putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)
+    var outcome: (UndoReport.Agreement, String)?
+    let restored = try putBack(source, target: target, point: point) {
+      outcome = try putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)
+    }
+    guard let (agreement, note) = outcome else {
+      throw VaultError.nothingToUndo(game: target.game, reason: nil)
+    }
     verbose("agreement: \(note)")
     return UndoReport(
       game: target.game, saveDir: target.saveDirectory, restoredCopy: source.path,
@@ -81,10 +86,13 @@ extension Vault {
   /// restore. A copy that is a folder is packed first into a scratch archive under
   /// `$XDG_DATA_HOME/savevault/undo-scratch/` (removed afterwards); the folder itself stays
   /// where it is, so nothing an archive cannot hold is lost from it.
-  private func putBack(_ source: PreRestoreCopy, target: Target, point: UndoPoint) throws -> RestoreReport {
+  private func putBack(
+    _ source: PreRestoreCopy, target: Target, point: UndoPoint, beforeDone: () throws -> Void
+  ) throws -> RestoreReport {
     guard source.isFolder else {
       return try performRestore(
-        target, container: preRestoreStore(), selection: .named(source.name), undoing: point)
+        target, container: preRestoreStore(), selection: .named(source.name), undoing: point,
+        beforeDone: beforeDone)
     }
     let scratch = FolderContainer(root: paths.dataDirectory + "/undo-scratch", createsRoot: true)
     // Left by a killed undo: nothing but a packed duplicate of a copy that is still there.
@@ -104,7 +112,8 @@ extension Vault {
     }
     let (packed, _) = try store(
       snapshot, game: target.game, device: target.device, in: scratch, reportsProgress: false)
-    return try performRestore(target, container: scratch, selection: .named(packed.name), undoing: point)
+    return try performRestore(
+      target, container: scratch, selection: .named(packed.name), undoing: point, beforeDone: beforeDone)
   }
 
   /// Sets the agreement `point` noted back, or forgets it (see `undoRestore`).
