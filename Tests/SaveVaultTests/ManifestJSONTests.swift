@@ -8,20 +8,8 @@ private func foundationDecode<T: Decodable>(_ type: T.Type, _ data: Data) throws
   try JSONDecoder().decode(type, from: data)
 }
 
-/// A deterministic pseudo-random source, so that a failure can be reproduced.
-private struct Mixer: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Awkward text: control characters, quotes, backslashes, slashes, DEL and non-ASCII.
-private func awkwardText(_ random: inout Mixer) -> String {
+private func awkwardText(_ random: inout SplitMix64) -> String {
   let pieces = [
     "a", "save", "/", "\\", "\"", "\u{0}", "\u{1}", "\u{8}", "\t", "\n", "\u{B}", "\u{C}", "\r", "\u{1F}",
     " ",
@@ -33,7 +21,7 @@ private func awkwardText(_ random: inout Mixer) -> String {
   .joined()
 }
 
-private func randomManifest(_ random: inout Mixer) -> Manifest {
+private func randomManifest(_ random: inout SplitMix64) -> Manifest {
   var entries: [ManifestEntry] = []
   for _ in 0..<Int.random(in: 0...6, using: &random) {
     let kind = [EntryKind.file, .directory, .symlink][Int.random(in: 0..<3, using: &random)]
@@ -60,7 +48,7 @@ private func randomManifest(_ random: inout Mixer) -> Manifest {
 struct ManifestJSONTests {
   @Test("writes exactly the bytes JSONEncoder.stable writes, and reads them back as JSONDecoder does")
   func sameBytesAsFoundation() throws {
-    var random = Mixer(state: 7)
+    var random = SplitMix64(seed: 7)
     for _ in 0..<300 {
       let manifest = randomManifest(&random)
       let ours = ManifestJSON.encode(manifest)
@@ -131,7 +119,7 @@ struct ManifestJSONTests {
 
   @Test("what JSONDecoder refuses, ManifestJSON refuses too (mutated manifests)")
   func neverLaxerThanFoundation() throws {
-    var random = Mixer(state: 11)
+    var random = SplitMix64(seed: 11)
     let alphabet = Array(#"{}[]",:\ 0-1.eE+ntrufalsu"#.utf8) + [0x00, 0x80, 0xC3, 0xA9, 0xFF]
     for _ in 0..<2_000 {
       var bytes = [UInt8](ManifestJSON.encode(randomManifest(&random)))
