@@ -226,7 +226,9 @@ struct SyncTests {
     }
   }
 
-  @Test("an unreachable container after the game keeps a pending archive, uploaded at the next run")
+  @Test(
+    "an unreachable container after the game keeps a pending archive, uploaded (and reported) at the next run"
+  )
   func pendingUpload() throws {
     let pair = try Pair()
     try writeFile(pair.pcSave + "/slot.sav", "v1")
@@ -240,7 +242,9 @@ struct SyncTests {
     try FileManager.default.moveItem(atPath: pair.dir.sub("unmounted"), toPath: pair.dir.sub("cloud"))
     #expect(try pair.pc.status(pair.pcTarget).pending.count == 1)
     let name = (pending as NSString).lastPathComponent
-    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    let sent = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    // The sync that sends it says so (the state it then finds is in-sync).
+    #expect(sent.action == .uploaded && sent.archive == name && sent.state == .inSync, "\(sent)")
     #expect(try pair.pc.list(pair.pcTarget).archives.contains { $0.name == name })
     #expect(
       !FileManager.default.fileExists(atPath: pending), "an uploaded pending archive leaves this device")

@@ -29,21 +29,23 @@ extension Vault {
   /// over another device's newer work, so they wait for the conflict to be resolved. Pending
   /// archives older than the agreement were overtaken (the player resolved since): they become
   /// pre-restore copies, never uploaded.
-  func uploadPending(_ target: Target, to container: any Container) throws {
+  /// Returns the newest archive uploaded (nil when none was).
+  @discardableResult
+  func uploadPending(_ target: Target, to container: any Container) throws -> String? {
     let store = pendingStore()
     let pending = (try? store.archivesNewestFirst(game: target.game)) ?? []
-    guard !pending.isEmpty else { return }
+    guard !pending.isEmpty else { return nil }
     let record = ledger.load(target)
     let agreedMs = record.flatMap { ArchiveName(parsing: $0.archive)?.createdMs } ?? Int64.min
     retirePending(pending.filter { $0.modifiedMs <= agreedMs }, target: target)
     let fresh = pending.filter { $0.modifiedMs > agreedMs }
-    guard let newest = fresh.first else { return }
+    guard let newest = fresh.first else { return nil }
     let archives = try listArchives(target, container: container, record: record)
     guard archives.first == nil || archives.first?.name == record?.archive else {
       context.log.warning(
         "\(fresh.count) archive(s) of '\(target.game)' wait in '\(store.root)/\(target.game)': the cloud changed meanwhile, so they are not uploaded until you resolve it"
       )
-      return
+      return nil
     }
     for archive in fresh.reversed() {
       _ = try store.read(game: target.game, name: archive.name) { source in
@@ -56,7 +58,9 @@ extension Vault {
     }
     // The cloud agrees with this device only if its newest archive is now this device's.
     // Its metadata is not known here: an empty index makes the next decision compare content.
-    guard try container.archivesNewestFirst(game: target.game).first?.name == newest.name else { return }
+    guard try container.archivesNewestFirst(game: target.game).first?.name == newest.name else {
+      return newest.name
+    }
     let digest = try container.read(game: target.game, name: newest.name) { fd in
       try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
     }
@@ -64,6 +68,7 @@ extension Vault {
       game: target.game, container: target.ledgerKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock())
     try ledger.save(agreement, index: [])
+    return newest.name
   }
 
   /// Turns pending archives into pre-restore copies: kept on this device, never uploaded.

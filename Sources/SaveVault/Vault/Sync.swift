@@ -46,7 +46,7 @@ extension Vault {
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)  // local only: before anything can fail on the network
     try container.probe()
-    try uploadPending(target, to: container)
+    let sentPending = try uploadPending(target, to: container)
     let found = try assess(target, container: container)
     var report = SyncReport(game: target.game, state: found.state, action: .none)
 
@@ -121,6 +121,13 @@ extension Vault {
           ? VaultError.deletionUnresolved(game: target.game, reason: reason)
           : VaultError.conflictUnresolved(game: target.game, reason: reason)).description
       }
+    }
+    // Archives kept while the container was unreachable went up first: that is an upload too,
+    // whatever the state found after it (scripts, and `wrap`'s callers, see that it happened).
+    if let sentPending, report.action == .none {
+      report.action = .uploaded
+      report.archive = sentPending
+      report.note = report.note ?? "uploaded the save kept while the container was unreachable"
     }
     return report
   }
