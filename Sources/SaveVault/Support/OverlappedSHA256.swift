@@ -12,22 +12,24 @@ final class OverlappedSHA256: @unchecked Sendable {
   static let overlapThreshold = 128 << 10
 
   private let hash = SHA256()
-  private let queue = DispatchQueue(label: "savevault.overlapped-sha256")
-  private let group = DispatchGroup()
+  /// Made at the first large block only: most files of a save are small.
+  private var worker: (queue: DispatchQueue, group: DispatchGroup)?
 
   func update(_ bytes: UnsafeRawPointer, count: Int) {
-    group.wait()
+    wait()
     guard count >= Self.overlapThreshold else { return hash.update(bytes, count: count) }
+    let worker = worker ?? (DispatchQueue(label: "savevault.overlapped-sha256"), DispatchGroup())
+    self.worker = worker
     let block = Block(bytes: bytes, count: count)
-    queue.async(group: group) { self.hash.update(block.bytes, count: block.count) }
+    worker.queue.async(group: worker.group) { self.hash.update(block.bytes, count: block.count) }
   }
 
   /// Waits until every block handed over is hashed (before its buffer is reused).
-  func wait() { group.wait() }
+  func wait() { worker?.group.wait() }
 
   /// Finishes the digest (64 lowercase hex digits). Call once.
   func finalize() -> String {
-    group.wait()
+    wait()
     return hash.finalize()
   }
 
