@@ -112,22 +112,11 @@ struct Packer {
     _ bytes: [UInt8], modifiedNs: Int64, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
     writeback: Writeback?
   ) throws -> (Int64, String) {
-    let e = entry.pointer
-    archive_entry_set_filetype(e, SV_AE_IFREG)
-    archive_entry_set_size(e, Int64(bytes.count))
-    archive_entry_set_mtime(
-      e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
-    guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
-      throw outputError(writer, outputName)
-    }
+    try writeRegularHeader(
+      entry.pointer, size: Int64(bytes.count), modifiedNs: modifiedNs, writer, outputName)
     let hash = SHA256()
-    try bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
-      hash.update(base, count: buffer.count)
-      guard archive_write_data(writer.pointer, base, buffer.count) == buffer.count else {
-        throw outputError(writer, outputName)
-      }
-    }
+    hash.update(bytes)
+    try bytes.withUnsafeBytes { try writeWhole($0, writer, outputName) }
     try meter?.add(Int64(bytes.count))
     writeback?.add(bytes.count)
     return (Int64(bytes.count), hash.finalize())
@@ -148,15 +137,8 @@ struct Packer {
       throw ArchiveError.unreadable(path: path, reason: "it is no longer a regular file")
     }
     let size = Int64(before.st_size)
-    let e = entry.pointer
-    archive_entry_set_filetype(e, SV_AE_IFREG)
-    archive_entry_set_size(e, size)
     let modifiedNs = FileTimes.modifiedNs(before)
-    archive_entry_set_mtime(
-      e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
-    guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
-      throw outputError(writer, outputName)
-    }
+    try writeRegularHeader(entry.pointer, size: size, modifiedNs: modifiedNs, writer, outputName)
     // Large blocks are hashed on a second thread while libarchive writes them.
     let hash = OverlappedSHA256()
     defer { hash.wait() }  // never leave a block in flight when the buffer is reused or freed
@@ -189,18 +171,35 @@ struct Packer {
     _ path: String, _ data: Data, _ writer: LibArchiveHandle, _ outputName: String
   ) throws {
     let entry = LibArchiveEntry()
-    let e = entry.pointer
-    archive_entry_set_pathname_utf8(e, path)
+    archive_entry_set_pathname_utf8(entry.pointer, path)
+    archive_entry_set_perm(entry.pointer, 0o644)
+    try writeRegularHeader(
+      entry.pointer, size: Int64(data.count), modifiedNs: header.createdMs &* 1_000_000, writer, outputName)
+    try data.withUnsafeBytes { try writeWhole($0, writer, outputName) }
+  }
+
+  /// Writes the header of a regular file of `size` bytes modified at `modifiedNs` (the
+  /// entry's path and permissions already set).
+  private func writeRegularHeader(
+    _ e: OpaquePointer, size: Int64, modifiedNs: Int64, _ writer: LibArchiveHandle, _ outputName: String
+  ) throws {
     archive_entry_set_filetype(e, SV_AE_IFREG)
-    archive_entry_set_perm(e, 0o644)
-    archive_entry_set_size(e, Int64(data.count))
+    archive_entry_set_size(e, size)
     archive_entry_set_mtime(
-      e, time_t(floorDiv(header.createdMs, 1000)), Int(floorMod(header.createdMs, 1000) * 1_000_000))
+      e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
     guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
       throw outputError(writer, outputName)
     }
-    let written = data.withUnsafeBytes { archive_write_data(writer.pointer, $0.baseAddress, $0.count) }
-    guard written == data.count else { throw outputError(writer, outputName) }
+  }
+
+  /// Writes a whole file's bytes after its header.
+  private func writeWhole(_ bytes: UnsafeRawBufferPointer, _ writer: LibArchiveHandle, _ outputName: String)
+    throws
+  {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    guard archive_write_data(writer.pointer, base, bytes.count) == bytes.count else {
+      throw outputError(writer, outputName)
+    }
   }
 
   private func outputError(_ writer: LibArchiveHandle, _ outputName: String) -> ArchiveError {
