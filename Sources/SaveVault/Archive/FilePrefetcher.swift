@@ -89,32 +89,70 @@ final class FilePrefetcher: @unchecked Sendable {
 
   /// Reads one small file whole, with the packer's checks.
   private static func readWhole(_ path: String) -> Item {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else { return .failed(.unreadable(path: path, reason: Platform.describe(errno: errno))) }
-    defer { close(fd) }
-    var before = stat()
-    guard fstat(fd, &before) == 0, before.st_mode & S_IFMT == S_IFREG else {
-      return .failed(.unreadable(path: path, reason: "it is no longer a regular file"))
-    }
-    let size = Int(before.st_size)
-    guard Int64(size) <= smallFileLimit else { return .large }
-    var bytes = [UInt8](repeating: 0, count: size)
-    var done = 0
-    while done < size {
-      let count = bytes.withUnsafeMutableBytes { buffer in
-        buffer.baseAddress.map { read(fd, $0 + done, size - done) } ?? 0
+    do throws(ArchiveError) {
+      let file = try SaveFileReading(path)
+      guard file.size <= smallFileLimit else { return .large }
+      var bytes = [UInt8](repeating: 0, count: Int(file.size))
+      let failure = bytes.withUnsafeMutableBytes { buffer -> ArchiveError? in
+        guard let base = buffer.baseAddress else { return nil }
+        var done = 0
+        while done < buffer.count {
+          do throws(ArchiveError) {
+            done += try file.readChunk(into: base + done, count: buffer.count - done)
+          } catch {
+            return error
+          }
+        }
+        return nil
       }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return .failed(.unreadable(path: path, reason: Platform.describe(errno: errno)))
-      }
-      if count == 0 { return .failed(.changedWhileReading(path: path)) }
-      done += count
+      if let failure { throw failure }
+      try file.checkUnchanged()
+      return .content(bytes, modifiedNs: file.modifiedNs)
+    } catch {
+      return .failed(error)
     }
+  }
+}
+
+/// A save file opened for packing: a regular file, read to the size it had when opened, and
+/// unchanged (size and modification time) once read; anything else fails the pack rather than
+/// storing a torn copy. The packer's streamed files and the read-ahead ones share it.
+final class SaveFileReading {
+  let path: String
+  let size: Int64
+  let modifiedNs: Int64
+  private let fd: Int32
+
+  init(_ path: String) throws(ArchiveError) {
+    fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw .unreadable(path: path, reason: Platform.describe(errno: errno)) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      throw .unreadable(path: path, reason: "it is no longer a regular file")
+    }
+    self.path = path
+    size = Int64(info.st_size)
+    modifiedNs = FileTimes.modifiedNs(info)
+  }
+
+  deinit { close(fd) }
+
+  /// Reads at most `count` bytes (at least one) into `buffer`; a file that ends before its
+  /// size throws.
+  func readChunk(into buffer: UnsafeMutableRawPointer, count: Int) throws(ArchiveError) -> Int {
+    while true {
+      let got = read(fd, buffer, count)
+      if got > 0 { return got }
+      if got == 0 { throw .changedWhileReading(path: path) }
+      if errno != EINTR { throw .unreadable(path: path, reason: Platform.describe(errno: errno)) }
+    }
+  }
+
+  /// Throws when the file's size or modification time changed since it was opened.
+  func checkUnchanged() throws(ArchiveError) {
     var after = stat()
-    let modifiedNs = FileTimes.modifiedNs(before)
-    guard fstat(fd, &after) == 0, after.st_size == before.st_size, FileTimes.modifiedNs(after) == modifiedNs
-    else { return .failed(.changedWhileReading(path: path)) }
-    return .content(bytes, modifiedNs: modifiedNs)
+    guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs
+    else { throw .changedWhileReading(path: path) }
   }
 }

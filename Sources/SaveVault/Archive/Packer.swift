@@ -129,28 +129,16 @@ struct Packer {
     _ path: String, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
     buffer: UnsafeMutableRawPointer, writeback: Writeback?
   ) throws -> (Int64, String) {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else { throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno)) }
-    defer { close(fd) }
-    var before = stat()
-    guard fstat(fd, &before) == 0, before.st_mode & S_IFMT == S_IFREG else {
-      throw ArchiveError.unreadable(path: path, reason: "it is no longer a regular file")
-    }
-    let size = Int64(before.st_size)
-    let modifiedNs = FileTimes.modifiedNs(before)
-    try writeRegularHeader(entry.pointer, size: size, modifiedNs: modifiedNs, writer, outputName)
+    let file = try SaveFileReading(path)
+    let size = file.size
+    try writeRegularHeader(entry.pointer, size: size, modifiedNs: file.modifiedNs, writer, outputName)
     // Large blocks are hashed on a second thread while libarchive writes them.
     let hash = OverlappedSHA256()
     defer { hash.wait() }  // never leave a block in flight when the buffer is reused or freed
     var remaining = size
     while remaining > 0 {
       hash.wait()
-      let count = read(fd, buffer, Int(min(Int64(bufferSize), remaining)))
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno))
-      }
-      if count == 0 { throw ArchiveError.changedWhileReading(path: path) }
+      let count = try file.readChunk(into: buffer, count: Int(min(Int64(bufferSize), remaining)))
       hash.update(buffer, count: count)
       guard archive_write_data(writer.pointer, buffer, count) == count else {
         throw outputError(writer, outputName)
@@ -159,11 +147,7 @@ struct Packer {
       try meter?.add(Int64(count))
       writeback?.add(count)
     }
-    var after = stat()
-    guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs
-    else {
-      throw ArchiveError.changedWhileReading(path: path)
-    }
+    try file.checkUnchanged()
     return (size, hash.finalize())
   }
 

@@ -70,11 +70,6 @@ enum Platform {
     }
   }
 
-  /// Whether `folder` holds no entry at all (false when it cannot be read).
-  static func isEmptyDirectory(_ folder: String) -> Bool {
-    (try? directoryNames(folder))?.isEmpty ?? false
-  }
-
   /// The filesystem `path` is on (its `st_dev`), or nil when it cannot be read.
   static func deviceID(_ path: String) -> UInt64? {
     var info = stat()
