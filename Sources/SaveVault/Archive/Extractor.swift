@@ -244,8 +244,8 @@ struct Extractor {
 
   /// Copies one file's data blocks to disk, hashing them (holes count as zeros). Large blocks
   /// are hashed on a second thread while they are written. A large file (`path`, relative to
-  /// the working directory, `declaredSize` bytes) has its writeback started every
-  /// `writebackStride` bytes, so that the flush before the swap has little left to wait for.
+  /// the working directory, `declaredSize` bytes) has its writeback started on the way
+  /// (`Writeback`), so that the flush before the swap has little left to wait for.
   private func copyData(
     reader: LibArchiveHandle, disk: LibArchiveHandle?, path: String, declaredSize: Int64,
     refuse: (String) -> ArchiveError
@@ -253,10 +253,10 @@ struct Extractor {
     let hash = OverlappedSHA256()
     defer { hash.wait() }  // never leave a block in flight when libarchive reuses its buffer
     let written =
-      disk != nil && declaredSize >= Self.writebackStride ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1
+      disk != nil && declaredSize >= Writeback.stride ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1
     defer { if written >= 0 { close(written) } }
+    let writeback = written >= 0 ? Writeback(fd: written) : nil
     var position: Int64 = 0
-    var lastWriteback: Int64 = 0
     var zeros: [UInt8] = []  // made at the first hole only: most files have none
     while true {
       hash.wait()  // the block handed over last lives in libarchive's buffer
@@ -277,18 +277,12 @@ struct Extractor {
           throw diskError(disk, refuse)
         }
         position = offset + Int64(size)
-        if written >= 0 && position - lastWriteback >= Self.writebackStride {
-          Platform.startWriteback(written)
-          lastWriteback = position
-        }
+        writeback?.add(size)
         try meter?.reach(archive_filter_bytes(reader.pointer, -1))  // archive bytes, compressed or not
       }
     }
     return (position, hash.finalize())
   }
-
-  /// How often a large file's writeback is started while it is extracted.
-  static let writebackStride: Int64 = 8 << 20
 
   private static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
 

@@ -193,8 +193,10 @@ struct Packer {
   }
 }
 
-/// Starts the disk writing an output file every 8 MiB written to it.
-private final class Writeback {
+/// Starts the disk writing a file every `stride` bytes written to it (`fd` may be any
+/// descriptor of the file).
+final class Writeback {
+  static let stride = 8 << 20
   let fd: Int32
   private var unflushed = 0
 
@@ -202,7 +204,7 @@ private final class Writeback {
 
   func add(_ count: Int) {
     unflushed += count
-    if unflushed >= 8 << 20 {
+    if unflushed >= Self.stride {
       Platform.startWriteback(fd)
       unflushed = 0
     }
