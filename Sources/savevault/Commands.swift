@@ -268,7 +268,10 @@ struct Commands {
     case (true, _?):
       throw UsageError(message: "give either --latest or --archive NAME, not both", command: "restore")
     case (false, nil):
-      throw UsageError(message: "say which archive: --latest or --archive NAME", command: "restore")
+      throw UsageError(
+        message:
+          "say which archive: --latest or --archive NAME (or --undo to put back the last restore's copy)",
+        command: "restore")
     }
     let report = try vault.restore(try target(), selection: selection)
     if arguments.has("json") { return console.json(report) }
