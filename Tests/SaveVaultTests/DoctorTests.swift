@@ -216,6 +216,20 @@ struct DoctorTests {
     #expect(clock.status == .warning, "\(clock)")
     #expect(clock.message.contains("7 minutes ahead of"), "\(clock.message)")
   }
+
+  @Test("a measured offset is rounded: a second short of 7 minutes is 7 minutes, not 6")
+  func clockRounding() {
+    let cases: [(Int64, DoctorCheck.Status, String)] = [
+      (419_200, .warning, "7 minutes ahead of"), (420_900, .warning, "7 minutes ahead of"),
+      (-419_600, .warning, "7 minutes behind"), (299_000, .ok, "within 5 minutes"),
+      (59_700, .ok, "within 60 seconds"), (800, .ok, "within a second"),
+    ]
+    for (offset, status, words) in cases {
+      let check = Vault.clockCheck("s3://b/p", offsetMs: offset)
+      #expect(check.status == status, "\(offset): \(check)")
+      #expect(check.message.contains(words), "\(offset): \(check.message)")
+    }
+  }
 }
 
 @Suite("Container write check")

@@ -178,7 +178,7 @@ extension Vault {
         DoctorCheck(
           "container", url, .ok, "reachable and writable (a probe object was written and removed)",
           area: .container))
-      if credentials != nil { checks.append(clockCheck(url, offsetMs: written.clockOffsetMs)) }
+      if credentials != nil { checks.append(Self.clockCheck(url, offsetMs: written.clockOffsetMs)) }
     } catch {
       checks.append(
         DoctorCheck(
@@ -225,12 +225,15 @@ extension Vault {
     return "credentials of profile '\(profile)' in ~/.aws"
   }
 
-  private func clockCheck(_ url: String, offsetMs: Int64?) -> DoctorCheck {
+  static func clockCheck(_ url: String, offsetMs: Int64?) -> DoctorCheck {
     guard let offsetMs else {
       return DoctorCheck("clock", url, .ok, "not checked: the server sent no Date header", area: .container)
     }
-    let seconds = abs(offsetMs) / 1000
-    let amount = seconds >= 120 ? "\(seconds / 60) minutes" : seconds <= 1 ? "a second" : "\(seconds) seconds"
+    // Rounded, not truncated: the offset is measured to about a second (the Date header has
+    // whole seconds, the request takes time), so 6 min 59.8 s is "7 minutes".
+    let seconds = (abs(offsetMs) + 500) / 1000
+    let amount =
+      seconds >= 120 ? "\((seconds + 30) / 60) minutes" : seconds <= 1 ? "a second" : "\(seconds) seconds"
     let side = offsetMs >= 0 ? "ahead of" : "behind"
     guard abs(offsetMs) > Self.clockWarningMs else {
       return DoctorCheck(

@@ -309,7 +309,10 @@ public final class S3Container: Container, @unchecked Sendable {
     case (_, "RequestTimeTooSkewed"):
       let server =
         document?.serverTime.flatMap(iso8601Ms) ?? response.headers["date"].flatMap(Self.httpDateMs)
-      let minutes = server.map { (clock() - $0) / 60_000 }
+      let minutes = server.map { server in
+        let offset = clock() - server
+        return (offset + (offset < 0 ? -30_000 : 30_000)) / 60_000  // to the nearest minute
+      }
       let how = minutes.map { $0 >= 0 ? "\($0) minutes ahead of" : "\(-$0) minutes behind" } ?? "off from"
       throw ContainerError.unavailable(
         container: displayName,
