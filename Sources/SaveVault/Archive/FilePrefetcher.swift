@@ -35,13 +35,14 @@ final class FilePrefetcher: @unchecked Sendable {
   private var current: [Item] = []
   private var position = 0
 
-  /// Starts reading `paths` (absolute), whose sizes at the scan were `sizes`.
-  init(paths: [String], sizes: [Int64]) {
+  /// Starts reading `paths` (relative to `root`), whose sizes at the scan were `sizes`.
+  init(root: String, paths: [String], sizes: [Int64]) {
     let thread = Thread { [self] in
       var batch: [Item] = []
       batch.reserveCapacity(Self.batchSize)
+      let folders = FolderDescriptors(root: root)
       for (path, size) in zip(paths, sizes) {
-        batch.append(size > Self.smallFileLimit ? .large : Self.readWhole(path))
+        batch.append(size > Self.smallFileLimit ? .large : Self.readWhole(path, in: folders))
         if batch.count == Self.batchSize {
           guard hand(batch) else { return }
           batch.removeAll(keepingCapacity: true)
@@ -88,9 +89,9 @@ final class FilePrefetcher: @unchecked Sendable {
   }
 
   /// Reads one small file whole, with the packer's checks.
-  private static func readWhole(_ path: String) -> Item {
+  private static func readWhole(_ path: String, in folders: FolderDescriptors) -> Item {
     do throws(ArchiveError) {
-      let file = try SaveFileReading(path)
+      let file = try folders.openFile(path)
       guard file.size <= smallFileLimit else { return .large }
       var bytes = [UInt8](repeating: 0, count: Int(file.size))
       let failure = bytes.withUnsafeMutableBytes { buffer -> ArchiveError? in
@@ -123,8 +124,9 @@ final class SaveFileReading {
   let modifiedNs: Int64
   private let fd: Int32
 
-  init(_ path: String) throws(ArchiveError) {
-    fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+  /// Opens `path`, or, with `folder`, `name` in that open folder (`path` then only names it).
+  init(_ path: String, folder: Int32 = AT_FDCWD, name: String? = nil) throws(ArchiveError) {
+    fd = openat(folder, name ?? path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw .unreadable(path: path, reason: Platform.describe(errno: errno)) }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -154,5 +156,34 @@ final class SaveFileReading {
     var after = stat()
     guard fstat(fd, &after) == 0, Int64(after.st_size) == size, FileTimes.modifiedNs(after) == modifiedNs
     else { throw .changedWhileReading(path: path) }
+  }
+}
+
+/// Opens a snapshot's files relative to their open folder, keeping the last folder open: files
+/// come in the snapshot's order, folder by folder, so the kernel resolves one name per file
+/// instead of the whole path.
+final class FolderDescriptors {
+  let root: String
+  private var folder = ""
+  private var fd: Int32 = -1
+
+  init(root: String) { self.root = root }
+
+  deinit { if fd >= 0 { close(fd) } }
+
+  /// Opens `path` (relative to the root) for packing.
+  func openFile(_ path: String) throws(ArchiveError) -> SaveFileReading {
+    let full = root + "/" + path
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+      return try SaveFileReading(full)
+    }
+    let parent = String(path[..<slash])
+    if parent != folder || fd < 0 {
+      if fd >= 0 { close(fd) }
+      folder = parent
+      fd = open(root + "/" + parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard fd >= 0 else { return try SaveFileReading(full) }  // its error names the file
+    }
+    return try SaveFileReading(full, folder: fd, name: String(path[path.utf8.index(after: slash)...]))
   }
 }

@@ -62,8 +62,7 @@ struct Packer {
     let entry = LibArchiveEntry()  // one, cleared for each item
     let e = entry.pointer
     let files = snapshot.entries.filter { $0.kind == .file }
-    let prefetcher = FilePrefetcher(
-      paths: files.map { snapshot.root + "/" + $0.path }, sizes: files.map(\.size))
+    let prefetcher = FilePrefetcher(root: snapshot.root, paths: files.map(\.path), sizes: files.map(\.size))
     defer { prefetcher.stop() }
     for item in snapshot.entries {
       archive_entry_clear(e)
