@@ -99,5 +99,7 @@ struct RecoveryEdgeTests {
     #expect(tree(devices.save) == local)
     #expect(try devices.state() == before, "the next status does not say what it said before the restore")
     #expect(tree(devices.save) == local)
+    let scratch = devices.pc.home + "/.local/share/savevault/undo-scratch"
+    #expect(!FileManager.default.fileExists(atPath: scratch), "the killed undo's scratch archive stayed")
   }
 }

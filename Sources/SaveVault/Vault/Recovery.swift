@@ -29,7 +29,8 @@ extension Vault {
   /// - a set-aside folder with the save directory missing means the kill came between the
   ///   two renames: the old save is put back;
   /// - a set-aside folder with the save directory present is a finished swap whose clean-up
-  ///   did not run: kept as a pre-restore copy, like any replaced save.
+  ///   did not run: kept as a pre-restore copy, like any replaced save;
+  /// - a killed undo's scratch archive is removed.
   @discardableResult
   func recoverInterruptedRestore(_ target: Target) -> [String] {
     var repaired: [String] = []
@@ -64,8 +65,17 @@ extension Vault {
         note("an interrupted restore had replaced the save; the replaced one is kept at '\(kept)'")
       }
     }
+    // A killed undo's scratch archive: only a packed duplicate of a folder copy still there.
+    let scratch = Self.undoScratch(paths)
+    if exists(scratch + "/" + target.game) {
+      removeTree(scratch + "/" + target.game)
+      rmdir(scratch)
+    }
     return repaired
   }
+
+  /// Where undo packs a folder copy before restoring it (see `putBack`).
+  static func undoScratch(_ paths: Paths) -> String { paths.dataDirectory + "/undo-scratch" }
 
   /// Finishes or undoes the restore `journal` describes, then removes the journal.
   private func finish(_ journal: RestoreJournal, target: Target, note: (String) -> Void) {

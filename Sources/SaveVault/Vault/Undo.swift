@@ -84,7 +84,8 @@ extension Vault {
 
   /// Restores the pre-restore copy `source` through the verified extraction and swap of a
   /// restore. A copy that is a folder is packed first into a scratch archive under
-  /// `$XDG_DATA_HOME/savevault/undo-scratch/` (removed afterwards); the folder itself stays
+  /// `$XDG_DATA_HOME/savevault/undo-scratch/` (removed afterwards, or by the next command's
+  /// recovery when killed); the folder itself stays
   /// where it is, so nothing an archive cannot hold is lost from it.
   private func putBack(
     _ source: PreRestoreCopy, target: Target, point: UndoPoint, beforeDone: () throws -> Void
@@ -94,9 +95,8 @@ extension Vault {
         target, container: preRestoreStore(), selection: .named(source.name), undoing: point,
         beforeDone: beforeDone)
     }
-    let scratch = FolderContainer(root: paths.dataDirectory + "/undo-scratch", createsRoot: true)
-    // Left by a killed undo: nothing but a packed duplicate of a copy that is still there.
-    Platform.removeTree(scratch.root + "/" + target.game)
+    // Recovery (at the start of undo) removed what a killed undo left.
+    let scratch = FolderContainer(root: Self.undoScratch(paths), createsRoot: true)
     defer {
       Platform.removeTree(scratch.root + "/" + target.game)
       rmdir(scratch.root)
