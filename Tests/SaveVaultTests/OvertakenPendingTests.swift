@@ -8,9 +8,11 @@ import Testing
 /// that choice, whichever device's clock named which archive later.
 @Suite("Overtaken pending archives")
 struct OvertakenPendingTests {
-  @Test("a pending archive is not uploaded after the player chose the cloud's save")
-  func notUploadedAfterRestore() throws {
-    let pair = try SyncTests.Pair(pcOffsetMs: 86_400_000)
+  /// The pc keeps an archive while offline ("v2 pc, offline"); `meanwhile` runs with its name;
+  /// the deck uploads "v2 deck"; the pc restores it by policy. Returns the pending name.
+  func pendingOvertaken(_ pair: SyncTests.Pair, meanwhile: (String) throws -> Void = { _ in }) throws
+    -> String
+  {
     try writeFile(pair.pcSave + "/slot.sav", "v1")
     _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
     _ = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
@@ -21,6 +23,8 @@ struct OvertakenPendingTests {
     let offline = try pair.pc.wrap(
       pair.pcTarget, policy: .prompt, resolver: NobodyToAsk(), runner: game, command: ["game"])
     let pending = try #require(offline.pendingArchive)
+    let name = (pending as NSString).lastPathComponent
+    try meanwhile(name)
     try FileManager.default.moveItem(atPath: cloud + "-unmounted", toPath: cloud)
 
     try writeFile(pair.deckSave + "/slot.sav", "v2 deck")
@@ -30,11 +34,41 @@ struct OvertakenPendingTests {
 
     let next = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
     #expect(next.state == .inSync && next.action == SyncAction.none)
-    let name = (pending as NSString).lastPathComponent
+    #expect(
+      (try? FileManager.default.contentsOfDirectory(atPath: pair.pc.paths.dataDirectory + "/pending/game"))
+        ?? []
+        == [], "an overtaken archive is still pending")
+    #expect(pair.content(pair.pcSave) == "v2 deck")
+    return name
+  }
+
+  @Test("a pending archive is not uploaded after the player chose the cloud's save")
+  func notUploadedAfterRestore() throws {
+    let pair = try SyncTests.Pair(pcOffsetMs: 86_400_000)
+    let name = try pendingOvertaken(pair)
+    let cloud = pair.dir.sub("cloud")
     let stored = try FileManager.default.contentsOfDirectory(atPath: cloud + "/game")
     #expect(!stored.contains(name), "the overtaken pending archive stays off the container")
     let kept = pair.pc.paths.preRestoreDirectory(game: "game") + "/" + name
     #expect(try runProgram("/usr/bin/tar", ["-xOf", kept, "slot.sav"]).stdout == "v2 pc, offline")
-    #expect(pair.content(pair.pcSave) == "v2 deck")
+  }
+
+  @Test(
+    "an overtaken archive whose name a pre-restore copy already has is kept one millisecond later, not left pending"
+  )
+  func nameTaken() throws {
+    let pair = try SyncTests.Pair(pcOffsetMs: 86_400_000)
+    let copies = pair.pc.paths.preRestoreDirectory(game: "game")
+    let name = try pendingOvertaken(pair) { name in
+      // A name is taken again once its first holder was retired (a simulation found it).
+      try writeFile(copies + "/" + name, "an earlier pending archive, retired")
+    }
+    #expect(
+      try String(contentsOfFile: copies + "/" + name, encoding: .utf8)
+        == "an earlier pending archive, retired")
+    let parsed = try #require(ArchiveName(parsing: name))
+    let next = ArchiveName(createdMs: parsed.createdMs + 1, device: parsed.device).description
+    #expect(
+      try runProgram("/usr/bin/tar", ["-xOf", copies + "/" + next, "slot.sav"]).stdout == "v2 pc, offline")
   }
 }

@@ -80,14 +80,40 @@ extension Vault {
     let folder = preRestoreStore(creating: true).root + "/" + target.game
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     for archive in archives {
-      let source = from + "/" + archive.name
-      guard (try? Platform.moveNoReplace(from: source, to: folder + "/" + archive.name)) != nil else {
+      let kept: String
+      do throws(SystemError) {
+        kept = try Self.moveUnderFreeName(from + "/" + archive.name, into: folder)
+      } catch {
+        context.log.warning(
+          "could not make '\(archive.name)' a pre-restore copy (\(error)); it stays in '\(from)', from where a later sync would upload it over the save agreed on since: move it out of that folder"
+        )
         continue
       }
+      let renamed = kept == archive.name ? "" : " (as '\(kept)': a copy of that name was there)"
       context.log.warning(
-        "'\(archive.name)' was kept while the container was unreachable, but the save was agreed on since; it is now a pre-restore copy in '\(folder)'"
+        "'\(archive.name)' was kept while the container was unreachable, but the save was agreed on since; it is now a pre-restore copy in '\(folder)'\(renamed)"
       )
     }
+  }
+
+  /// Moves the archive `source` into `folder`, under its own name or, when a copy of that name
+  /// is there already (a name taken again after its first holder was retired), one millisecond
+  /// later each time until one is free. Returns the name it got.
+  static func moveUnderFreeName(_ source: String, into folder: String) throws(SystemError) -> String {
+    var name = (source as NSString).lastPathComponent
+    for _ in 1..<nameAttempts {
+      do throws(SystemError) {
+        try Platform.moveNoReplace(from: source, to: folder + "/" + name)
+        return name
+      } catch {
+        guard error.code == EEXIST, let parsed = ArchiveName(parsing: name) else { throw error }
+        name =
+          ArchiveName(createdMs: parsed.createdMs + 1, device: parsed.device, compression: parsed.compression)
+          .description
+      }
+    }
+    try Platform.moveNoReplace(from: source, to: folder + "/" + name)
+    return name
   }
 
   /// Copies a whole file between descriptors; returns the byte count.
