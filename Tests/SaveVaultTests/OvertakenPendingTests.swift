@@ -71,4 +71,33 @@ struct OvertakenPendingTests {
     #expect(
       try runProgram("/usr/bin/tar", ["-xOf", copies + "/" + next, "slot.sav"]).stdout == "v2 pc, offline")
   }
+
+  @Test(
+    "an archive kept offline never takes the name of a pre-restore copy (a retired one had the name it would get)"
+  )
+  func keptNameNotReused() throws {
+    // The pc's clock is a day behind: what it keeps offline is named 1 ms after the agreement.
+    let pair = try SyncTests.Pair(pcOffsetMs: -86_400_000)
+    try writeFile(pair.deckSave + "/slot.sav", "v1 deck")
+    _ = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NeverAsk())
+    _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
+    let cloud = pair.dir.sub("cloud")
+    let agreed = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: cloud + "/game").compactMap(
+        ArchiveName.init(parsing:)
+      ).first)
+    let next = { (ms: Int64) in ArchiveName(createdMs: agreed.createdMs + ms, device: "pc").description }
+    let copies = pair.pc.paths.preRestoreDirectory(game: "game")
+    try writeFile(copies + "/" + next(1), "a pending archive retired earlier")
+
+    try FileManager.default.moveItem(atPath: cloud, toPath: cloud + "-unmounted")
+    let game = SimulatedGame { try? writeFile(pair.pcSave + "/slot.sav", "v2 pc, offline") }
+    let offline = try pair.pc.wrap(
+      pair.pcTarget, policy: .prompt, resolver: NobodyToAsk(), runner: game, command: ["game"])
+    let pending = try #require(offline.pendingArchive)
+    #expect((pending as NSString).lastPathComponent == next(2))
+    #expect(
+      try String(contentsOfFile: copies + "/" + next(1), encoding: .utf8)
+        == "a pending archive retired earlier")
+  }
 }

@@ -150,12 +150,15 @@ extension Vault {
   /// The name's time is never before `notBefore` (the newest archive the uploader has seen,
   /// plus 1 ms): a device whose clock is behind still names its new archive after every
   /// archive it knew of, so "latest" stays the last one uploaded, and clock skew between
-  /// devices can never turn an upload into an older-looking archive.
+  /// devices can never turn an upload into an older-looking archive. Nor is it one of the
+  /// times in `avoiding`.
   func store(
     _ snapshot: Snapshot, game: String, device: String, in container: any Container,
-    notBefore: Int64 = Int64.min, compression: ArchiveCompression = .none, reportsProgress: Bool = true
+    notBefore: Int64 = Int64.min, avoiding: Set<Int64> = [], compression: ArchiveCompression = .none,
+    reportsProgress: Bool = true
   ) throws -> (StoredArchive, Manifest) {
     var createdMs = max(context.clock(), notBefore)
+    while avoiding.contains(createdMs) { createdMs += 1 }
     for attempt in 1...Self.nameAttempts {
       let name = ArchiveName(createdMs: createdMs, device: device, compression: compression)
       let header = ArchiveHeader(format: 1, game: game, device: name.device, createdMs: createdMs)
@@ -182,6 +185,7 @@ extension Vault {
         )
       } catch ContainerError.alreadyExists {
         createdMs += 1  // two backups in one millisecond: the next name is free
+        while avoiding.contains(createdMs) { createdMs += 1 }
       }
     }
     throw ContainerError.transferFailed(container: container.displayName, name: "", reason: "no free name")

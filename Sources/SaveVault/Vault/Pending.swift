@@ -17,9 +17,12 @@ extension Vault {
     let store = pendingStore(creating: true)
     let agreed = ledger.load(target)
       .flatMap { ArchiveName(parsing: $0.archive)?.createdMs }
+    // Named after the agreement, and never with the time of a pre-restore copy: a pending
+    // archive retired there had the name the next one would get, and one name must never stand
+    // for two saves of this device.
     let (archive, _) = try self.store(
       snapshot, game: target.game, device: target.device, in: store, notBefore: (agreed ?? Int64.min) + 1,
-      compression: target.compression)
+      avoiding: Set(preRestoreCopies(game: target.game).map(\.modifiedMs)), compression: target.compression)
     return store.root + "/" + target.game + "/" + archive.name
   }
 
