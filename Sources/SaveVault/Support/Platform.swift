@@ -169,14 +169,25 @@ enum Platform {
 
   /// Links `source` to `destination` without ever replacing an existing `destination`, then
   /// removes `source`. Falls back to an existence check and `rename` on filesystems without
-  /// hard links (exFAT SD cards, some FUSE mounts).
+  /// hard links (exFAT SD cards, some FUSE mounts). A `destination` that is already `source`'s
+  /// file (a move killed between its link and its unlink) is finished.
   static func moveNoReplace(from source: String, to destination: String) throws(SystemError) {
     if link(source, destination) == 0 {
       unlink(source)
       return
     }
     let code = errno
-    if code == EEXIST { throw SystemError(operation: "link", path: destination, code: code) }
+    if code == EEXIST {
+      var from = stat()
+      var to = stat()
+      if lstat(source, &from) == 0, lstat(destination, &to) == 0, from.st_dev == to.st_dev,
+        from.st_ino == to.st_ino, from.st_mode & S_IFMT == S_IFREG
+      {
+        unlink(source)
+        return
+      }
+      throw SystemError(operation: "link", path: destination, code: code)
+    }
     guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EMLINK || code == EXDEV
     else { throw SystemError(operation: "link", path: destination, code: code) }
     var info = stat()

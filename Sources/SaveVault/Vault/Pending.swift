@@ -10,8 +10,11 @@ extension Vault {
   /// Keeps the save as an archive on this device when the container cannot be reached (a
   /// `wrap` after the game, offline): `$XDG_DATA_HOME/savevault/pending/<game>/`, compressed as
   /// the target says, since it is uploaded as it is. The ledger is not touched: the cloud has
-  /// not agreed to anything yet.
+  /// not agreed to anything yet. Under the game's lock, like every command that writes: the
+  /// sync before it gave the lock back when it failed.
   func keepPending(_ target: Target) throws -> String? {
+    let held = try lock(target, purpose: "wrap")
+    defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)
     guard let snapshot = try Snapshot.scan(target.saveDirectory), !snapshot.isEmpty else { return nil }
     let store = pendingStore(creating: true)
@@ -87,9 +90,13 @@ extension Vault {
       do throws(SystemError) {
         kept = try Self.moveUnderFreeName(from + "/" + archive.name, into: folder)
       } catch {
-        context.log.warning(
-          "could not make '\(archive.name)' a pre-restore copy (\(error)); it stays in '\(from)', from where a later sync would upload it over the save agreed on since: move it out of that folder"
-        )
+        // Never left under its name, from where a later sync would upload it over the agreement.
+        let aside = from + "/" + Self.overtakenPrefix + archive.name
+        let outcome =
+          rename(from + "/" + archive.name, aside) == 0
+          ? "it is kept as '\(aside)', never uploaded"
+          : "it stays in '\(from)': move it out of there, or a later sync uploads it over the save agreed on since"
+        context.log.warning("could not make '\(archive.name)' a pre-restore copy (\(error)); \(outcome)")
         continue
       }
       let renamed = kept == archive.name ? "" : " (as '\(kept)': a copy of that name was there)"
@@ -98,6 +105,10 @@ extension Vault {
       )
     }
   }
+
+  /// The name an overtaken pending archive gets when it cannot become a pre-restore copy: not
+  /// an archive name, so nothing lists or uploads it.
+  static let overtakenPrefix = ".overtaken-"
 
   /// Moves the archive `source` into `folder`, under its own name or, when a copy of that name
   /// is there already (a name taken again after its first holder was retired), one millisecond
