@@ -116,7 +116,7 @@ struct SignalTests {
     try rig.writeState(2)
     let archives = try rig.containerArchives()
 
-    let backup = try rig.start(["backup"], failpoints: "progress.packing=sleep:400@2")
+    let backup = try rig.start(["backup"], failpoints: "progress.packing=pause:30000@2")
     #expect(eventually { !rig.containerTemporaries().isEmpty }, "the backup never started writing")
     kill(backup.pid, SIGTERM)
     #expect(backup.wait() == 143, "stderr: \(backup.stderr)")
@@ -127,7 +127,7 @@ struct SignalTests {
     try #require(try rig.run(["backup"]).code == 0)
     let before = rig.saveState()
     let restore = try rig.start(
-      ["restore", "--archive", first], failpoints: "progress.extracting=sleep:400@1")
+      ["restore", "--archive", first], failpoints: "progress.extracting=pause:30000@1")
     #expect(eventually { !rig.leftovers().isEmpty }, "the restore never started extracting")
     kill(restore.pid, SIGHUP)
     #expect(restore.wait() == 129, "stderr: \(restore.stderr)")
@@ -159,7 +159,7 @@ struct SignalTests {
     let marker = rig.dir.sub("game-ran")
     let program = try SpawnedProgram(
       savevaultBinary, ["wrap"] + rig.target + ["--", "/bin/sh", "-c", "touch \"$0\"", marker],
-      environment: rig.environment(failpoints: "progress.packing=sleep:400@2"), output: rig.dir.sub("wrap"))
+      environment: rig.environment(failpoints: "progress.packing=pause:30000@2"), output: rig.dir.sub("wrap"))
     #expect(eventually { !rig.containerTemporaries().isEmpty }, "wrap's sync never started uploading")
     kill(program.pid, SIGTERM)
     #expect(program.wait() == 143, "stderr: \(program.stderr)")

@@ -39,7 +39,7 @@ public struct Context: Sendable {
   /// A point where a command may stop: reaches the failpoint `point`, then throws
   /// `Interrupted` if a signal asked the command to stop.
   public func checkpoint(_ point: String) throws {
-    try failpoints.hit(point)
+    try failpoints.hit(point, interruption: interruption)
     try interruption.check()
   }
 
@@ -47,8 +47,8 @@ public struct Context: Sendable {
   /// failpoints reached first.
   public var reportProgress: @Sendable (ProgressEvent) -> Void {
     guard !failpoints.isInert else { return progress }
-    return { [failpoints, progress] event in
-      failpoints.reach("progress.\(event.phase.rawValue)")
+    return { [failpoints, progress, interruption] event in
+      failpoints.reach("progress.\(event.phase.rawValue)", interruption: interruption)
       progress(event)
     }
   }

@@ -13,7 +13,9 @@ import Foundation
 /// The setting is a `;`-separated list of `point=action[@N]`, where the action is `kill`
 /// (SIGKILL, as a power cut would), `signal:N` (send signal N to the process, for the clean-up
 /// handlers),
-/// `error` (throw `FailpointError`, for in-process tests) or `sleep:MS`, and `@N` fires on the
+/// `error` (throw `FailpointError`, for in-process tests), `sleep:MS`, or `pause:MS` (a sleep
+/// that ends as soon as a signal arrived: a wide window for a test to send one in, which never
+/// outlasts the signal handler's grace), and `@N` fires on the
 /// Nth time the point is reached (default the first). Points named `progress.<phase>` are
 /// reached on every progress report of that phase (roughly every MiB of packing, upload,
 /// download or extraction), so `progress.packing=kill@3` kills after about 3 MiB packed.
@@ -24,6 +26,7 @@ public struct Failpoints: Sendable {
     case signal(Int32)
     case error
     case sleep(milliseconds: Int)
+    case pause(milliseconds: Int)
   }
 
   private struct Rule: Sendable {
@@ -59,6 +62,8 @@ public struct Failpoints: Sendable {
       case let text where text.hasPrefix("signal:"): action = Int32(text.dropFirst(7)).map(Action.signal)
       case let text where text.hasPrefix("sleep:"):
         action = Int(text.dropFirst(6)).map { .sleep(milliseconds: $0) }
+      case let text where text.hasPrefix("pause:"):
+        action = Int(text.dropFirst(6)).map { .pause(milliseconds: $0) }
       default: action = nil
       }
       if let action { rules[parts[0]] = Rule(action: action, onHit: max(1, onHit)) }
@@ -76,8 +81,9 @@ public struct Failpoints: Sendable {
     return false
   }
 
-  /// Reaches `point`: does its action if it is set and this is the hit it waits for.
-  public func hit(_ point: String) throws(FailpointError) {
+  /// Reaches `point`: does its action if it is set and this is the hit it waits for. A `pause`
+  /// ends early once `interruption` has a signal (without one, it is a `sleep`).
+  public func hit(_ point: String, interruption: Interruption? = nil) throws(FailpointError) {
     guard let rule = rules[point], counter.increment(point) == rule.onHit else { return }
     switch rule.action {
     case .kill: kill(getpid(), SIGKILL)
@@ -87,12 +93,14 @@ public struct Failpoints: Sendable {
       usleep(200_000)
     case .error: throw FailpointError(point: point)
     case .sleep(let milliseconds): usleep(UInt32(milliseconds) * 1000)
+    case .pause(let milliseconds):
+      for _ in 0..<(milliseconds + 9) / 10 where interruption?.signal == nil { usleep(10_000) }
     }
   }
 
   /// `hit` for places that cannot throw (progress reports): `error` is ignored there.
-  public func reach(_ point: String) {
-    try? hit(point)
+  public func reach(_ point: String, interruption: Interruption? = nil) {
+    try? hit(point, interruption: interruption)
   }
 }
 
