@@ -15,7 +15,7 @@ struct ConcurrencyTests {
   func twoProcessesOneGame() throws {
     let rig = try CrashRig(.folder)
     try rig.writeState(1)
-    let holder = try rig.start(["backup"], failpoints: "backup.packed=sleep:1500")
+    let holder = try rig.start(["backup"], failpoints: "backup.packed=sleep:8000")
     #expect(eventually { !rig.containerTemporaries().isEmpty }, "the first backup never started")
     let impatient = try rig.run(["backup"], ["SAVEVAULT_LOCK_WAIT": "0.2"])
     #expect(impatient.code == 6, "exit \(impatient.code): \(impatient.stderr)")
@@ -46,8 +46,9 @@ struct ConcurrencyTests {
     try writeFile(deskSave + "/progress.txt", "desk's own progress\n")
     let before = try deck.containerArchives()
 
-    // Both stored before either looks again, as when two uploads finish together.
-    let hold = "progress.packing=sleep:300@1;backup.stored=sleep:1200"
+    // Both stored before either looks again, as when two uploads finish together (wide
+    // windows: on a loaded machine the second process may start seconds after the first).
+    let hold = "progress.packing=sleep:3000@1;backup.stored=sleep:4000"
     let first = try deck.start(["backup"], failpoints: hold)
     let second = try deskRun(["backup"], failpoints: hold)
     #expect(first.wait() == 0, "deck: \(first.stderr)")
@@ -71,7 +72,7 @@ struct ConcurrencyTests {
     try rig.backUp(1)
     let before = try rig.containerArchives()
     try rig.writeState(2)
-    let hold = kind == .folder ? "progress.packing=sleep:300@2" : "s3.part=sleep:500@1"
+    let hold = kind == .folder ? "progress.packing=sleep:2000@2" : "s3.part=sleep:2000@1"
     let writer = try rig.start(["backup"], failpoints: hold)
     var seen: [Set<String>] = []
     while !writer.hasEnded {

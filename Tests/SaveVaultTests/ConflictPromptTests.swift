@@ -188,7 +188,7 @@ extension ConflictPromptTests {
       }
       func dialogShowing() throws -> Bool { try visibleDialog() != nil }
       var window: String?
-      let deadline = Date().addingTimeInterval(20)
+      let deadline = Date().addingTimeInterval(60)
       while window == nil && Date() < deadline && sync.isRunning {
         window = try visibleDialog()
         if window == nil { usleep(100_000) }
@@ -200,7 +200,7 @@ extension ConflictPromptTests {
       Self.screenshot(environment: xEnvironment)
 
       // Focus the dialog and press the button with the keyboard. Should the keys arrive before
-      // the dialog listens (it is still there 5 s later), press again, at most three times.
+      // the dialog listens (it is still there 15 s later), press again, at most three times.
       var xdotoolLog = ""
       for _ in 0..<3 {
         let focus = try runProgram(xdotool, ["windowfocus", "--sync", dialog], environment: xEnvironment)
@@ -208,7 +208,7 @@ extension ConflictPromptTests {
         let press = try runProgram(
           xdotool, ["key", "--delay", "60"] + button.keys, environment: xEnvironment)
         xdotoolLog += "windowfocus: \(focus.code) \(focus.stderr); key: \(press.code) \(press.stderr)\n"
-        let gone = Date().addingTimeInterval(5)
+        let gone = Date().addingTimeInterval(15)
         while try dialogShowing() && Date() < gone { usleep(50_000) }
         if try !dialogShowing() { break }
       }

@@ -107,7 +107,7 @@ struct DiskFullTests {
   @Test("the disk fills up during extraction: exit 1, says so, the save untouched, no staging")
   func diskFillsDuringExtraction() throws {
     let (restore, disk, save, before) = try restoreOntoSmallDisk(
-      24, failpoints: "progress.extracting=sleep:600@1")
+      24, failpoints: "progress.extracting=sleep:5000@1")
     let staged = eventually {
       ((try? FileManager.default.contentsOfDirectory(atPath: disk.path + "/saves")) ?? []).count > 1
     }

@@ -222,7 +222,7 @@ struct WrapTests {
     let sleeper = Process()
     sleeper.executableURL = URL(fileURLWithPath: "/bin/sh")
     sleeper.arguments = [
-      "-c", "exec 9>>\"$1\" && \"$2\" -x 9 && echo 'pid 4242, savevault sync' >&9 && exec sleep 5", "sh",
+      "-c", "exec 9>>\"$1\" && \"$2\" -x 9 && echo 'pid 4242, savevault sync' >&9 && exec sleep 60", "sh",
       lockFile, flock,
     ]
     try sleeper.run()
