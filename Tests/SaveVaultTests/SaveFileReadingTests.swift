@@ -86,4 +86,70 @@ struct SaveFileReadingTests {
       }
     }
   }
+
+  /// Rewrites `count` bytes at `offset` in place, then puts the modification time back, as a
+  /// filesystem whose clock has not ticked since the file was opened would leave it.
+  func rewriteInTheSameTick(_ path: String, at offset: UInt64, count: Int, modifiedNs: Int64) throws {
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    try handle.seek(toOffset: offset)
+    try handle.write(contentsOf: Data(repeating: 0xAB, count: count))
+    try handle.close()
+    setModified(path, ns: modifiedNs)
+  }
+
+  @Test(
+    "a file written just before it was read, rewritten during the read in one clock tick: read again, refused",
+    arguments: [4096, 3 << 20])
+  func racyRewrite(size: Int) throws {
+    let dir = TemporaryDirectory("filereading-racy")
+    let path = dir.sub("slot.sav")
+    try writeFile(path, Data((0..<size).map { UInt8($0 % 251) }))
+    let file = try SaveFileReading(path)
+    #expect(file.isRacy, "a file written a moment ago")
+    let first = try readAll(file)
+    try rewriteInTheSameTick(path, at: UInt64(size / 2), count: 16, modifiedNs: file.modifiedNs)
+    try file.checkUnchanged()  // size and time tell nothing
+    let hash = SHA256()
+    hash.update(first)
+    #expect(throws: ArchiveError.changedWhileReading(path: path)) {
+      try file.checkSameAgain(digest: hash.finalize())
+    }
+  }
+
+  @Test("a racy file that did not change passes; a file last modified well before the read is not read again")
+  func racyUnchangedAndOld() throws {
+    let dir = TemporaryDirectory("filereading-old")
+    let path = dir.sub("slot.sav")
+    try writeFile(path, "level 7")
+    let racy = try SaveFileReading(path)
+    let hash = SHA256()
+    hash.update(try readAll(racy))
+    try racy.checkSameAgain(digest: hash.finalize())
+
+    let old = Int64(Date().timeIntervalSince1970 - 10) * 1_000_000_000
+    setModified(path, ns: old)
+    let settled = try SaveFileReading(path)
+    #expect(!settled.isRacy)
+    _ = try readAll(settled)
+    try rewriteInTheSameTick(path, at: 0, count: 4, modifiedNs: old)
+    try settled.checkSameAgain(digest: "not read again, so never compared")
+  }
+
+  @Test("racy saves (times ahead of the clock) pack and restore byte for byte: the second read agrees")
+  func freshSavePacks() throws {
+    let dir = TemporaryDirectory("filereading-fresh")
+    let save = dir.sub("save")
+    // Times ahead of the clock: racy whenever the backup runs, so both are read twice.
+    let ahead = Int64(Date().timeIntervalSince1970 + 3600) * 1_000_000_000
+    try writeFile(save + "/small.sav", "level 7", modifiedNs: ahead)
+    try writeFile(save + "/large.sav", Data((0..<(3 << 20)).map { UInt8($0 % 253) }), modifiedNs: ahead)
+    #expect(try SaveFileReading(save + "/large.sav").isRacy)
+    let before = tree(save)
+    let vault = try Vault(context: testContext(home: dir.sub("home")))
+    let target = try vault.resolve(TargetRequest(saveDirectory: save))
+    _ = try vault.backup(target, force: false)
+    try writeFile(save + "/small.sav", "changed")
+    _ = try vault.restore(target, selection: .latest)
+    #expect(tree(save) == before)
+  }
 }

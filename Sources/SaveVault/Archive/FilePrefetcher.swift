@@ -108,6 +108,11 @@ final class FilePrefetcher: @unchecked Sendable {
       }
       if let failure { throw failure }
       try file.checkUnchanged()
+      if file.isRacy {
+        let hash = SHA256()
+        hash.update(bytes)
+        try file.checkSameAgain(digest: hash.finalize())
+      }
       return .content(bytes, modifiedNs: file.modifiedNs)
     } catch {
       return .failed(error)
@@ -122,7 +127,14 @@ final class SaveFileReading {
   let path: String
   let size: Int64
   let modifiedNs: Int64
+  /// When it was opened, by the real-time clock.
+  private let openedNs: Int64
   private let fd: Int32
+
+  /// A filesystem's clock moves in ticks (up to 10 ms on Linux before 6.13, which updates it
+  /// on every write that follows a `stat`), so a write in the tick of the read can leave size
+  /// and time as they were. A file modified this close to its opening is read twice.
+  static let racyWindowNs: Int64 = 50_000_000
 
   /// Opens `path`, or, with `folder`, `name` in that open folder (`path` then only names it).
   init(_ path: String, folder: Int32 = AT_FDCWD, name: String? = nil) throws(ArchiveError) {
@@ -136,6 +148,34 @@ final class SaveFileReading {
     self.path = path
     size = Int64(info.st_size)
     modifiedNs = FileTimes.modifiedNs(info)
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    openedNs = FileTimes.nanoseconds(seconds: Int64(now.tv_sec), nanoseconds: Int64(now.tv_nsec))
+  }
+
+  /// Whether the file was modified so shortly before it was opened (or after, by its clock)
+  /// that `checkUnchanged` cannot rule out a write during the read: git's "racily clean" files.
+  var isRacy: Bool { modifiedNs > openedNs &- Self.racyWindowNs }
+
+  /// For a racy file, reads it once more and throws when its bytes are not the ones packed
+  /// (`digest`, their SHA-256); does nothing for any other file.
+  func checkSameAgain(digest: String) throws(ArchiveError) {
+    guard isRacy else { return }
+    let chunk = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+    defer { buffer.deallocate() }
+    let hash = SHA256()
+    var offset: Int64 = 0
+    while offset < size {
+      let got = pread(fd, buffer, Int(min(Int64(chunk), size - offset)), off_t(offset))
+      if got < 0 && errno == EINTR { continue }
+      if got < 0 { throw .unreadable(path: path, reason: Platform.describe(errno: errno)) }
+      if got == 0 { throw .changedWhileReading(path: path) }
+      hash.update(buffer, count: got)
+      offset += Int64(got)
+    }
+    try checkUnchanged()
+    guard hash.finalize() == digest else { throw .changedWhileReading(path: path) }
   }
 
   deinit { close(fd) }

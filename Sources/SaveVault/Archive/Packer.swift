@@ -147,7 +147,9 @@ struct Packer {
       writeback?.add(count)
     }
     try file.checkUnchanged()
-    return (size, hash.finalize())
+    let digest = hash.finalize()
+    try file.checkSameAgain(digest: digest)
+    return (size, digest)
   }
 
   private func writeMetadataFile(
