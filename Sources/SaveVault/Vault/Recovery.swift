@@ -66,16 +66,18 @@ extension Vault {
       }
     }
     // A killed undo's scratch archive: only a packed duplicate of a folder copy still there.
-    let scratch = Self.undoScratch(paths)
-    if exists(scratch + "/" + target.game) {
-      removeTree(scratch + "/" + target.game)
-      rmdir(scratch)
-    }
+    if exists(Self.undoScratch(paths) + "/" + target.game) { removeUndoScratch(game: target.game) }
     return repaired
   }
 
   /// Where undo packs a folder copy before restoring it (see `putBack`).
   static func undoScratch(_ paths: Paths) -> String { paths.dataDirectory + "/undo-scratch" }
+
+  /// Removes `game`'s undo scratch archive, and the scratch folder once no game has one.
+  func removeUndoScratch(game: String) {
+    removeTree(Self.undoScratch(paths) + "/" + game)
+    rmdir(Self.undoScratch(paths))
+  }
 
   /// Finishes or undoes the restore `journal` describes, then removes the journal.
   private func finish(_ journal: RestoreJournal, target: Target, note: (String) -> Void) {

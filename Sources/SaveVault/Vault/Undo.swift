@@ -97,10 +97,7 @@ extension Vault {
     }
     // Recovery (at the start of undo) removed what a killed undo left.
     let scratch = FolderContainer(root: Self.undoScratch(paths), createsRoot: true)
-    defer {
-      Platform.removeTree(scratch.root + "/" + target.game)
-      rmdir(scratch.root)
-    }
+    defer { removeUndoScratch(game: target.game) }
     guard let snapshot = try Snapshot.scan(source.path) else {
       throw VaultError.nothingToUndo(
         game: target.game, reason: "the pre-restore copy '\(source.path)' is gone")
