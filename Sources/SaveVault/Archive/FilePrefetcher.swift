@@ -164,15 +164,15 @@ final class SaveFileReading {
     let chunk = 1 << 20
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
     defer { buffer.deallocate() }
+    guard lseek(fd, 0, SEEK_SET) == 0 else {
+      throw .unreadable(path: path, reason: Platform.describe(errno: errno))
+    }
     let hash = SHA256()
-    var offset: Int64 = 0
-    while offset < size {
-      let got = pread(fd, buffer, Int(min(Int64(chunk), size - offset)), off_t(offset))
-      if got < 0 && errno == EINTR { continue }
-      if got < 0 { throw .unreadable(path: path, reason: Platform.describe(errno: errno)) }
-      if got == 0 { throw .changedWhileReading(path: path) }
+    var remaining = size
+    while remaining > 0 {
+      let got = try readChunk(into: buffer, count: Int(min(Int64(chunk), remaining)))
       hash.update(buffer, count: got)
-      offset += Int64(got)
+      remaining -= Int64(got)
     }
     try checkUnchanged()
     guard hash.finalize() == digest else { throw .changedWhileReading(path: path) }
