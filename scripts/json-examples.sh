@@ -30,7 +30,7 @@ sv sync --game hollow-knight --json > "$out/sync.json"
 # Another device (its own home) uploads while this one plays on: a conflict, settled by a policy.
 mkdir -p "$home/pc/celeste"
 printf 'chapter=5\n' > "$home/pc/celeste/slot1.sav"
-HOME=$home/pc SAVEVAULT_DEVICE=pc sv backup --save-dir "$home/pc/celeste" --container "$home/Dropbox/savevault" > /dev/null
+HOME=$home/pc SAVEVAULT_DEVICE=pc sv backup --force --save-dir "$home/pc/celeste" --container "$home/Dropbox/savevault" > /dev/null
 printf 'chapter=4, golden strawberry\n' > "$home/saves/celeste/slot1.sav"
 sv sync --game celeste --on-conflict upload --json > "$out/sync-conflict.json"
 sv prune --game celeste --keep 1 --json > "$out/prune.json"

@@ -27,11 +27,11 @@ struct Arguments: Equatable {
   /// Options that take a value, per command; flags take none.
   static let valueOptions: Set<String> = [
     "game", "save-dir", "container", "archive", "keep", "config", "on-conflict", "endpoint",
-    "steam-app-id", "compress",
+    "steam-app-id", "compress", "keep-pre-restore",
   ]
   static let flagOptions: Set<String> = [
     "force", "json", "latest", "all", "help", "version", "quiet", "verbose", "allow-insecure-http",
-    "list-games", "replace", "undo",
+    "list-games", "replace", "undo", "pre-restore",
   ]
   static let globalShort: [Character: String] = ["h": "help", "q": "quiet", "v": "verbose"]
 

@@ -73,7 +73,9 @@ struct Commands {
   private func backup() throws {
     try arguments.requireOnly(Self.targetOptions.union(["force", "json", "compress"]))
     try forEachTarget { target in
-      let report = try vault.backup(target, force: arguments.has("force"))
+      let report = try vault.backup(
+        target, force: arguments.has("force"),
+        resolver: Prompts.resolver(environment: vault.context.environment))
       if arguments.has("json") { return console.json(report) }
       switch report.outcome {
       case .uploaded:
@@ -84,8 +86,14 @@ struct Commands {
         console.out(
           "\(report.game) is unchanged since \(report.archive); nothing uploaded (use --force to upload anyway)"
         )
+      case .skipped:
+        console.out("\(report.game): skipped; nothing uploaded, the conflict stays until you resolve it.")
       }
-      if let newer = report.newerCloudArchive {
+      if let overrode = report.overrodeArchive {
+        console.out(
+          "Note: this upload went over the container's latest, \(overrode), which this device had not agreed on; it stays in the container."
+        )
+      } else if let newer = report.newerCloudArchive {
         console.out(
           "Note: the container's latest archive \(newer) came from another device; see 'savevault status'.")
       }
@@ -279,37 +287,78 @@ struct Commands {
       "Restored \(report.game) from \(report.archive) (\(report.verified ? "verified" : "unverified: no manifest"), \(Format.count(report.files, "file")), \(Format.bytes(report.bytes))) into \(report.saveDir)"
     )
     if let copy = report.preRestoreCopy { console.out("The previous save is kept in \(copy)") }
+    if let newer = report.rolledBackFrom {
+      console.out(
+        "This is older than the cloud's latest, \(newer): it is now your choice, and the next sync (or backup) uploads it as the latest; \(newer) stays in the container."
+      )
+    }
   }
 
   private func list() throws {
-    try arguments.requireOnly(Self.targetOptions.union(["json"]))
+    try arguments.requireOnly(Self.targetOptions.union(["json", "pre-restore"]))
+    if arguments.has("pre-restore") { return try listPreRestore() }
     let report = try vault.list(try target())
     if arguments.has("json") { return console.json(report) }
-    guard !report.archives.isEmpty else {
-      return console.out("No archives of \(report.game) in \(report.container).")
-    }
-    let width = report.archives.map(\.name.count).max() ?? 0
-    for archive in report.archives {
+    if report.archives.isEmpty { console.out("No archives of \(report.game) in \(report.container).") }
+    let width = (report.archives + report.unrecognized).map(\.name.count).max() ?? 0
+    func line(_ archive: ArchiveListing) -> String {
       let name = archive.name.padding(toLength: width, withPad: " ", startingAt: 0)
       let size = Format.bytes(archive.size).padding(toLength: 10, withPad: " ", startingAt: 0)
-      console.out("\(name)  \(size)  \(Format.time(archive.modifiedMs))  \(archive.device ?? "-")")
+      return "\(name)  \(size)  \(Format.time(archive.modifiedMs))  \(archive.device ?? "-")"
     }
+    for archive in report.archives { console.out(line(archive)) }
+    guard !report.unrecognized.isEmpty else { return }
+    console.out(
+      "\nNot SaveVault's names (no time or device in them; never the latest, never pruned; 'restore --archive NAME' reads them):"
+    )
+    for archive in report.unrecognized { console.out(line(archive)) }
   }
 
   private func prune() throws {
-    try arguments.requireOnly(Self.targetOptions.union(["keep", "json"]))
-    guard let text = arguments.options["keep"] else {
-      throw UsageError(message: "say how many archives to keep: --keep N", command: "prune")
+    try arguments.requireOnly(Self.targetOptions.union(["keep", "keep-pre-restore", "json"]))
+    func count(_ option: String) throws -> Int? {
+      guard let text = arguments.options[option] else { return nil }
+      guard let number = Int(text), number >= 1 else {
+        throw UsageError(
+          message: "--\(option) needs a whole number of at least 1, not '\(text)'", command: "prune")
+      }
+      return number
     }
-    guard let keep = Int(text), keep >= 1 else {
-      throw UsageError(message: "--keep needs a whole number of at least 1, not '\(text)'", command: "prune")
+    let keep = try count("keep")
+    let keepPreRestore = try count("keep-pre-restore")
+    guard keep != nil || keepPreRestore != nil else {
+      throw UsageError(
+        message:
+          "say how many to keep: --keep N (archives in the container), --keep-pre-restore N (copies on this device), or both",
+        command: "prune")
     }
-    let report = try vault.prune(try target(), keep: keep)
+    let report = try vault.prune(try target(), keep: keep, keepPreRestore: keepPreRestore)
     if arguments.has("json") { return console.json(report) }
+    for name in report.preRestoreDeleted ?? [] { console.out("deleted pre-restore copy \(name)") }
+    if let kept = report.preRestoreKept, let deleted = report.preRestoreDeleted {
+      console.out(
+        "Kept \(kept.count) pre-restore cop\(kept.count == 1 ? "y" : "ies") of \(report.game); deleted \(deleted.count)."
+      )
+    }
+    guard keep != nil else { return }
     for name in report.deleted { console.out("deleted \(name)") }
     console.out(
       "Kept \(report.kept.count) archive\(report.kept.count == 1 ? "" : "s") of \(report.game); deleted \(report.deleted.count)."
     )
+  }
+
+  private func listPreRestore() throws {
+    let report = vault.listPreRestore(try target())
+    if arguments.has("json") { return console.json(report) }
+    guard !report.copies.isEmpty else {
+      return console.out("No pre-restore copies of \(report.game) on this device (\(report.directory)).")
+    }
+    for copy in report.copies {
+      let undo = copy.isUndo ? "  (restore --undo puts this back)" : ""
+      console.out(
+        "\(copy.path)  \(copy.kind.rawValue)  \(Format.bytes(copy.bytes))  \(Format.time(copy.modifiedMs))\(undo)"
+      )
+    }
   }
 }
 

@@ -29,8 +29,11 @@ enum Prompts {
   static func describe(_ conflict: Conflict) -> String {
     let local = conflict.localModifiedMs.map(Format.time) ?? "never (empty)"
     let device = conflict.cloudDevice ?? "another tool"
+    let deletion =
+      conflict.choices.contains(.upload)
+      ? "" : "\nTo make the missing save the cloud's latest instead, run 'savevault backup --force'."
     return """
-      \(conflict.game) changed on this device and in the cloud since they last agreed.
+      \(conflict.game): \(conflict.kind.situation).
 
       Local save (this device): last changed \(local)
           \(Format.count(conflict.localFiles, "file")), \(Format.bytes(conflict.localBytes)) in \(conflict.saveDir)
@@ -38,8 +41,23 @@ enum Prompts {
           \(conflict.cloudArchive), \(Format.bytes(conflict.cloudBytes)) in \(conflict.container)
 
       Whichever you choose, the other is kept: an upload only adds an archive, and a restore
-      first keeps the local save as a pre-restore copy.
+      first keeps the local save as a pre-restore copy.\(deletion)
       """
+  }
+
+  /// The terminal question for the choices offered, with skip as the default.
+  static func question(_ choices: [ConflictChoice]) -> String {
+    let offered = choices.map { choice in
+      switch choice {
+      case .upload: "upload local [u]"
+      case .restore: "restore cloud [r]"
+      case .skip: "skip [s]"
+      }
+    }
+    let text =
+      offered.count > 1
+      ? offered.dropLast().joined(separator: ", ") + ", or " + offered[offered.count - 1] : offered.joined()
+    return text.prefix(1).uppercased() + text.dropFirst() + "? [s] "
   }
 
   static func findProgram(_ name: String, environment: [String: String]) -> String? {
@@ -54,16 +72,19 @@ enum Prompts {
 /// Asks on stderr and reads the answer (u, r or s; empty is skip) from stdin.
 struct TerminalPrompt: ConflictResolver {
   func choose(_ conflict: Conflict) -> ConflictChoice? {
-    let question = "Upload local [u], restore cloud [r], or skip [s]? [s] "
+    let question = Prompts.question(conflict.choices)
     FileHandle.standardError.write(Data(("\n" + Prompts.describe(conflict) + "\n\n" + question).utf8))
+    let letters = conflict.choices.map { String($0.rawValue.prefix(1)) }
     for _ in 0..<5 {
       guard let line = readLine() else { return .skip }
-      switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-      case "u", "upload": return .upload
-      case "r", "restore": return .restore
-      case "", "s", "skip": return .skip
-      default: FileHandle.standardError.write(Data("Please answer u, r or s: ".utf8))
+      let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
+      if answer.isEmpty { return .skip }
+      if let choice = conflict.choices.first(where: {
+        answer == $0.rawValue || answer == String($0.rawValue.prefix(1))
+      }) {
+        return choice
       }
+      FileHandle.standardError.write(Data("Please answer \(letters.joined(separator: ", ")): ".utf8))
     }
     return .skip
   }
@@ -81,33 +102,51 @@ struct DesktopDialog: ConflictResolver {
   static let restoreLabel = "Restore cloud"
   static let skipLabel = "Skip"
 
+  static func label(_ choice: ConflictChoice) -> String {
+    switch choice {
+    case .upload: uploadLabel
+    case .restore: restoreLabel
+    case .skip: skipLabel
+    }
+  }
+
   /// The player's button, or nil when the dialog never showed (no reachable display, the
   /// tool crashed): a dialog that could not open must not pass for the player's "Skip".
   func choose(_ conflict: Conflict) -> ConflictChoice? {
     let text = Prompts.describe(conflict)
     let title = "SaveVault: \(conflict.game)"
+    // The first choice other than skip is the main button, a second one an extra button.
+    let actions = conflict.choices.filter { $0 != .skip }
+    guard let main = actions.first else { return .skip }
+    let extra = actions.dropFirst().first
     switch tool {
     case .zenity(let path):
-      let arguments = [
-        "--question", "--title", title, "--no-markup", "--no-wrap", "--text", text,
-        "--ok-label", Self.uploadLabel, "--cancel-label", Self.skipLabel, "--extra-button", Self.restoreLabel,
-      ]
+      let arguments =
+        [
+          "--question", "--title", title, "--no-markup", "--no-wrap", "--text", text,
+          "--ok-label", Self.label(main), "--cancel-label", Self.skipLabel,
+        ] + (extra.map { ["--extra-button", Self.label($0)] } ?? [])
       guard let result = try? run(path, arguments), result.didShow else { return nil }
-      if result.code == 0 { return .upload }
-      if result.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.restoreLabel {
-        return .restore
+      if result.code == 0 { return main }
+      if let extra, result.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.label(extra) {
+        return extra
       }
       return result.code == 1 ? .skip : nil
     case .kdialog(let path):
-      let arguments = [
-        "--title", title, "--yesnocancel", text, "--yes-label", Self.uploadLabel, "--no-label",
-        Self.restoreLabel, "--cancel-label", Self.skipLabel,
-      ]
+      let arguments =
+        extra.map {
+          [
+            "--title", title, "--yesnocancel", text, "--yes-label", Self.label(main), "--no-label",
+            Self.label($0), "--cancel-label", Self.skipLabel,
+          ]
+        } ?? [
+          "--title", title, "--yesno", text, "--yes-label", Self.label(main), "--no-label", Self.skipLabel,
+        ]
       guard let result = try? run(path, arguments), result.didShow else { return nil }
-      switch result.code {
-      case 0: return .upload
-      case 1: return .restore
-      case 2: return .skip
+      switch (result.code, extra) {
+      case (0, _): return main
+      case (1, let extra?): return extra
+      case (1, nil), (2, _): return .skip
       default: return nil
       }
     }

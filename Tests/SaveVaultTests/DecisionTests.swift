@@ -44,6 +44,12 @@ struct DecisionTests {
       description: "ledger: local deleted", localExists: false, cloudHasArchives: true,
       agreement: .recorded(localChanged: true, cloudLatestIsAgreed: true), expected: .localMissing),
     Row(
+      description: "unanswered earlier: still different", localExists: true, cloudHasArchives: true,
+      agreement: .unresolved(identicalContent: false), expected: .conflict),
+    Row(
+      description: "unanswered earlier: now identical", localExists: true, cloudHasArchives: true,
+      agreement: .unresolved(identicalContent: true), expected: .inSync),
+    Row(
       description: "nothing anywhere", localExists: false, cloudHasArchives: false,
       agreement: .none(identicalContent: false), expected: .cloudEmpty),
   ]
@@ -83,6 +89,36 @@ struct PrunePlanTests {
     let doomed = Set(PrunePlan.deletions(archives, keep: 2).map(\.modifiedMs))
     // kept: 6 and 5 (newest two), 3 (newest of b); 4, 2, 1 go.
     #expect(doomed == [4, 2, 1])
+  }
+
+  struct EmptyRow: CustomStringConvertible, Sendable {
+    var description: String
+    /// Times of archives that hold a save; every other archive is of an empty save.
+    var holding: Set<Int64>
+    var keep: Int
+    var doomed: Set<Int64>
+  }
+
+  static let emptyRows = [
+    EmptyRow(description: "the kept newest holds a save", holding: [1, 2, 3], keep: 1, doomed: [1, 2]),
+    EmptyRow(
+      description: "only empties kept: the newest that holds a save stays", holding: [1, 2], keep: 1,
+      doomed: [1]),
+    EmptyRow(description: "empties all the way down", holding: [], keep: 1, doomed: [1, 2]),
+    EmptyRow(description: "a kept older one holds a save", holding: [2], keep: 2, doomed: [1]),
+  ]
+
+  @Test("never leaves only empty saves while deleting one that holds a save", arguments: emptyRows)
+  func keepsLastRealSave(row: EmptyRow) {
+    let archives = [archive(1, "a"), archive(2, "a"), archive(3, "a")]
+    var asked: [Int64] = []
+    let doomed = PrunePlan.deletions(archives, keep: row.keep) { archive in
+      asked.append(archive.modifiedMs)
+      return row.holding.contains(archive.modifiedMs)
+    }
+    #expect(Set(doomed.map(\.modifiedMs)) == row.doomed)
+    // Kept archives first, newest first; doomed ones only when no kept one holds a save.
+    #expect(asked.first == 3)
   }
 
   @Test("never deletes when every archive is some device's newest")

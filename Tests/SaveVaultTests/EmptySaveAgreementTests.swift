@@ -17,8 +17,11 @@ struct EmptySaveAgreementTests {
     try FileManager.default.removeItem(atPath: pair.pcSave)
     let asked = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
     #expect(asked.state == .localMissing && asked.action == .unresolved, "a fresh deletion is asked about")
-    let uploaded = try pair.pc.sync(pair.pcTarget, policy: .upload, resolver: NeverAsk())
-    #expect(uploaded.action == .uploaded)
+    // No policy uploads a missing save; the player makes the deletion the latest on purpose.
+    let refused = try pair.pc.sync(pair.pcTarget, policy: .upload, resolver: NeverAsk())
+    #expect(refused.action == .unresolved, "a policy uploaded a missing save")
+    let uploaded = try pair.pc.backup(pair.pcTarget, force: true)
+    #expect(uploaded.outcome == .uploaded)
 
     let after = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
     #expect(after.state == .inSync && after.action == SyncAction.none)

@@ -273,7 +273,7 @@ struct GamesTests {
     let list = try Player.jsonList(try player.ok(["status", "--json"]).stdout)
     #expect(list.map { $0["state"] as? String } == ["in-sync", "cloud-empty"])
 
-    try player.ok(["add", "c", "--save-dir", "saves/a", "--container", "unplugged-drive"])
+    try player.ok(["add", "c", "--save-dir", "saves/c", "--container", "unplugged-drive"])
     let partly = try player.run(["status"])
     #expect(partly.code == 4, "the unreachable game's exit code, after every game is listed")
     #expect(partly.stdout.split(separator: "\n").count == 4)

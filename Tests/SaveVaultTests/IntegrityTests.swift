@@ -154,7 +154,8 @@ struct IntegrityTests {
     let save = small + "/game"
     try writeFile(save + "/slot.sav", "the save on the small disk")
     let before = tree(save)
-    let result = try world.run(["restore", "--latest", "--save-dir", save, "--container", world.cloud])
+    let result = try world.run(
+      ["restore", "--latest", "--game", "game", "--save-dir", save, "--container", world.cloud])
     #expect(result.code == 1, "\(result.stderr)")
     #expect(result.stderr.contains("no space left"), "\(result.stderr)")
     #expect(tree(save) == before)

@@ -91,10 +91,10 @@ struct KillTests {
         #expect(after == before, "a kill before the swap keeps the old save (\(point))")
       }
       // The ledger matches what is there: the newest archive's content is in sync, the older
-      // one's is a cloud change (the journal recorded the restore that the kill cut short).
+      // one's is a rollback to upload (the journal recorded the restore that the kill cut short).
       let state = try jsonObject(status.stdout)["state"] as? String
       #expect(
-        state == (after == second ? "in-sync" : "cloud-changed"), "state \(state ?? "-") after \(point)")
+        state == (after == second ? "in-sync" : "local-changed"), "state \(state ?? "-") after \(point)")
       #expect(rig.leftovers() == [], "left beside the save after \(point): \(rig.leftovers())")
       try checkRecoverable(rig, [first, second], after: point)
     }

@@ -31,26 +31,30 @@ struct RestoreSafetyTests {
     #expect(try vault.status(target).state == .inSync)
   }
 
-  @Test(
-    "entries an archive cannot hold are kept in a folder beside the save, not deleted (nor moved, which would repoint relative links)"
-  )
+  @Test("entries an archive cannot hold stay in the save through a restore; the replaced save is kept whole")
   func keepsUnarchivable() throws {
     let (dir, vault, target, save) = try setUp("unarchivable")
     try writeFile(save + "/slot.sav", "one")
     _ = try vault.backup(target, force: false)
     try writeFile(dir.sub("shared/cfg"), "outside")
     try FileManager.default.createSymbolicLink(atPath: save + "/ext", withDestinationPath: dir.sub("shared"))
+    try makeDirectory(save + "/sub")
+    try FileManager.default.createSymbolicLink(
+      atPath: save + "/sub/up", withDestinationPath: "../../../shared")
     #expect(mkfifo(save + "/ipc.pipe", 0o600) == 0)
     try writeFile(save + "/slot.sav", "two")
     let report = try vault.restore(target, selection: .latest)
     #expect(try String(contentsOfFile: save + "/slot.sav", encoding: .utf8) == "one")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: save + "/ext") == dir.sub("shared"))
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: save + "/sub/up") == "../../../shared")
+    var info = stat()
+    #expect(lstat(save + "/ipc.pipe", &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
     let kept = try FileManager.default.contentsOfDirectory(atPath: dir.sub("games"))
       .filter { $0.hasPrefix(Vault.keptPrefix("save")) }
-    #expect(kept.count == 1)
-    let folder = dir.sub("games/" + (kept.first ?? ""))
-    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/ext") == dir.sub("shared"))
-    #expect(try String(contentsOfFile: folder + "/slot.sav", encoding: .utf8) == "two")
-    #expect(report.preRestoreCopy.map { FileManager.default.fileExists(atPath: $0) } == true)
+    #expect(kept.isEmpty, "nothing is left beside the save: \(kept)")
+    let copy = try #require(report.preRestoreCopy)
+    #expect(try fileInPreRestoreCopy(copy, "slot.sav") == "two")
+    #expect(try String(contentsOfFile: dir.sub("shared/cfg"), encoding: .utf8) == "outside")
   }
 
   @Test("a restore to a named archive restores that one")

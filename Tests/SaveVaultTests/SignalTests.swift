@@ -83,8 +83,9 @@ struct SignalTests {
     #expect(
       try rig.recoverableStates().filter { $0 == second }.count == 2, "v2: its archive and a pre-restore copy"
     )
+    // The older archive was restored on purpose: a rollback, which the next sync uploads.
     let status = try jsonObject(try rig.run(["status", "--json"]).stdout)
-    #expect(status["state"] as? String == "cloud-changed")
+    #expect(status["state"] as? String == "local-changed")
     #expect((status["repaired"] as? [Any])?.isEmpty == true)
   }
 

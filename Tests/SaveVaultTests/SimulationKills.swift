@@ -61,6 +61,11 @@ extension SimulationScenario {
     } else {
       note("\(what): exit \(output.code)")
       try checkExit(output, command: command, device: device, what: what)
+      if command == "backup" && output.code == 3 && before != device.state {
+        throw SimulationFailure(
+          invariant: "(b) unattended conflicts change nothing",
+          detail: "\(what) left unresolved changed the save")
+      }
       var isAgreed = output.code == 0 && (command == "backup" || command == "restore")
       if command == "sync", let report = try? jsonObject(output.stdout),
         let state = (report["state"] as? String).flatMap(SyncState.init(rawValue:)),
@@ -93,7 +98,7 @@ extension SimulationScenario {
     let isExplained: Bool
     switch output.code {
     case 0: isExplained = true
-    case 3: isExplained = command == "sync"
+    case 3: isExplained = command == "sync" || command == "backup"  // backup in a conflict asks: nobody here
     case 4: isExplained = !device.isOnline
     case 1:
       isExplained =

@@ -23,6 +23,9 @@ final class SimulationScenario {
   var step = 0
   /// Whether the running command was stopped by its failpoint.
   var isStopped = false
+  /// Saves a game wrote while its drive was unmounted, with where they came from: no
+  /// container may ever hold one unless the player chose to upload it.
+  var newGameSaves: [String: String] = [:]
 
   var container: String { root + "/shared/cloud" }
 
@@ -75,14 +78,20 @@ final class SimulationScenario {
     guard let device = random.pick(devices) else { return }
     time.advance(byMs: Int64(random.int(1..<120_000)))
     switch random.int(0..<100) {
-    case 0..<22:
+    case 0..<18:
       gameOverwrites(device)
       note("\(device.name) plays: " + device.play(&random, tag: "s\(step)"))
+    case 18..<20: try unmountedWrap(device, answer: SimulatedAnswer.random(&random))
+    case 20: try rollback(device)
+    case 21: try sameNamedFolder(device)
     case 22..<24:
       gameOverwrites(device)
       device.wipe()
       note("\(device.name): the player deletes the save directory")
-    case 24..<34: try backup(device, force: random.chance(10))
+    case 24..<34:
+      let answer =
+        random.pick([SimulatedAnswer.prompt(.upload), .prompt(.skip), .prompt(nil)]) ?? .prompt(nil)
+      try backup(device, force: random.chance(10), answer: answer)
     case 34..<41: try restore(device)
     case 41..<59: _ = try sync(device, answer: SimulatedAnswer.random(&random))
     case 59..<74: try wrap(device, answer: SimulatedAnswer.random(&random))
@@ -115,9 +124,12 @@ final class SimulationScenario {
       note("convergence round \(round)")
       for device in devices {
         time.advance(byMs: Int64(random.int(1..<60_000)))
-        let answers: [SimulatedAnswer] = [
-          .policy(.upload), .policy(.restore), .prompt(.upload), .prompt(.restore),
-        ]
+        // Answers that settle any conflict: a policy never uploads a save that went missing
+        // or came back after it was seen missing, and nothing uploads a missing one.
+        let answers: [SimulatedAnswer] =
+          device.state == nil
+          ? [.policy(.restore), .prompt(.restore)]
+          : [.policy(.restore), .prompt(.upload), .prompt(.restore)]
         counts.convergenceSyncs += 1
         let report = try sync(device, answer: random.pick(answers) ?? .policy(.restore))
         let isNothing =
@@ -206,6 +218,13 @@ final class SimulationScenario {
     for (state, origin) in owed.sorted(by: { $0.key < $1.key }) where places[state] == nil {
       throw SimulationFailure(
         invariant: "(a) nothing lost", detail: "state \(state.prefix(12)), \(origin), is nowhere any more")
+    }
+    for (state, origin) in newGameSaves.sorted(by: { $0.key < $1.key }) {
+      if let place = places[state]?.first(where: { $0.hasPrefix("container ") }) {
+        throw SimulationFailure(
+          invariant: "a save written while the drive was unmounted is never uploaded unasked",
+          detail: "\(origin) is in the \(place)")
+      }
     }
   }
 

@@ -55,15 +55,26 @@ extension SimulationScenario {
     return "\(parts[0])=\(action)" + (parts.count > 1 ? "@\(parts[1])" : "")
   }
 
-  func backup(_ device: SimulatedDevice, force: Bool, failpoint: String? = nil) throws {
-    let what = "backup\(force ? " --force" : "")"
+  /// `backup`, answered at its conflict question by `answer` (a prompt: upload, skip or nobody).
+  func backup(_ device: SimulatedDevice, force: Bool, answer: SimulatedAnswer, failpoint: String? = nil)
+    throws
+  {
+    let what = "backup\(force ? " --force" : ""), \(answer)"
+    let before = stateAfterRecovery(device)
     let warnings = begin(device, what)
     defer { end(device, warnings) }
     let (vault, target) = try device.vault(failpoints: failpoint, log: warnings.log)
     do {
-      let report = try vault.backup(target, force: force)
+      let report = try vault.backup(target, force: force, resolver: answer.resolver)
       note("\(device.name) \(what): \(report.outcome.rawValue) \(report.archive)")
-      try checkAgreement(device, vault: vault, target: target, what)
+      if report.outcome != .skipped { try checkAgreement(device, vault: vault, target: target, what) }
+    } catch VaultError.conflictUnresolved where answer.isUnattended {
+      note("\(device.name) \(what): conflict left unresolved")
+      guard before == device.state else {
+        throw SimulationFailure(
+          invariant: "(b) unattended conflicts change nothing",
+          detail: "\(what) changed the save on \(device.name)")
+      }
     } catch {
       note("\(device.name) \(what): " + (try expected(error, device, failpoint)))
     }
@@ -105,13 +116,18 @@ extension SimulationScenario {
   }
 
   /// `wrap` with a game that plays (most of the time) and sometimes loses the network while it runs.
-  func wrap(_ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil) throws {
+  /// `atGameStart` runs as the game starts, before it plays.
+  func wrap(
+    _ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil,
+    atGameStart: @escaping () -> Void = {}
+  ) throws {
     let before = stateAfterRecovery(device)
     let warnings = begin(device, "wrap, \(answer)")
     defer { end(device, warnings) }
     var atStart: String?
     var atEnd: String?
     let game = SimulatedGame { [self] in
+      atGameStart()
       atStart = device.state
       if random.chance(85) {
         gameOverwrites(device)
@@ -160,7 +176,8 @@ extension SimulationScenario {
     counts.interruptionAttempts += 1
     note("\(device.name): the next command stops with an error at \(failpoint)")
     switch command {
-    case "backup": try backup(device, force: random.chance(50), failpoint: failpoint)
+    case "backup":
+      try backup(device, force: random.chance(50), answer: .prompt(.upload), failpoint: failpoint)
     case "restore": try restore(device, failpoint: failpoint)
     case "sync": try sync(device, answer: SimulatedAnswer.random(&random), failpoint: failpoint)
     default: try wrap(device, answer: SimulatedAnswer.random(&random), failpoint: failpoint)

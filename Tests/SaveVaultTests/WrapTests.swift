@@ -287,7 +287,7 @@ struct WrapTests {
       {"container": "\(device.cloud)", "games": {
         "alpha": {"saveDir": "\(device.dir.sub("saves/alpha"))"},
         "beta": {"saveDir": "\(device.dir.sub("saves/beta"))"},
-        "broken": {"saveDir": "\(device.dir.sub("saves/alpha"))", "container": "\(device.dir.sub("unmounted"))"}}}
+        "broken": {"saveDir": "\(device.dir.sub("saves/gamma"))", "container": "\(device.dir.sub("unmounted"))"}}}
       """
     try writeFile(device.dir.sub("config/savevault/config.json"), config)
     var environment = device.environment

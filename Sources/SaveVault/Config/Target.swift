@@ -16,9 +16,14 @@ public struct Target: Sendable, Equatable {
   public var s3 = S3Settings()
   /// How new backups (and pending archives) are compressed.
   public var compression = ArchiveCompression.none
+  /// Whether the game's name was taken from the save directory's last component (no
+  /// `--game`), rather than named by the player or the config file.
+  public var isNameFromFolder = false
 
   /// What the ledger is kept per: the container's canonical location, and for S3 its endpoint
-  /// (one bucket name on two servers is two containers).
+  /// (one bucket name on two servers is two containers). A folder is keyed by its path as
+  /// written, which stays the same while its drive is unmounted; another path to the same
+  /// folder (a symlink, a bind mount) finds the same agreement (`LedgerStore.load`).
   var ledgerKey: String {
     if case .s3 = container { return container.canonical + "@" + (s3.endpoint ?? "aws:" + s3.region) }
     return container.canonical
@@ -80,19 +85,20 @@ extension Target {
       throw .invalid(
         "no game given: pass --game NAME (a game added with 'savevault add') or --save-dir DIR")
     }
-    let saveDirectoryPath = absolute(rawSaveDirectory, context: context, home: paths.home)
+    let saveDirectoryPath =
+      request.saveDirectory == nil
+      ? configuredSaveDirectory(
+        rawSaveDirectory, configPath: configPath ?? paths.configFile, paths: paths, context: context)
+      : absolute(rawSaveDirectory, context: context, home: paths.home)
+    let isNameFromFolder = gameName == nil
     if gameName == nil {
       gameName = saveDirectoryPath.split(separator: "/").last.map(String.init)
     }
     guard let game = gameName, isValidGameName(game) else {
       throw .invalidGameName(gameName ?? "")
     }
-    let environmentContainer = context.environment["SAVEVAULT_CONTAINER"].flatMap {
-      $0.isEmpty ? nil : $0
-    }
-    let containerURL =
-      request.containerURL ?? gameEntry?.container ?? config.container ?? environmentContainer
-      ?? paths.defaultContainer
+    let containerURL = Self.containerURL(
+      request.containerURL ?? gameEntry?.container, config: config, paths: paths, context: context)
     let location = try ContainerLocation.parse(
       containerURL, currentDirectory: context.currentDirectory, home: paths.home)
     let device =
@@ -121,7 +127,34 @@ extension Target {
     return Target(
       game: game, saveDirectory: saveDirectoryPath, containerURL: containerURL,
       container: location, device: ArchiveName.sanitize(device: device), limits: limits, s3: s3,
-      compression: compression)
+      compression: compression, isNameFromFolder: isNameFromFolder)
+  }
+
+  /// The container URL: `named` (the flag's or the game's), else the file's `container`,
+  /// `SAVEVAULT_CONTAINER`, then the embedded default.
+  static func containerURL(_ named: String?, config: ConfigFile, paths: Paths, context: Context) -> String {
+    named ?? config.container ?? context.environment["SAVEVAULT_CONTAINER"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? paths.defaultContainer
+  }
+
+  /// A save directory as the config file at `configPath` gives it, made absolute.
+  static func configuredSaveDirectory(_ raw: String, configPath: String, paths: Paths, context: Context)
+    -> String
+  {
+    absolute(raw, context: context, home: paths.home)
+  }
+
+  /// Every game of `config` (read from `configPath`) with its save directory, absolute.
+  static func configuredSaveDirectories(
+    _ config: ConfigFile, configPath: String, paths: Paths, context: Context
+  )
+    -> [String: String]
+  {
+    (config.games ?? [:]).compactMapValues { entry in
+      entry.saveDir.flatMap {
+        $0.isEmpty ? nil : configuredSaveDirectory($0, configPath: configPath, paths: paths, context: context)
+      }
+    }
   }
 
   /// The games of the config file (`--config`, `SAVEVAULT_CONFIG` or the default), sorted.

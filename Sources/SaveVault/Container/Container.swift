@@ -83,11 +83,31 @@ public struct WriteCheck: Sendable, Equatable {
 }
 
 extension Container {
-  /// The backups of `game`, newest first (by SaveVault's time, then by name).
+  /// The backups of `game` whose names SaveVault made (`ArchiveName` parses them), newest
+  /// first (by SaveVault's time, then by name). Only these are ever a game's latest, a
+  /// device's, or weighed by a sync or prune.
   public func archivesNewestFirst(game: String) throws -> [StoredArchive] {
-    try list(game: game).sorted {
-      $0.modifiedMs != $1.modifiedMs ? $0.modifiedMs > $1.modifiedMs : $0.name > $1.name
+    try listSorted(game: game).recognized
+  }
+
+  /// Every `packsave-*` file of `game`, split into SaveVault's names (newest first) and the
+  /// rest (a stray `packsave-old.tar` put there by hand or by another tool), which can be
+  /// listed, verified and restored by name but are never latest.
+  public func listSorted(game: String) throws -> (recognized: [StoredArchive], unrecognized: [StoredArchive])
+  {
+    var recognized: [StoredArchive] = []
+    var unrecognized: [StoredArchive] = []
+    for archive in try list(game: game) {
+      if ArchiveName(parsing: archive.name) != nil {
+        recognized.append(archive)
+      } else {
+        unrecognized.append(archive)
+      }
     }
+    func newestFirst(_ a: StoredArchive, _ b: StoredArchive) -> Bool {
+      a.modifiedMs != b.modifiedMs ? a.modifiedMs > b.modifiedMs : a.name > b.name
+    }
+    return (recognized.sorted(by: newestFirst), unrecognized.sorted(by: newestFirst))
   }
 }
 

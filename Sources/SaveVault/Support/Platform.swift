@@ -70,6 +70,52 @@ enum Platform {
     }
   }
 
+  /// The device and inode of what `path` names (following symlinks), or nil when it does not
+  /// exist: equal for two paths to the same folder, whatever mount or link they go through.
+  static func fileIdentity(_ path: String) -> [UInt64]? {
+    var info = stat()
+    return stat(path, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+  }
+
+  /// Whether the folder at `path` is the root of a mount (a drive, a bind mount): renaming it
+  /// fails with EBUSY. False when it does not exist.
+  static func isMountPoint(_ path: String) -> Bool {
+    guard let real = realPath(path), real != "/" else { return path == "/" }
+    var info = stat()
+    var parent = stat()
+    guard stat(real, &info) == 0, stat((real as NSString).deletingLastPathComponent, &parent) == 0 else {
+      return false
+    }
+    if info.st_dev != parent.st_dev { return true }
+    // A bind mount of a folder of the same filesystem keeps its device: ask the kernel's table.
+    guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else {
+      return false
+    }
+    return table.split(separator: "\n").contains { line in
+      let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+      guard fields.count > 4 else { return false }
+      return unescapeMountField(fields[4]) == real
+    }
+  }
+
+  /// A mount table field with its octal escapes (`\040` for a space) undone.
+  private static func unescapeMountField(_ field: Substring) -> String {
+    guard field.contains("\\") else { return String(field) }
+    var bytes: [UInt8] = []
+    var utf8 = Array(field.utf8)[...]
+    while let byte = utf8.popFirst() {
+      if byte == UInt8(ascii: "\\"), utf8.count >= 3,
+        let value = UInt8(String(decoding: utf8.prefix(3), as: UTF8.self), radix: 8)
+      {
+        bytes.append(value)
+        utf8 = utf8.dropFirst(3)
+      } else {
+        bytes.append(byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The filesystem `path` is on (its `st_dev`), or nil when it cannot be read.
   static func deviceID(_ path: String) -> UInt64? {
     var info = stat()

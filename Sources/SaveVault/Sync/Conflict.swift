@@ -1,6 +1,38 @@
+/// Why the two sides are in conflict: what the question tells the player.
+public enum ConflictKind: String, Sendable, Equatable, Encodable {
+  /// Both the local save and the cloud changed since this device last agreed with it.
+  case bothChanged = "both-changed"
+  /// This device has agreed on nothing with the cloud about this save folder (a new device,
+  /// or the game was pointed at a new folder), and the two saves differ.
+  case noAgreement = "no-agreement"
+  /// The local save is missing or empty (deleted, or its drive not mounted) while the cloud
+  /// still holds the archive last agreed on.
+  case localDeleted = "local-deleted"
+  /// A conflict seen earlier was not answered, and the saves still differ.
+  case stillUnanswered = "still-unanswered"
+  /// The local save was missing when an earlier sync looked (a drive not mounted?), nobody
+  /// answered, and it has come back different from the cloud's: perhaps a new game's save.
+  case reappeared
+
+  /// What happened, as the part of a sentence after the game's name.
+  public var situation: String {
+    switch self {
+    case .bothChanged: "both the local save and the cloud changed since they last agreed"
+    case .noAgreement:
+      "this device has not agreed with the cloud about this save folder yet, and the two saves differ"
+    case .localDeleted:
+      "the local save is missing or empty (deleted, or its drive is not mounted) since it last agreed with the cloud"
+    case .stillUnanswered: "a conflict seen before is still unanswered, and the two saves still differ"
+    case .reappeared:
+      "the local save was missing when last looked at (a drive not mounted?) and has come back different from the cloud's; it may be a new game's save"
+    }
+  }
+}
+
 /// Both sides of a conflict: everything the player needs to choose.
 public struct Conflict: Sendable, Equatable, Encodable {
   public var game: String
+  public var kind: ConflictKind = .bothChanged
   public var saveDir: String
   /// The local save's newest modification, in epoch ms (nil for an empty save).
   public var localModifiedMs: Int64?
@@ -14,6 +46,25 @@ public struct Conflict: Sendable, Equatable, Encodable {
   public var cloudDevice: String?
   public var cloudBytes: Int64
   public var container: String
+  /// What the player may choose here, in the order offered.
+  public var choices: [ConflictChoice] = ConflictChoice.allCases
+
+  /// Why `choice` may not be made by `policy` (nil: it may). A missing or empty save is never
+  /// uploaded over the cloud's (only `backup --force` makes it the latest), and a save that
+  /// reappeared after it was seen missing is uploaded only when the player says so, never by a
+  /// policy: it may be a new game's first save.
+  public func refusal(of choice: ConflictChoice, by policy: ConflictPolicy) -> String? {
+    guard choices.contains(choice) else {
+      return choice == .upload
+        ? "no choice uploads a missing or empty save over the cloud's (backup --force does it on purpose)"
+        : "'\(choice.rawValue)' is not one of the choices here"
+    }
+    if choice == .upload && kind == .reappeared && policy != .prompt {
+      return
+        "the local save was missing when it was last looked at and has come back different, so no policy uploads it; choose in a terminal or dialog, or run backup --force"
+    }
+    return nil
+  }
 }
 
 /// What the player (or a policy) chose.
@@ -60,9 +111,18 @@ public enum ConflictPolicy: String, Sendable, CaseIterable {
     case unresolved(reason: String)
   }
 
-  /// Settles `conflict` under this policy; asks `resolver` only for `prompt`. Pure apart from
-  /// the resolver.
+  /// Settles `conflict` under this policy; asks `resolver` only for `prompt`. A choice the
+  /// conflict does not allow (`Conflict.refusal`) leaves it unresolved. Pure apart from the
+  /// resolver.
   public func resolve(_ conflict: Conflict, resolver: any ConflictResolver) -> Resolution {
+    let resolution = settle(conflict, resolver: resolver)
+    if case .chosen(let choice, _) = resolution, let reason = conflict.refusal(of: choice, by: self) {
+      return .unresolved(reason: reason)
+    }
+    return resolution
+  }
+
+  private func settle(_ conflict: Conflict, resolver: any ConflictResolver) -> Resolution {
     switch self {
     case .prompt:
       guard let choice = resolver.choose(conflict) else {

@@ -14,8 +14,12 @@ public enum Agreement: Sendable, Equatable {
   /// A ledger exists: did the local save change since, and is the cloud's latest archive
   /// still the one agreed on?
   case recorded(localChanged: Bool, cloudLatestIsAgreed: Bool)
-  /// No ledger (a new device): is the local content identical to the cloud's latest?
+  /// No ledger (a new device, or an agreement about another save folder): is the local content
+  /// identical to the cloud's latest?
   case none(identicalContent: Bool)
+  /// A conflict or deletion seen earlier is still unanswered: only content identical to the
+  /// cloud's latest ends it.
+  case unresolved(identicalContent: Bool)
 }
 
 /// The sync decision: pure, no I/O.
@@ -26,7 +30,8 @@ public enum Decision {
   /// - A missing or empty local save is `local-missing` (restore).
   /// - Otherwise the ledger table: unchanged/unchanged `in-sync`, local only `local-changed`,
   ///   cloud only `cloud-changed`, both `conflict`. With no ledger, identical content is
-  ///   `in-sync` and anything else a `conflict`: never a guess.
+  ///   `in-sync` and anything else a `conflict`: never a guess. A conflict or deletion left
+  ///   unanswered stays a `conflict` until the content is identical to the cloud's latest.
   public static func state(localExists: Bool, cloudHasArchives: Bool, agreement: () throws -> Agreement)
     rethrows -> SyncState
   {
@@ -40,7 +45,7 @@ public enum Decision {
       case (false, false): return .cloudChanged
       case (true, false): return .conflict
       }
-    case .none(let identicalContent):
+    case .none(let identicalContent), .unresolved(let identicalContent):
       return identicalContent ? .inSync : .conflict
     }
   }

@@ -14,6 +14,73 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
   public var files: Int
   public var bytes: Int64
   public var agreedAtMs: Int64
+  /// The save directory this agreement is about, as the target named it (absolute); nil in
+  /// records written before it was kept.
+  public var saveDir: String?
+  /// The same folder with every symlink resolved, when it existed.
+  public var realSaveDir: String?
+  /// The cloud's latest archive at the agreement when it was not `archive`: the player
+  /// restored an older archive on purpose (a rollback), so the local save is this device's
+  /// choice over that newer archive, and the next sync uploads it. Nil otherwise.
+  public var rolledBackFrom: String?
+  /// A conflict or a deletion that was seen and left unanswered (nobody to ask, `skip`,
+  /// `fail`): it stays one, whatever happens to the local save meanwhile, until the player
+  /// settles it. Nil when there is none.
+  public var unresolved: UnresolvedConflict?
+
+  public init(
+    game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
+    files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
+    rolledBackFrom: String? = nil, unresolved: UnresolvedConflict? = nil
+  ) {
+    self.game = game
+    self.container = container
+    self.archive = archive
+    self.metadataDigest = metadataDigest
+    self.contentDigest = contentDigest
+    self.files = files
+    self.bytes = bytes
+    self.agreedAtMs = agreedAtMs
+    self.saveDir = saveDir
+    self.realSaveDir = realSaveDir
+    self.rolledBackFrom = rolledBackFrom
+    self.unresolved = unresolved
+  }
+
+  /// The archive the cloud's latest must be for the cloud to count as unchanged since the
+  /// agreement: the newer one a rollback chose over, else the agreed archive.
+  var cloudLatestWhenAgreed: String { rolledBackFrom ?? archive }
+
+  /// The time of the newest archive this agreement knows of (the agreed one, or the newer one a
+  /// rollback chose over): what this device's later archives are named after.
+  var newestKnownMs: Int64? {
+    [archive, rolledBackFrom].compactMap { $0.flatMap(ArchiveName.init(parsing:))?.createdMs }.max()
+  }
+
+  /// Whether this agreement is about the save directory `saveDir` (whose real path is
+  /// `realSaveDir`, if it exists): the same path as written, or the same real folder. A record
+  /// that does not say is taken to be.
+  func isAbout(saveDir: String, realSaveDir: String?) -> Bool {
+    guard let recorded = self.saveDir else { return true }
+    if recorded == saveDir { return true }
+    guard let real = realSaveDir, let recordedReal = self.realSaveDir else { return false }
+    return real == recordedReal
+  }
+}
+
+/// A conflict or a local deletion that a sync saw and nobody settled.
+public struct UnresolvedConflict: Codable, Equatable, Sendable {
+  public enum Kind: String, Codable, Sendable {
+    /// Both the local save and the cloud changed since the agreement.
+    case conflict
+    /// The local save was missing or empty (deleted, or its drive not mounted) while the cloud
+    /// still held the agreed archive.
+    case deletion
+  }
+  public var kind: Kind
+  /// The cloud's latest archive when it was seen.
+  public var cloudLatest: String
+  public var seenAtMs: Int64
 }
 
 /// One file of the agreed snapshot, with its content hash, so that a metadata change can be
@@ -42,8 +109,46 @@ struct LedgerStore {
     directory + "/" + game + "-" + String(SHA256.hex(of: container).prefix(12))
   }
 
-  /// The record for `target`'s game and container (by its canonical location).
-  func load(_ target: Target) -> LedgerRecord? { load(game: target.game, container: target.ledgerKey) }
+  /// The record for `target`'s game and container (by its canonical location). A folder's
+  /// record kept under another path to the same folder (a symlink to it, a bind mount: the same
+  /// device and inode) is moved to this path's key first, so that another way to the container
+  /// is never a new device, and one agreement stays one record.
+  func load(_ target: Target) -> LedgerRecord? {
+    if let record = load(game: target.game, container: target.ledgerKey) { return record }
+    guard case .folder(let root) = target.container, let identity = Platform.fileIdentity(root) else {
+      return nil
+    }
+    let other = records(game: target.game).first { record in
+      record.container != target.ledgerKey && record.container.hasPrefix("file://")
+        && Platform.fileIdentity(String(record.container.dropFirst("file://".count))) == identity
+    }
+    guard var record = other else { return nil }
+    let former = record.container
+    let text = indexText(game: record.game, container: former) ?? ""
+    record.container = target.ledgerKey
+    do {
+      try putBack(record, indexText: text)
+    } catch {
+      return nil
+    }
+    remove(game: record.game, container: former)
+    return record
+  }
+
+  /// Every record of `game`, whatever its container.
+  func records(game: String) -> [LedgerRecord] {
+    let names = (try? Platform.directoryNames(directory)) ?? []
+    let prefix = game + "-"
+    return names.compactMap { name -> LedgerRecord? in
+      // `<game>-<12 hex>.json`: another game whose name starts with this one's has a longer stem.
+      guard name.hasPrefix(prefix), name.hasSuffix(".json"),
+        name.utf8.count == prefix.utf8.count + 12 + ".json".utf8.count,
+        let data = FileManager.default.contents(atPath: directory + "/" + name),
+        let record = try? JSONDecoder().decode(LedgerRecord.self, from: data), record.game == game
+      else { return nil }
+      return record
+    }
+  }
 
   /// The record for `game` and the container whose ledger key is `container`.
   func load(game: String, container: String) -> LedgerRecord? {
@@ -98,6 +203,12 @@ struct LedgerStore {
     let base = base(game: record.game, container: record.container)
     try AtomicFile.write(Data(text), to: base + ".index")
     try AtomicFile.write(JSONEncoder.stable.encode(record), to: base + ".json")
+  }
+
+  /// Rewrites the record alone, keeping the index (for notes about the same agreement).
+  func saveRecord(_ record: LedgerRecord) throws {
+    try AtomicFile.write(
+      JSONEncoder.stable.encode(record), to: base(game: record.game, container: record.container) + ".json")
   }
 
   private static let upperHexDigits = Array("0123456789ABCDEF".utf8)

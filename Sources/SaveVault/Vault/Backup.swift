@@ -7,6 +7,8 @@ public struct BackupReport: Codable, Sendable, Equatable {
     case uploaded
     /// The save has not changed since the archive this device last agreed on; nothing stored.
     case unchanged
+    /// Both sides had changed and the player chose to upload nothing.
+    case skipped
   }
   public var game: String
   public var container: String
@@ -22,6 +24,10 @@ public struct BackupReport: Codable, Sendable, Equatable {
   /// A newer archive from another device that this backup did not include (the player may
   /// want `sync` or `restore`).
   public var newerCloudArchive: String?
+  /// The cloud's latest archive that this upload went over although this device had never
+  /// agreed on it (a conflict the player settled by uploading, or `--force`): it stays in the
+  /// container, no longer the latest.
+  public var overrodeArchive: String?
 }
 
 extension Vault {
@@ -30,14 +36,52 @@ extension Vault {
   /// When the save is unchanged since the archive this device last agreed on (and that archive
   /// is still in the container), uploads nothing unless `force`. A missing or empty save
   /// directory is refused unless `force`, so an empty archive never silently becomes latest.
-  public func backup(_ target: Target, force: Bool) throws -> BackupReport {
+  /// When the cloud also changed since the agreement (a conflict), `resolver` is asked whether
+  /// to upload over it (nobody to ask: `VaultError.conflictUnresolved`, nothing changed);
+  /// `force` uploads without asking. The report names the archive an upload went over.
+  public func backup(_ target: Target, force: Bool, resolver: any ConflictResolver = NobodyToAsk()) throws
+    -> BackupReport
+  {
     let container = try makeContainer(target, paths)
     let held = try lock(target, purpose: "backup")
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)  // local only: before anything can fail on the network
     try container.probe()
     try uploadPending(target, to: container)
-    return try performBackup(target, container: container, force: force)
+    // --force is also the way out of a listing that looks incomplete: no assessment, which
+    // would refuse it.
+    if force { return try performBackup(target, container: container, force: true) }
+    let found = try assess(target, container: container)
+    if let agreed = try agreeOnIdentical(found, target: target) {
+      verbose("the save is the content of '\(agreed)'; nothing to upload")
+      return BackupReport(
+        game: target.game, container: target.containerURL, outcome: .unchanged, archive: agreed,
+        files: found.snapshot?.fileCount ?? 0, bytes: found.snapshot?.byteCount ?? 0, archiveBytes: 0,
+        skipped: found.snapshot?.skipped.map(\.path) ?? [])
+    }
+    guard found.state == .conflict, let conflict = conflict(found, target: target, choices: [.upload, .skip])
+    else {
+      return try performBackup(target, container: container, force: false, known: found)
+    }
+    switch ConflictPolicy.prompt.resolve(conflict, resolver: resolver) {
+    case .chosen(.upload, _):
+      verbose("the player chose to upload over '\(conflict.cloudArchive)'")
+      return try performBackup(target, container: container, force: true, known: found)
+    case .chosen:
+      noteUnanswered(found, target: target)
+      return BackupReport(
+        game: target.game, container: target.containerURL, outcome: .skipped,
+        archive: found.record?.archive ?? conflict.cloudArchive, files: conflict.localFiles,
+        bytes: conflict.localBytes, archiveBytes: 0, skipped: found.snapshot?.skipped.map(\.path) ?? [],
+        newerCloudArchive: conflict.cloudArchive)
+    case .unresolved(let reason):
+      noteUnanswered(found, target: target)
+      throw VaultError.conflictUnresolved(
+        game: target.game, reason: reason, kind: conflict.kind,
+        hint:
+          "The cloud's latest is \(conflict.cloudArchive), from \(conflict.cloudDevice ?? "another tool"): 'savevault backup --force' uploads over it (it stays in the container), or 'savevault sync' in a terminal asks which save to keep"
+      )
+    }
   }
 
   /// `backup` with the lock held and the container probed. `known` is what the caller has
@@ -62,10 +106,12 @@ extension Vault {
     let record = known.map(\.record) ?? ledger.load(target)
     let archives =
       try known?.archives ?? listArchives(target, container: container, record: force ? nil : record)
-    let newer = archives.first.flatMap { latest in
-      latest.name != record?.archive && latest.device != target.device ? latest.name : nil
+    // The cloud's latest, when this device never agreed on it (another device's newer save).
+    let unagreed = archives.first.flatMap { latest in
+      latest.name != (record?.cloudLatestWhenAgreed ?? record?.archive) ? latest : nil
     }
-    if !force, let record, archives.contains(where: { $0.name == record.archive }),
+    if !force, let record, record.rolledBackFrom == nil, record.unresolved == nil,
+      archives.contains(where: { $0.name == record.archive }),
       try !Fingerprint(snapshot: snapshot).hasChanged(
         since: record, index: { ledger.loadIndex(target) })
     {
@@ -73,9 +119,10 @@ extension Vault {
       return BackupReport(
         game: target.game, container: target.containerURL, outcome: .unchanged, archive: record.archive,
         files: snapshot.fileCount, bytes: snapshot.byteCount, archiveBytes: 0,
-        skipped: snapshot.skipped.map(\.path), newerCloudArchive: newer)
+        skipped: snapshot.skipped.map(\.path),
+        newerCloudArchive: unagreed.flatMap { $0.device != target.device ? $0.name : nil })
     }
-    if known == nil {  // a sync has said why already
+    if known == nil || !force {  // a sync (which always forces) has said why already
       verbose(
         force
           ? "uploading: --force"
@@ -91,7 +138,7 @@ extension Vault {
     var report = BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
       files: manifest.files, bytes: manifest.bytes, archiveBytes: stored.size,
-      skipped: packed.skipped.map(\.path), newerCloudArchive: newer)
+      skipped: packed.skipped.map(\.path), overrodeArchive: unagreed?.name)
     if let raced = try concurrentUpload(target, container: container, seen: archives, stored: stored.name) {
       // Both archives stay; agreeing on ours would make the other device's work look like a
       // plain cloud change here. Keeping the old agreement makes the next run ask.
@@ -199,7 +246,11 @@ extension Vault {
   /// save as `snapshot` shows it.
   /// Archives still pending were made before this agreement: they become pre-restore copies
   /// first, so that no later run uploads them over it (whatever the devices' clocks say).
-  func recordAgreement(target: Target, archive: String, snapshot: Snapshot, content: [ManifestEntry]) throws {
+  /// `rolledBackFrom` is the cloud's newer latest when the player restored an older archive.
+  func recordAgreement(
+    target: Target, archive: String, snapshot: Snapshot, content: [ManifestEntry],
+    rolledBackFrom: String? = nil
+  ) throws {
     retirePending((try? pendingStore().archivesNewestFirst(game: target.game)) ?? [], target: target)
     let index = LedgerIndexEntry.entries(snapshot: snapshot, content: content)
     var known: [String: LedgerIndexEntry] = [:]
@@ -208,7 +259,9 @@ extension Vault {
       game: target.game, container: target.ledgerKey, archive: archive,
       metadataDigest: snapshot.metadataDigest,
       contentDigest: try Fingerprint(snapshot: snapshot).contentDigest(known: known),
-      files: snapshot.fileCount, bytes: snapshot.byteCount, agreedAtMs: context.clock())
+      files: snapshot.fileCount, bytes: snapshot.byteCount, agreedAtMs: context.clock(),
+      saveDir: target.saveDirectory, realSaveDir: Platform.realPath(target.saveDirectory),
+      rolledBackFrom: rolledBackFrom)
     try ledger.save(record, index: index)
   }
 }

@@ -78,7 +78,11 @@ extension Vault {
       one.endpoint = request.endpoint
       one.allowsInsecureHTTP = request.allowsInsecureHTTP
       do {
-        targets.append((try resolve(one), isNamed || !games.isEmpty))
+        // With no game named anywhere, the working folder stands in for a save directory only
+        // to find the container: where it lies is no problem of anyone's.
+        let checksSave = isNamed || !games.isEmpty
+        targets.append(
+          (try checksSave ? resolve(one) : Target.resolve(one, paths: paths, context: context), checksSave))
       } catch {
         checks.append(
           DoctorCheck(
@@ -270,6 +274,12 @@ extension Vault {
       return DoctorCheck(
         "save-dir", game, .problem, "'\(path)' cannot be read", fix: "check its permissions (chmod u+rx)",
         area: .local)
+    }
+    if Platform.isMountPoint(path) {
+      return DoctorCheck(
+        "save-dir", game, .warning,
+        "'\(path)' is a mount point: backups work, but a restore cannot replace it",
+        fix: "point the game at a folder inside it (or mount the drive one level up)", area: .local)
     }
     if names.isEmpty {
       return DoctorCheck(

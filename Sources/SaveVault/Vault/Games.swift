@@ -23,6 +23,11 @@ extension Vault {
     if exists && !isDirectory.boolValue {
       throw ConfigError.invalid("save directory '\(saveDirectory)' is a file, not a directory")
     }
+    if exists && Platform.isMountPoint(saveDirectory) {
+      throw ConfigError.invalid(
+        "save directory '\(saveDirectory)' is a mount point (a drive or a bind mount): a restore replaces the save folder itself, which a mount point cannot be. Point the game at a folder inside it, or mount the drive one level up"
+      )
+    }
     let container = try game.containerURL.map { url throws(ConfigError) -> String in
       let location = try ContainerLocation.parse(
         url, currentDirectory: context.currentDirectory, home: paths.home)
@@ -45,13 +50,21 @@ extension Vault {
           "game '\(game.name)' is already in config file '\(path)': pass --replace to change it, or 'savevault remove \(game.name)' first"
         )
       }
+      let config = try ConfigFile.load(path: path, isRequired: false)
       if let id = game.steamAppId {
-        let others = try ConfigFile.load(path: path, isRequired: false).games ?? [:]
-        if let other = others.first(where: { $0.key != game.name && $0.value.steamAppId == id })?.key {
+        if let other = config.games?.first(where: { $0.key != game.name && $0.value.steamAppId == id })?.key {
           throw ConfigError.invalid(
             "Steam app id \(id) already belongs to game '\(other)' in '\(path)': one id names one game")
         }
       }
+      let containerURL = Target.containerURL(container, config: config, paths: paths, context: context)
+      let placement = Placement(
+        saveDirectory: saveDirectory, game: game.name,
+        container: try ContainerLocation.parse(
+          containerURL, currentDirectory: context.currentDirectory, home: paths.home),
+        games: Target.configuredSaveDirectories(config, configPath: path, paths: paths, context: context),
+        paths: paths)
+      if let problem = placement.problem() { throw problem }
       var entry: [String: Any] = ["saveDir": saveDirectory]
       entry["container"] = container
       entry["steamAppId"] = game.steamAppId

@@ -18,8 +18,7 @@ extension Vault {
     recoverInterruptedRestore(target)
     guard let snapshot = try Snapshot.scan(target.saveDirectory), !snapshot.isEmpty else { return nil }
     let store = pendingStore(creating: true)
-    let agreed = ledger.load(target)
-      .flatMap { ArchiveName(parsing: $0.archive)?.createdMs }
+    let agreed = ledger.load(target)?.newestKnownMs
     // Named after the agreement, and never with the time of a pre-restore copy: a pending
     // archive retired there had the name the next one would get, and one name must never stand
     // for two saves of this device.
@@ -42,14 +41,18 @@ extension Vault {
     let pending = (try? store.archivesNewestFirst(game: target.game)) ?? []
     guard !pending.isEmpty else { return nil }
     let record = ledger.load(target)
-    let agreedMs = record.flatMap { ArchiveName(parsing: $0.archive)?.createdMs } ?? Int64.min
+    let agreedMs = record?.newestKnownMs ?? Int64.min
     retirePending(pending.filter { $0.modifiedMs <= agreedMs }, target: target)
     let fresh = pending.filter { $0.modifiedMs > agreedMs }
     guard let newest = fresh.first else { return nil }
     let archives = try listArchives(target, container: container, record: record)
-    guard archives.first == nil || archives.first?.name == record?.archive else {
+    let isCloudAsAgreed = archives.first == nil || archives.first?.name == record?.cloudLatestWhenAgreed
+    guard isCloudAsAgreed, record?.unresolved == nil else {
+      let why =
+        isCloudAsAgreed
+        ? "a conflict seen before is still unanswered" : "the cloud changed meanwhile"
       context.log.warning(
-        "\(fresh.count) archive(s) of '\(target.game)' wait in '\(store.root)/\(target.game)': the cloud changed meanwhile, so they are not uploaded until you resolve it"
+        "\(fresh.count) archive(s) of '\(target.game)' wait in '\(store.root)/\(target.game)': \(why), so they are not uploaded until you resolve it"
       )
       return nil
     }
@@ -72,7 +75,8 @@ extension Vault {
     }
     let agreement = LedgerRecord(
       game: target.game, container: target.ledgerKey, archive: newest.name, metadataDigest: "",
-      contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock())
+      contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock(), saveDir: target.saveDirectory,
+      realSaveDir: Platform.realPath(target.saveDirectory))
     try ledger.save(agreement, index: [])
     return newest.name
   }

@@ -18,6 +18,8 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
   private var name: String?
   /// The content the copy holds (its manifest), written with `name`.
   private(set) var contentDigest: String?
+  /// Why packing failed, written instead of `name`.
+  private(set) var failure: (any Error)?
   private var isJoined = false
 
   init(vault: Vault, snapshot: Snapshot, target: Target) {
@@ -30,12 +32,14 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
       let newest = vault.preRestoreCopies(game: target.game).first?.modifiedMs
       var finishing = vault
       finishing.context.interruption = Interruption()
-      if let (stored, manifest) = try? finishing.store(
-        snapshot, game: target.game, device: target.device, in: keeper,
-        notBefore: newest.map { $0 + 1 } ?? Int64.min, reportsProgress: false)
-      {
+      do {
+        let (stored, manifest) = try finishing.store(
+          snapshot, game: target.game, device: target.device, in: keeper,
+          notBefore: newest.map { $0 + 1 } ?? Int64.min, reportsProgress: false)
         name = stored.name
         contentDigest = ContentDigest.of(manifest.entries)
+      } catch {
+        failure = error
       }
     }
     thread.start()
@@ -52,10 +56,11 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
 }
 
 extension Vault {
-  /// Starts packing the pre-restore copy of `current` on a second thread, when a copy can hold
-  /// it whole (something to keep, and nothing that an archive cannot hold).
+  /// Starts packing the pre-restore copy of `current` on a second thread, when there is
+  /// something to keep (what an archive cannot hold, symlinks leading outside and FIFOs, stays
+  /// in the save directory: `carryOver`).
   func startPreRestoreCopy(of current: Snapshot?, target: Target) -> EarlyPreRestoreCopy? {
-    guard let current, !current.isEmpty, current.skipped.isEmpty else { return nil }
+    guard let current, !current.isEmpty else { return nil }
     return EarlyPreRestoreCopy(vault: self, snapshot: current, target: target)
   }
 
@@ -69,7 +74,8 @@ extension Vault {
     // metadata is not enough (a rewrite with the same size and time, a coarse clock), so every
     // file of the folder is hashed again; a read, still cheaper than packing and flushing.
     if let early, let name = early.wait(), let replaced = try? Snapshot.scan(aside),
-      replaced.skipped.isEmpty, replaced.metadataDigest == early.snapshot.metadataDigest,
+      isCarried(replaced.skipped, from: aside, into: Platform.resolvedPath(target.saveDirectory)),
+      replaced.metadataDigest == early.snapshot.metadataDigest,
       let content = try? Fingerprint(snapshot: replaced).contentEntries(),
       ContentDigest.of(content) == early.contentDigest
     {
@@ -104,6 +110,10 @@ struct PreRestoreCopy: Sendable, Equatable {
   var path: String
   var modifiedMs: Int64
   var isFolder: Bool
+
+  static func newestFirst(_ a: PreRestoreCopy, _ b: PreRestoreCopy) -> Bool {
+    a.modifiedMs != b.modifiedMs ? a.modifiedMs > b.modifiedMs : a.name > b.name
+  }
 }
 
 extension Vault {
@@ -123,9 +133,43 @@ extension Vault {
       copies.append(
         PreRestoreCopy(name: name, path: folder + "/" + name, modifiedMs: parsed.createdMs, isFolder: true))
     }
-    return copies.sorted {
-      $0.modifiedMs != $1.modifiedMs ? $0.modifiedMs > $1.modifiedMs : $0.name > $1.name
+    return copies.sorted(by: PreRestoreCopy.newestFirst)
+  }
+
+  /// Makes the game's folder of pre-restore copies, durably (a restore that moves the replaced
+  /// save there must not find it missing after the swap). Throws when it cannot, before any
+  /// swap. Returns its path.
+  @discardableResult
+  func preparePreRestoreFolder(_ target: Target) throws -> String {
+    let root = preRestoreStore(creating: true).root
+    let folder = root + "/" + target.game
+    guard Platform.deviceID(folder) == nil else { return folder }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw VaultError.preRestoreCopyFailed(
+        game: target.game, folder: folder, reason: (error as NSError).localizedDescription)
     }
+    // The folders just made must survive a power cut with the copy they hold.
+    for made in [root, paths.dataDirectory, (paths.dataDirectory as NSString).deletingLastPathComponent] {
+      try? Platform.syncDirectory(made)
+    }
+    return folder
+  }
+
+  /// This game's pre-restore copies (`preRestoreCopies(game:)`) and the replaced save folders
+  /// kept beside its save directory when no copy could hold them (`.savevault-kept-…`), newest
+  /// first: everything `status`, `list --pre-restore` and `restore --undo` know as the saves
+  /// restores replaced.
+  func preRestoreCopies(of target: Target) -> [PreRestoreCopy] {
+    let parent = (Platform.resolvedPath(target.saveDirectory) as NSString).deletingLastPathComponent
+    let prefix = Self.keptPrefix(target.game)
+    let beside = ((try? Platform.directoryNames(parent)) ?? []).compactMap { name -> PreRestoreCopy? in
+      guard name.hasPrefix(prefix), let ms = Int64(name.dropFirst(prefix.count)) else { return nil }
+      return PreRestoreCopy(name: name, path: parent + "/" + name, modifiedMs: ms, isFolder: true)
+    }
+    return (preRestoreCopies(game: target.game) + beside).sorted(by: PreRestoreCopy.newestFirst)
   }
 
   /// Whether a save folder in `parent` can be kept by moving it into the pre-restore folder
@@ -146,21 +190,8 @@ extension Vault {
   /// copy's path just before the move, so that the undo point never names an older copy
   /// (a kill between the two leaves the folder set aside, and the next run keeps it again).
   func keepByMoving(_ aside: String, target: Target, whenKept: (String?) -> Void) -> String? {
-    let root = preRestoreStore(creating: true).root
-    let folder = root + "/" + target.game
-    let isNew = Platform.deviceID(folder) == nil
-    do {
-      try FileManager.default.createDirectory(
-        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      return nil
-    }
-    if isNew {  // the folders just made must survive a power cut with the copy they hold
-      for made in [root, paths.dataDirectory, (paths.dataDirectory as NSString).deletingLastPathComponent] {
-        try? Platform.syncDirectory(made)
-      }
-    }
-    guard let here = Platform.deviceID(aside), here == Platform.deviceID(folder),
+    guard let folder = try? preparePreRestoreFolder(target), let here = Platform.deviceID(aside),
+      here == Platform.deviceID(folder),
       (try? context.failpoints.hit("restore.keep-by-moving")) != nil
     else { return nil }
     // Named after every copy before it, so the newest copy is the last one kept, whatever the clock.

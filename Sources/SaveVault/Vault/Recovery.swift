@@ -124,7 +124,9 @@ extension Vault {
       ledger.load(target)?.archive != journal.archive
     {
       do {
-        try recordAgreement(target: target, archive: journal.archive, snapshot: restored, content: content)
+        try recordAgreement(
+          target: target, archive: journal.archive, snapshot: restored, content: content,
+          rolledBackFrom: journal.rolledBackFrom)
         note("recorded the interrupted restore of '\(journal.archive)' as this device's agreement")
       } catch {
         return context.log.warning("could not record the restore of '\(journal.archive)': \(error)")

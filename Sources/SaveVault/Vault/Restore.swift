@@ -24,6 +24,10 @@ public struct RestoreReport: Codable, Sendable, Equatable {
   public var bytes: Int64
   /// Where the save that was replaced was kept (nil when there was none).
   public var preRestoreCopy: String?
+  /// The cloud's latest archive, when an older one was restored on purpose: the restored save
+  /// is the player's choice over it, and the next sync uploads it as the new latest (the newer
+  /// archive stays in the container). Nil otherwise.
+  public var rolledBackFrom: String?
 }
 
 extension Vault {
@@ -53,7 +57,8 @@ extension Vault {
   /// `restore` with the lock held; `known` is what the caller has already read (a sync's assessment).
   func performRestore(
     _ target: Target, container: any Container, selection: RestoreSelection, known: Assessment? = nil,
-    undoing: UndoPoint? = nil, beforeDone: () throws -> Void = {}
+    undoing: UndoPoint? = nil, carrying: (folder: String, skipped: [(path: String, reason: String)])? = nil,
+    beforeDone: () throws -> Void = {}
   ) throws
     -> RestoreReport
   {
@@ -68,7 +73,10 @@ extension Vault {
       }
       chosen = latest
     case .named(let name):
-      guard let named = archives.first(where: { $0.name == name }) else {
+      // A name SaveVault did not make is never latest, but restores when named.
+      let unrecognized =
+        ArchiveName(parsing: name) == nil ? try container.listSorted(game: target.game).unrecognized : []
+      guard let named = (archives + unrecognized).first(where: { $0.name == name }) else {
         throw ContainerError.notFound(container: target.containerURL, name: name)
       }
       chosen = named
@@ -77,6 +85,9 @@ extension Vault {
 
     let current = try known.map(\.snapshot) ?? Snapshot.scan(target.saveDirectory)
     let destination = current?.root ?? Platform.resolvedPath(target.saveDirectory)
+    if current != nil && Platform.isMountPoint(destination) {
+      throw VaultError.saveDirectoryIsMountPoint(path: target.saveDirectory)
+    }
     let parent = (destination as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
@@ -113,7 +124,19 @@ extension Vault {
       )
     }
     try context.checkpoint("restore.extracted")
-    _ = early?.wait()  // before the swap: it reads the save directory by its path
+    // The current save must be kept before it is replaced: with no room for its copy, refuse now.
+    if let early, early.wait() == nil {
+      throw VaultError.preRestoreCopyFailed(
+        game: target.game, folder: preRestoreStore().root + "/" + target.game,
+        reason: early.failure.map(Self.plainReason) ?? "it could not be packed")
+    }
+    if early == nil, current.map({ !$0.isEmpty || !$0.skipped.isEmpty }) == true {
+      try preparePreRestoreFolder(target)
+    }
+    // What no archive holds stays in the save: from the folder an undo puts back, then from the
+    // save replaced.
+    if let carrying { carryOver(carrying.skipped, from: carrying.folder, into: staging) }
+    if let current { carryOver(current.skipped, from: destination, into: staging) }
     // Every folder, also those an archive implies without listing them (`a/b/f` alone).
     let folders = Set(
       extraction.entries.flatMap { entry in
@@ -129,9 +152,13 @@ extension Vault {
     let aside = try current.map { _ in
       try makeTemporaryDirectory(in: parent, prefix: Self.asidePrefix(target.game))
     }
+    // An older archive restored on purpose is the player's choice over the latest: a rollback,
+    // which the next sync uploads rather than undoes.
+    let rolledBackFrom = undoing == nil && chosen.name != archives.first?.name ? archives.first?.name : nil
     let journal = RestoreJournal(
       game: target.game, container: target.ledgerKey, archive: chosen.name, destination: destination,
-      staging: staging, aside: aside, contentDigest: ContentDigest.of(extraction.entries), undoing: undoing)
+      staging: staging, aside: aside, contentDigest: ContentDigest.of(extraction.entries), undoing: undoing,
+      rolledBackFrom: rolledBackFrom)
     do {
       try restoreJournals.save(journal)
     } catch {
@@ -160,7 +187,8 @@ extension Vault {
     // An undo puts back the agreement it undoes (Undo.swift); a restore records a new one.
     if undoing == nil, let restored = try Snapshot.scan(destination) {
       try recordAgreement(
-        target: target, archive: chosen.name, snapshot: restored, content: extraction.entries)
+        target: target, archive: chosen.name, snapshot: restored, content: extraction.entries,
+        rolledBackFrom: rolledBackFrom)
     }
     try beforeDone()  // an undo's agreement: while the journal still lets recovery finish it
     context.failpoints.reach("restore.agreed")
@@ -169,7 +197,7 @@ extension Vault {
     return RestoreReport(
       game: target.game, container: target.containerURL, archive: chosen.name, saveDir: target.saveDirectory,
       verified: extraction.isVerified, files: files.count, bytes: files.reduce(0) { $0 + ($1.size ?? 0) },
-      preRestoreCopy: preRestoreCopy)
+      preRestoreCopy: preRestoreCopy, rolledBackFrom: rolledBackFrom)
   }
 
   /// Puts the staging folder where the save directory is: the old folder (if any) is renamed
@@ -212,17 +240,19 @@ extension Vault {
   /// and before the set-aside folder goes, so a kill cannot fall between the two.
   func keepReplaced(_ aside: String, target: Target, whenKept: (String?) -> Void = { _ in }) -> String? {
     let scanned = Result { try Snapshot.scan(aside) }
-    if case .success(let found) = scanned, found.map({ $0.isEmpty && $0.skipped.isEmpty }) ?? true {
+    let save = Platform.resolvedPath(target.saveDirectory)
+    // Whether everything an archive cannot hold is in the restored save too (`carryOver`).
+    let isWhole = { (found: Snapshot) in self.isCarried(found.skipped, from: aside, into: save) }
+    if case .success(let found) = scanned, found.map({ $0.isEmpty && isWhole($0) }) ?? true {
       whenKept(nil)
       removeKept(aside, game: target.game)
       return nil
     }
     // nil: the folder could not be read, so it is kept whole, never removed.
     let replaced = (try? scanned.get()) ?? nil
-    // Symlinks leading outside would point elsewhere from the pre-restore folder, and no
-    // archive holds them: such a folder stays beside the save (below).
-    if replaced?.skipped.isEmpty != false, let moved = keepByMoving(aside, target: target, whenKept: whenKept)
-    {
+    // What an archive cannot hold and the restored save lacks would point elsewhere from the
+    // pre-restore folder: such a folder stays beside the save (below).
+    if replaced.map(isWhole) ?? true, let moved = keepByMoving(aside, target: target, whenKept: whenKept) {
       return moved
     }
     var copyPath: String?
@@ -243,7 +273,7 @@ extension Vault {
         context.log.warning("could not pack the replaced save into a pre-restore copy: \(error)")
       }
     }
-    if let copyPath, replaced?.skipped.isEmpty == true {
+    if let copyPath, replaced.map(isWhole) == true {
       whenKept(copyPath)
       removeKept(aside, game: target.game)
       return copyPath
@@ -257,8 +287,20 @@ extension Vault {
       ? "it could not be read"
       : copyPath == nil ? "no pre-restore copy could be made" : "it holds entries an archive cannot"
     context.log.warning(
-      "kept the replaced save directory itself at '\(place)' (\(why)); delete it when you no longer need it")
+      "kept the replaced save directory itself at '\(place)' (\(why)); 'savevault list --pre-restore' lists it and 'savevault restore --undo' puts it back"
+    )
     return copyPath ?? place
+  }
+
+  /// The text of a failure, without the wrapping that names SaveVault's own folder a
+  /// "container".
+  static func plainReason(_ error: any Error) -> String {
+    switch error {
+    case ContainerError.noSpace: "no space left on the device"
+    case ContainerError.unavailable(_, let reason), ContainerError.transferFailed(_, _, let reason): reason
+    case ArchiveError.noSpace: "no space left on the device"
+    default: String(describing: error)
+    }
   }
 
   private func makeTemporaryDirectory(in parent: String, prefix: String) throws -> String {

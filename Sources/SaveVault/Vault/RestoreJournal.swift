@@ -22,6 +22,8 @@ struct RestoreJournal: GameRecord, Equatable {
   /// then puts back the point's agreement instead of agreeing on `archive` (a pre-restore copy,
   /// never a cloud archive).
   var undoing: UndoPoint? = nil
+  /// The cloud's latest, when the archive restored is an older one chosen on purpose.
+  var rolledBackFrom: String? = nil
 }
 
 extension Vault {

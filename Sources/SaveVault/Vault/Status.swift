@@ -100,10 +100,36 @@ struct Assessment {
   var snapshot: Snapshot?
   /// The container's archives, newest first.
   var archives: [StoredArchive]
+  /// This device's agreement about this save folder (nil when there is none, or when the one
+  /// kept is about another folder: see `movedFrom`).
   var record: LedgerRecord?
   var state: SyncState
+  /// The save folder the kept agreement was about, when the game now names another one.
+  var movedFrom: String?
 
   var latest: StoredArchive? { archives.first }
+
+  /// Whether there is a save to back up: the folder exists and holds a file or symlink.
+  var hasSave: Bool { snapshot.map { !$0.isEmpty } ?? false }
+
+  /// A save missing (or empty) while the cloud still holds what was last agreed: deleted here,
+  /// or its drive not mounted. Restoring it unasked would undo the player's own change.
+  var isLocalDeletion: Bool {
+    guard state == .localMissing, let record, let latest else { return false }
+    return latest.name == record.cloudLatestWhenAgreed
+  }
+
+  /// What kind of conflict the state is (nil when it is none).
+  var conflictKind: ConflictKind? {
+    if isLocalDeletion { return .localDeleted }
+    guard state == .conflict else { return nil }
+    guard let record else { return .noAgreement }
+    switch record.unresolved?.kind {
+    case .deletion?: return .reappeared
+    case .conflict?: return .stillUnanswered
+    case nil: return .bothChanged
+    }
+  }
 }
 
 extension Vault {
@@ -126,7 +152,7 @@ extension Vault {
     let found = try assess(target, container: container)
     let snapshot = found.snapshot
     let latest = found.latest
-    let copies = preRestoreCopies(game: target.game)
+    let copies = preRestoreCopies(of: target)
     let pending = (try? pendingStore().archivesNewestFirst(game: target.game)) ?? []
     return StatusReport(
       game: target.game, state: found.state, device: target.device,
@@ -149,37 +175,71 @@ extension Vault {
   /// Reads the save directory, the container and the ledger, and decides the state.
   func assess(_ target: Target, container: any Container) throws -> Assessment {
     let snapshot = try Snapshot.scan(target.saveDirectory)
-    let record = ledger.load(target)
-    let archives = try listArchives(target, container: container, record: record)
+    let kept = ledger.load(target)
+    let archives = try listArchives(target, container: container, record: kept)
     let latest = archives.first
     verbose(
       "local: '\(target.saveDirectory)' \(snapshot.map { $0.isEmpty ? "is empty" : "holds \($0.fileCount) file(s)" } ?? "does not exist"); cloud: \(archives.count) archive(s) in '\(target.containerURL)'"
     )
-    var state = try Decision.state(
-      localExists: snapshot.map { !$0.isEmpty } ?? false, cloudHasArchives: latest != nil
-    ) {
-      guard let snapshot, let latest else { return .none(identicalContent: false) }
-      if let record {
-        let changed = try Fingerprint(snapshot: snapshot).hasChanged(
+    // An agreement about another folder (the game was pointed at a new one) says nothing about
+    // this folder's content: compare it with the cloud as a new device would.
+    let realSaveDir = snapshot?.root ?? Platform.realPath(target.saveDirectory)
+    let record = kept.flatMap {
+      $0.isAbout(saveDir: target.saveDirectory, realSaveDir: realSaveDir) ? $0 : nil
+    }
+    let movedFrom = record == nil ? kept?.saveDir : nil
+    if let movedFrom { verbose("the last agreement was about '\(movedFrom)', not this folder") }
+    func isIdentical(to latest: StoredArchive, snapshot: Snapshot) throws -> Bool {
+      if let record, latest.name == record.archive {
+        return try !Fingerprint(snapshot: snapshot).hasChanged(
           since: record, index: { ledger.loadIndex(target) })
-        verbose(
-          "ledger: agreed on '\(record.archive)'; the local save \(changed ? "changed" : "is unchanged") since"
-        )
-        verbose(
-          "cloud: latest is '\(latest.name)'\(latest.name == record.archive ? ", the agreed one" : ", not the agreed one")"
-        )
-        return .recorded(localChanged: changed, cloudLatestIsAgreed: latest.name == record.archive)
       }
-      verbose("no ledger on this device: comparing the save's content with '\(latest.name)'")
       let local = try Fingerprint(snapshot: snapshot).contentDigest()
       let cloud = try container.read(game: target.game, name: latest.name) { fd in
         try contentDigest(fd: fd, archiveName: latest.name, limits: target.limits)
       }
-      return .none(identicalContent: local == cloud)
+      return local == cloud
+    }
+    let hasSave = snapshot.map { !$0.isEmpty } ?? false
+    var state = try Decision.state(localExists: hasSave, cloudHasArchives: latest != nil) {
+      guard let snapshot, let latest else { return .none(identicalContent: false) }
+      guard let record else {
+        verbose(
+          "no agreement about this folder on this device: comparing the save's content with '\(latest.name)'")
+        return .none(identicalContent: try isIdentical(to: latest, snapshot: snapshot))
+      }
+      if let unresolved = record.unresolved {
+        verbose("a \(unresolved.kind.rawValue) seen at \(unresolved.seenAtMs) ms is still unanswered")
+        return .unresolved(identicalContent: try isIdentical(to: latest, snapshot: snapshot))
+      }
+      let changed = try Fingerprint(snapshot: snapshot).hasChanged(
+        since: record, index: { ledger.loadIndex(target) })
+      verbose(
+        "ledger: agreed on '\(record.archive)'; the local save \(changed ? "changed" : "is unchanged") since")
+      if let newer = record.rolledBackFrom {
+        verbose(
+          "the player restored '\(record.archive)' over the newer '\(newer)': the local save is to be uploaded"
+        )
+      }
+      let isAgreed = latest.name == record.cloudLatestWhenAgreed
+      verbose("cloud: latest is '\(latest.name)'\(isAgreed ? ", as agreed" : ", not the agreed one")")
+      // Both changed, into the same content, and the cloud by that one archive alone (this
+      // device's upload whose agreement a kill cut short, or another device that made the same
+      // change): nothing to choose between. Two new archives (two devices uploading at once)
+      // are asked about, whatever the content of the newest.
+      let agreedMs = ArchiveName(parsing: record.cloudLatestWhenAgreed)?.createdMs ?? Int64.max
+      if changed || record.rolledBackFrom != nil, !isAgreed,
+        archives.lazy.filter({ $0.modifiedMs > agreedMs }).count == 1,
+        try isIdentical(to: latest, snapshot: snapshot)
+      {
+        verbose("both changed, into the content of '\(latest.name)'")
+        return .none(identicalContent: true)
+      }
+      return .recorded(localChanged: changed || record.rolledBackFrom != nil, cloudLatestIsAgreed: isAgreed)
     }
     // A missing or empty save agreed on as such with the cloud's latest (a deletion that was
     // uploaded, or an empty backup that was restored) is in sync: nothing to restore or ask.
-    if state == .localMissing, let record, record.archive == latest?.name,
+    if state == .localMissing, let record, record.archive == latest?.name, record.rolledBackFrom == nil,
       try !Fingerprint(snapshot: snapshot ?? Snapshot(root: target.saveDirectory, entries: [], skipped: []))
         .hasChanged(since: record, index: { ledger.loadIndex(target) })
     {
@@ -187,6 +247,7 @@ extension Vault {
       state = .inSync
     }
     verbose("state: \(state.rawValue)")
-    return Assessment(snapshot: snapshot, archives: archives, record: record, state: state)
+    return Assessment(
+      snapshot: snapshot, archives: archives, record: record, state: state, movedFrom: movedFrom)
   }
 }

@@ -37,7 +37,8 @@ extension Vault {
   /// `local-missing` restore (keeping the local save), and a `conflict` is settled by `policy`
   /// (asking `resolver` for `prompt`). Nothing is ever lost: an upload only adds an archive,
   /// a restore keeps a pre-restore copy. An unresolved conflict changes nothing and reports
-  /// `.unresolved`.
+  /// `.unresolved`; a conflict or deletion left unanswered (or skipped) is noted in the ledger
+  /// and stays a conflict, whatever the local save does meanwhile, until it is settled.
   public func sync(
     _ target: Target, policy: ConflictPolicy, resolver: any ConflictResolver, phase: SyncPhase = .full
   ) throws -> SyncReport {
@@ -62,11 +63,6 @@ extension Vault {
       report.preRestoreCopy = restored.preRestoreCopy
     }
 
-    // A save that vanished while the cloud kept the agreed archive was deleted here (or its
-    // drive is not mounted): restoring it unasked would undo the player's own change.
-    let isLocalDeletion =
-      found.state == .localMissing && found.record != nil && found.latest?.name == found.record?.archive
-
     func restoreBeforeTheGame() throws {
       if phase == .full {
         try restore()
@@ -75,35 +71,24 @@ extension Vault {
       }
     }
 
-    verbose(
-      "\(found.state.rawValue): \(Self.plan(found.state, phase: phase, isLocalDeletion: isLocalDeletion))")
+    verbose("\(found.state.rawValue): \(Self.plan(found))")
+    if let movedFrom = found.movedFrom {
+      report.note =
+        "this device's last agreement was about the save folder '\(movedFrom)'; this folder was compared by content"
+    }
     switch found.state {
     case .inSync:
-      if found.record == nil, let latest = found.latest, let snapshot = found.snapshot {
-        // A new device whose save is the cloud's: remember the agreement, so that its next
-        // change is an upload, not a conflict.
-        try recordAgreement(
-          target: target, archive: latest.name, snapshot: snapshot,
-          content: try Fingerprint(snapshot: snapshot).contentEntries())
-      }
+      try agreeOnIdentical(found, target: target)
     case .localChanged:
       try upload()
     case .cloudEmpty:
-      if found.snapshot.map({ !$0.isEmpty }) == true { try upload() }
+      if found.hasSave { try upload() }
     case .cloudChanged:
       try restoreBeforeTheGame()
-    case .localMissing where !isLocalDeletion:
+    case .localMissing where !found.isLocalDeletion:
       try restoreBeforeTheGame()
     case .conflict, .localMissing:
-      guard let latest = found.latest else { break }
-      if isLocalDeletion {
-        report.note = "the local save was deleted (or its drive is not mounted) since the last agreement"
-      }
-      let conflict = Conflict(
-        game: target.game, saveDir: target.saveDirectory, localModifiedMs: found.snapshot?.newestModifiedMs,
-        localFiles: found.snapshot?.fileCount ?? 0, localBytes: found.snapshot?.byteCount ?? 0,
-        cloudArchive: latest.name, cloudModifiedMs: latest.modifiedMs, cloudDevice: latest.device,
-        cloudBytes: latest.size, container: target.containerURL)
+      guard let conflict = conflict(found, target: target) else { break }
       report.conflict = conflict
       switch policy.resolve(conflict, resolver: resolver) {
       case .chosen(let choice, let by):
@@ -112,14 +97,17 @@ extension Vault {
         switch choice {
         case .upload: try upload()
         case .restore: try restore()
-        case .skip: report.action = .skipped
+        case .skip:
+          report.action = .skipped
+          noteUnanswered(found, target: target)
         }
       case .unresolved(let reason):
         report.action = .unresolved
         report.note =
-          (isLocalDeletion
+          (found.isLocalDeletion
           ? VaultError.deletionUnresolved(game: target.game, reason: reason)
-          : VaultError.conflictUnresolved(game: target.game, reason: reason)).description
+          : VaultError.conflictUnresolved(game: target.game, reason: reason, kind: conflict.kind)).description
+        noteUnanswered(found, target: target)
       }
     }
     // Archives kept while the container was unreachable went up first: that is an upload too,
@@ -134,17 +122,61 @@ extension Vault {
 }
 
 extension Vault {
-  /// What sync does in `state`, for `--verbose`.
-  static func plan(_ state: SyncState, phase: SyncPhase, isLocalDeletion: Bool) -> String {
-    switch state {
+  /// Both sides of the conflict `found` is in, as the player is asked about them (nil when the
+  /// cloud has no archive).
+  func conflict(_ found: Assessment, target: Target, choices: [ConflictChoice] = ConflictChoice.allCases)
+    -> Conflict?
+  {
+    guard let latest = found.latest else { return nil }
+    return Conflict(
+      game: target.game, kind: found.conflictKind ?? .bothChanged, saveDir: target.saveDirectory,
+      localModifiedMs: found.snapshot?.newestModifiedMs, localFiles: found.snapshot?.fileCount ?? 0,
+      localBytes: found.snapshot?.byteCount ?? 0, cloudArchive: latest.name,
+      cloudModifiedMs: latest.modifiedMs,
+      cloudDevice: latest.device, cloudBytes: latest.size, container: target.containerURL,
+      choices: found.hasSave ? choices : choices.filter { $0 != .upload })
+  }
+
+  /// Records the agreement an in-sync `found` stands for when the ledger does not say it yet: a
+  /// new device (or folder) whose save is the cloud's, or both sides changed into the same
+  /// content (a conflict that ended in identical saves), so that the next change is an upload.
+  /// Returns the archive agreed on, nil when nothing needed recording.
+  @discardableResult
+  func agreeOnIdentical(_ found: Assessment, target: Target) throws -> String? {
+    guard found.state == .inSync, let latest = found.latest, let snapshot = found.snapshot,
+      found.record?.archive != latest.name || found.record?.unresolved != nil
+    else { return nil }
+    try recordAgreement(
+      target: target, archive: latest.name, snapshot: snapshot,
+      content: try Fingerprint(snapshot: snapshot).contentEntries())
+    return latest.name
+  }
+
+  /// Remembers that the conflict (or deletion) `found` is in was left unanswered, so that it
+  /// stays one whatever happens to the local save meanwhile (a save that reappears after an
+  /// unmounted drive, a game that writes a new save): only the player settles it. Needs an
+  /// agreement to attach to; a first mark is kept as it was.
+  func noteUnanswered(_ found: Assessment, target: Target) {
+    guard var record = found.record, record.unresolved == nil, let latest = found.latest else { return }
+    record.unresolved = UnresolvedConflict(
+      kind: found.isLocalDeletion ? .deletion : .conflict, cloudLatest: latest.name, seenAtMs: context.clock()
+    )
+    do {
+      try ledger.saveRecord(record)
+    } catch {
+      context.log.warning("could not note that the conflict of '\(target.game)' is unanswered: \(error)")
+    }
+  }
+
+  /// What sync does in the state `found` is in, for `--verbose`.
+  static func plan(_ found: Assessment) -> String {
+    switch found.state {
     case .inSync: "local and cloud agree; nothing to do"
     case .localChanged: "only the local save changed since the agreement; uploading it"
     case .cloudEmpty: "the container has no archive of this game; uploading the local save, if any"
     case .cloudChanged,
-      .localMissing where !isLocalDeletion:
-      phase == .full
-        ? "only the cloud changed (or there is no local save); restoring its latest, keeping the local save"
-        : "the cloud changed; restoring waits for the next sync before the game"
+      .localMissing where !found.isLocalDeletion:
+      "only the cloud changed (or there is no local save); restoring its latest (before a game), keeping the local save"
     case .conflict: "both changed since the agreement; asking, or applying --on-conflict"
     case .localMissing: "the local save was deleted since the agreement; asking, or applying --on-conflict"
     }

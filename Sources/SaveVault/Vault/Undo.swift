@@ -43,21 +43,20 @@ extension Vault {
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)
     let folder = preRestoreStore().root + "/" + target.game
-    let copies = preRestoreCopies(game: target.game)
+    let copies = preRestoreCopies(of: target)
     let point: UndoPoint
     let source: PreRestoreCopy
     if let saved = undoJournal.load(game: target.game) {
-      guard let copy = saved.copy else {
+      // The replaced save is a copy in the pre-restore folder, or a folder kept beside the save.
+      guard let copy = saved.copy ?? saved.keptFolder.map({ ($0 as NSString).lastPathComponent }) else {
         throw VaultError.nothingToUndo(
           game: target.game,
-          reason: saved.keptFolder.map {
-            "the save the last restore replaced could not be packed; it is kept as a folder at '\($0)'"
-          } ?? "the last restore replaced no save (the save directory was missing or empty)")
+          reason: "the last restore replaced no save (the save directory was missing or empty)")
       }
       guard let found = copies.first(where: { $0.name == copy }) else {
         throw VaultError.nothingToUndo(
           game: target.game,
-          reason: "the last restore's pre-restore copy '\(copy)' is no longer in '\(folder)'")
+          reason: "the last restore's pre-restore copy '\(saved.keptFolder ?? folder + "/" + copy)' is gone")
       }
       (point, source) = (saved, found)
     } else {
@@ -102,15 +101,12 @@ extension Vault {
       throw VaultError.nothingToUndo(
         game: target.game, reason: "the pre-restore copy '\(source.path)' is gone")
     }
-    if !snapshot.skipped.isEmpty {
-      context.log.warning(
-        "'\(source.path)' holds entries an archive cannot (\(snapshot.skipped.map(\.path).joined(separator: ", "))); they are not put back and stay there"
-      )
-    }
     let (packed, _) = try store(
       snapshot, game: target.game, device: target.device, in: scratch, reportsProgress: false)
+    // What no archive holds (symlinks leading outside, FIFOs) comes back from the folder itself.
     return try performRestore(
-      target, container: scratch, selection: .named(packed.name), undoing: point, beforeDone: beforeDone)
+      target, container: scratch, selection: .named(packed.name), undoing: point,
+      carrying: (source.path, snapshot.skipped), beforeDone: beforeDone)
   }
 
   /// Sets the agreement `point` noted back, or forgets it (see `undoRestore`).

@@ -20,9 +20,24 @@ public struct Vault: Sendable {
     }
   }
 
-  /// Resolves flags, config and environment into a target.
+  /// Resolves flags, config and environment into a target, and refuses (`ConfigError`) a save
+  /// directory placed where SaveVault would lose saves (`Placement`).
   public func resolve(_ request: TargetRequest) throws(ConfigError) -> Target {
-    try Target.resolve(request, paths: paths, context: context)
+    let target = try Target.resolve(request, paths: paths, context: context)
+    let configPath =
+      request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
+    let config = try ConfigFile.load(path: configPath, isRequired: false)
+    let games = Target.configuredSaveDirectories(
+      config, configPath: configPath, paths: paths, context: context)
+    // A name taken from the folder is bound to the folder the config file or an agreement gives it.
+    let bound =
+      target.isNameFromFolder
+      ? [games[target.game]].compactMap { $0 } + ledger.records(game: target.game).compactMap(\.saveDir) : []
+    let placement = Placement(
+      saveDirectory: target.saveDirectory, game: target.game, container: target.container, games: games,
+      paths: paths, bound: bound)
+    if let problem = placement.problem() { throw problem }
+    return target
   }
 
   var ledger: LedgerStore { LedgerStore(directory: paths.ledgerDirectory) }

@@ -6,13 +6,17 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
   case saveDirectoryEmpty(path: String)
   /// The save directory is not a directory.
   case saveDirectoryNotDirectory(path: String)
+  /// The save directory is the root of a mount, which a restore cannot replace.
+  case saveDirectoryIsMountPoint(path: String)
   /// The container holds no backup of this game.
   case noBackups(game: String, container: String)
   /// Another SaveVault process holds this game's lock.
   case busy(game: String, holder: String, lockPath: String)
   /// Both sides changed and nobody chose (no terminal, no dialog, no policy), or the policy
   /// was `fail`. Nothing was changed.
-  case conflictUnresolved(game: String, reason: String)
+  /// `hint` says what the player can do (nil: the sync's choices).
+  case conflictUnresolved(
+    game: String, reason: String, kind: ConflictKind = .bothChanged, hint: String? = nil)
   /// The save was deleted since the last agreement (the cloud unchanged) and nobody chose
   /// whether to restore it. Nothing was changed.
   case deletionUnresolved(game: String, reason: String)
@@ -20,6 +24,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
   case gameNotStarted(command: String, reason: String)
   /// A local file operation failed.
   case io(path: String, reason: String)
+  /// The save a restore would replace could not be kept first (no room for its pre-restore
+  /// copy): nothing was changed.
+  case preRestoreCopyFailed(game: String, folder: String, reason: String)
   /// `restore --undo` found no pre-restore copy to put back (with why, when known).
   case nothingToUndo(game: String, reason: String?)
 
@@ -31,18 +38,24 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
       "save directory '\(path)' is empty; refusing to make an empty backup the latest (pass --force to do it anyway)"
     case .saveDirectoryNotDirectory(let path):
       "save directory '\(path)' is not a directory"
+    case .saveDirectoryIsMountPoint(let path):
+      "save directory '\(path)' is a mount point (a drive or a bind mount): a restore replaces the save folder itself, which a mount point cannot be, so nothing was changed. Point the game at a folder inside it, or mount the drive one level up"
     case .noBackups(let game, let container):
       "container '\(container)' has no backups of '\(game)' yet: run 'savevault backup' first"
     case .busy(let game, let holder, let lockPath):
       "another savevault is working on '\(game)' (\(holder); lock '\(lockPath)'): wait for it to finish"
     case .deletionUnresolved(let game, let reason):
-      "\(game): the local save was deleted (or its drive is not mounted) since it last agreed with the cloud, and \(reason); nothing was changed. Choose with --on-conflict restore (bring back the cloud's save) or --on-conflict upload (make the deletion the latest), or run 'savevault sync' in a terminal"
-    case .conflictUnresolved(let game, let reason):
-      "\(game): both the local save and the cloud changed since they last agreed, and \(reason); nothing was changed. Run 'savevault status' to see both sides, then 'savevault sync' in a terminal, or choose with --on-conflict upload|restore|newer|skip"
+      "\(game): the local save was deleted (or its drive is not mounted) since it last agreed with the cloud, and \(reason); nothing was changed. Run 'savevault sync' in a terminal, or bring back the cloud's save with --on-conflict restore (a save that comes back meanwhile is asked about too); to make the deletion the cloud's latest, run 'savevault backup --force'"
+    case .conflictUnresolved(let game, let reason, let kind, let hint):
+      "\(game): \(kind.situation), and \(reason); nothing was changed. "
+        + (hint
+          ?? "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal, or choose with --on-conflict upload|restore|newer|skip")
     case .gameNotStarted(let command, let reason):
       "cannot start '\(command)': \(reason)"
     case .io(let path, let reason):
       "'\(path)': \(reason)"
+    case .preRestoreCopyFailed(let game, let folder, let reason):
+      "\(game): the current save could not be kept before the restore (its pre-restore copy in '\(folder)' failed: \(reason)), so nothing was restored and nothing changed. Free some space there and try again"
     case .nothingToUndo(let game, let reason):
       reason.map { "\(game): \($0); nothing to undo" } ?? "no pre-restore copy of \(game); nothing to undo"
     }

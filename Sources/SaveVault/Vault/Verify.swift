@@ -35,7 +35,7 @@ extension Vault {
   /// own failures throw.
   public func verify(_ target: Target, selection: VerifySelection) throws -> VerifyReport {
     let container = try makeContainer(target, paths)
-    let archives = try container.archivesNewestFirst(game: target.game)
+    let (archives, unrecognized) = try container.listSorted(game: target.game)
     let chosen: [StoredArchive]
     switch selection {
     case .latest:
@@ -44,12 +44,12 @@ extension Vault {
       }
       chosen = [latest]
     case .named(let name):
-      guard let named = archives.first(where: { $0.name == name }) else {
+      guard let named = (archives + unrecognized).first(where: { $0.name == name }) else {
         throw ContainerError.notFound(container: target.containerURL, name: name)
       }
       chosen = [named]
     case .all:
-      chosen = archives
+      chosen = archives + unrecognized
     }
     var checks: [ArchiveCheck] = []
     for archive in chosen {

@@ -63,6 +63,7 @@ extension Vault {
       throw interrupted  // asked to stop: no game
     } catch {
       warn("could not sync before the game (\(error)); starting it anyway")
+      noteDeletionSeenOffline(target)
       progress("before", nil)
     }
 
@@ -93,5 +94,41 @@ extension Vault {
       progress("after", nil)
     }
     return report
+  }
+}
+
+extension Vault {
+  /// When the sync before a game could not run and the save is missing or empty since the last
+  /// agreement (a drive not mounted, and no network either), notes the deletion as unanswered,
+  /// as a sync would have: a save the game writes now is asked about before it goes anywhere,
+  /// never uploaded (nor its pending archive) as if it continued the agreed one.
+  func noteDeletionSeenOffline(_ target: Target) {
+    guard let held = try? lock(target, purpose: "wrap") else { return }
+    defer { withExtendedLifetime(held) {} }
+    guard var record = ledger.load(target), record.unresolved == nil,
+      record.isAbout(saveDir: target.saveDirectory, realSaveDir: Platform.realPath(target.saveDirectory))
+    else { return }
+    let snapshot: Snapshot
+    do {
+      snapshot =
+        try Snapshot.scan(target.saveDirectory)
+        ?? Snapshot(root: target.saveDirectory, entries: [], skipped: [])
+    } catch {
+      return  // unreadable: no evidence of a deletion
+    }
+    guard snapshot.isEmpty,
+      (try? Fingerprint(snapshot: snapshot).hasChanged(since: record, index: { ledger.loadIndex(target) }))
+        == true
+    else { return }
+    record.unresolved = UnresolvedConflict(
+      kind: .deletion, cloudLatest: record.cloudLatestWhenAgreed, seenAtMs: context.clock())
+    do {
+      try ledger.saveRecord(record)
+      context.log.warning(
+        "the save directory '\(target.saveDirectory)' is missing or empty (is its drive mounted?): a save the game writes now is asked about before it is uploaded"
+      )
+    } catch {
+      context.log.warning("could not note that the save of '\(target.game)' is missing: \(error)")
+    }
   }
 }

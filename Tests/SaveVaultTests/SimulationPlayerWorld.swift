@@ -1,0 +1,95 @@
+import Foundation
+
+@testable import SaveVault
+
+/// Steps of the player's world that lost saves before: a wrapped game whose save folder was not
+/// mounted at launch, a rollback to an older archive, and a second folder with the game's name.
+extension SimulationScenario {
+  /// The save folder's drive is not mounted when the game is launched through `wrap`: the game
+  /// starts a new save in the empty mount point; then the drive is mounted again, over it.
+  /// Unless the player chose at a prompt to upload it, the new save reaches neither the
+  /// container nor the pending folder, so no other device ever restores it over its own.
+  /// (Only on a device that agreed on a save with the container: with no agreement, nothing
+  /// says a save was expected there.)
+  func unmountedWrap(_ device: SimulatedDevice, answer: SimulatedAnswer) throws {
+    guard device.state != nil, device.agreedArchive != nil else { return }
+    let card = device.root + "/card-\(step)"
+    try FileManager.default.moveItem(atPath: device.save, toPath: card)
+    note("\(device.name): the save's drive is not mounted at launch")
+    var isFresh = false
+    try wrap(device, answer: answer) {
+      // The game finds no save: whatever it writes is a new game's.
+      isFresh = device.state == nil
+    }
+    // From now on no run may upload the new game's save (kept as pending if the container
+    // was unreachable after the game): checked with every step's invariants.
+    if isFresh, let fresh = device.state, !answer.mayUploadReappearedSave {
+      newGameSaves[fresh] = "\(device.name)'s new game save of step \(step) (\(answer))"
+    }
+    // The drive is mounted again: the new save is hidden under it, the old one is back.
+    gameOverwrites(device)
+    if FileManager.default.fileExists(atPath: device.save) {
+      try FileManager.default.moveItem(atPath: device.save, toPath: device.root + "/hidden-\(step)")
+    }
+    try FileManager.default.moveItem(atPath: card, toPath: device.save)
+    note("\(device.name): the drive is mounted again")
+  }
+
+  /// The player restores an archive older than the latest on purpose: the restored save is
+  /// their choice, so the next sync uploads it (status says local-changed), never restores the
+  /// newer one over it.
+  func rollback(_ device: SimulatedDevice) throws {
+    let names = ((try? Platform.directoryNames(container + "/" + SimulatedDevice.game)) ?? [])
+      .filter { ArchiveName(parsing: $0) != nil }.sorted()
+    guard names.count > 1, let older = random.pick(Array(names.dropLast())), device.isOnline else { return }
+    let warnings = begin(device, "restore --archive \(older)")
+    defer { end(device, warnings) }
+    let (vault, target) = try device.vault(log: warnings.log)
+    do {
+      let report = try vault.restore(target, selection: .named(older))
+      note(
+        "\(device.name) restore --archive \(older): rolled back from \(report.rolledBackFrom ?? "nothing")")
+      try checkAgreement(device, vault: vault, target: target, "rollback")
+    } catch {
+      note("\(device.name) restore --archive \(older): " + (try expected(error, device, nil)))
+      return
+    }
+    // An archive of an empty save restored on purpose is a deletion to upload only with
+    // `backup --force`: asked about, like any.
+    let state = try vault.status(target).state
+    let expected: [SyncState] = device.state == nil ? [.localMissing] : [.localChanged, .conflict]
+    guard expected.contains(state) else {
+      throw SimulationFailure(
+        invariant: "a rollback sticks",
+        detail: "after restoring \(older) on \(device.name), status says \(state.rawValue)")
+    }
+  }
+
+  /// A second folder whose last name is the game's (another game's `Saves`): used without
+  /// `--game` on a device whose game name is bound to its own folder, it is refused, and the
+  /// container does not change.
+  func sameNamedFolder(_ device: SimulatedDevice) throws {
+    guard device.agreedArchive != nil else { return }
+    let other = device.root + "/other/" + SimulatedDevice.game
+    try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: other + "/another-game.sav", contents: Data("\(step)".utf8))
+    let (vault, _) = try device.vault()
+    do {
+      _ = try vault.resolve(TargetRequest(saveDirectory: other, containerURL: device.containerURL))
+      throw SimulationFailure(
+        invariant: "two folders of one name are not one game",
+        detail: "\(device.name) accepted '\(other)' as game '\(SimulatedDevice.game)'")
+    } catch is ConfigError {
+      note("\(device.name): a second folder named '\(SimulatedDevice.game)' is refused")
+    }
+  }
+}
+
+extension SimulatedAnswer {
+  /// Whether this answer may upload a save that came back after it was seen missing: only the
+  /// player, at the prompt.
+  var mayUploadReappearedSave: Bool {
+    if case .prompt(.upload) = self { return true }
+    return false
+  }
+}
