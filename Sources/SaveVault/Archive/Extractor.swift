@@ -97,9 +97,7 @@ struct Extractor {
       defer { entryIndex += 1 }
       try checkStream(reader, entries: entryIndex + 1, refuse: refuse)
       if state.manifest != nil { throw refuse("entries follow the manifest") }
-      let raw =
-        archive_entry_pathname_utf8(e).map { String(cString: $0) }
-        ?? archive_entry_pathname(e).map { String(cString: $0) } ?? ""
+      let raw = Self.name(archive_entry_pathname(e), archive_entry_pathname_utf8(e)) ?? ""
       let path: String
       switch EntryPolicy.check(path: raw) {
       case .refused(let reason): throw refuse(reason)
@@ -118,11 +116,13 @@ struct Extractor {
         entry.modifiedNs = stamp.modifiedNs
         state.extracted.append(entry)
       }
-      archive_entry_set_pathname_utf8(e, path)
+      RawName.withCString(path) { archive_entry_copy_pathname(e, $0) }
       archive_entry_set_perm(e, archive_entry_perm(e) & 0o777)
       archive_entry_set_uid(e, 0)
       archive_entry_set_gid(e, 0)
-      if case .hardlink(let target) = kind { archive_entry_set_hardlink_utf8(e, target) }
+      if case .hardlink(let target) = kind {
+        RawName.withCString(target) { archive_entry_copy_hardlink(e, $0) }
+      }
       if let disk, archive_write_header(disk.pointer, e) < ARCHIVE_WARN { throw diskError(disk, refuse) }
       switch kind {
       case .file:
@@ -152,7 +152,7 @@ struct Extractor {
       // permission bits (setuid, setgid and sticky stay cleared). Nothing here is a symlink's
       // target outside: entries under symlinks were refused.
       for entry in state.extracted where entry.kind != .symlink {
-        if let mode = entry.mode, chmod(entry.path, mode_t(mode & 0o777)) != 0 {
+        if let mode = entry.mode, RawName.withCString(entry.path, { chmod($0, mode_t(mode & 0o777)) }) != 0 {
           throw ArchiveError.writeFailed(path: entry.path, reason: Platform.describe(errno: errno))
         }
       }
@@ -253,7 +253,8 @@ struct Extractor {
     let hash = OverlappedSHA256()
     defer { hash.wait() }  // never leave a block in flight when libarchive reuses its buffer
     let written =
-      disk != nil && declaredSize >= Writeback.stride ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1
+      disk != nil && declaredSize >= Writeback.stride
+      ? RawName.withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } : -1
     defer { if written >= 0 { close(written) } }
     let writeback = written >= 0 ? Writeback(fd: written) : nil
     var position: Int64 = 0
@@ -282,6 +283,14 @@ struct Extractor {
       }
     }
     return (position, hash.finalize())
+  }
+
+  /// A name from an entry (path, symlink or hardlink target) in `RawName`'s mapping: its bytes
+  /// as the system would write them (`raw`, libarchive's multibyte form, which is the pax
+  /// header's bytes under `hdrcharset=BINARY` and UTF-8 otherwise), else its UTF-8 form.
+  static func name(_ raw: UnsafePointer<CChar>?, _ utf8: @autoclosure () -> UnsafePointer<CChar>?) -> String?
+  {
+    (raw ?? utf8()).map(RawName.string(cString:))
   }
 
   private static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
@@ -333,9 +342,7 @@ private struct State {
       }
       if files.contains(ancestor) { throw refuse("'\(path)' would be written under the file '\(ancestor)'") }
     }
-    if let link = archive_entry_hardlink_utf8(e).map({ String(cString: $0) })
-      ?? archive_entry_hardlink(e).map({ String(cString: $0) })
-    {
+    if let link = Extractor.name(archive_entry_hardlink(e), archive_entry_hardlink_utf8(e)) {
       guard case .accepted(let target) = EntryPolicy.check(path: link), files.contains(target) else {
         throw refuse("hardlink '\(path)' points to '\(link)', which is not a file extracted before it")
       }
@@ -356,10 +363,7 @@ private struct State {
     case SV_AE_IFDIR:
       return .directory
     case SV_AE_IFLNK:
-      let target =
-        archive_entry_symlink_utf8(e).map { String(cString: $0) } ?? archive_entry_symlink(e).map {
-          String(cString: $0)
-        } ?? ""
+      let target = Extractor.name(archive_entry_symlink(e), archive_entry_symlink_utf8(e)) ?? ""
       guard SymlinkPolicy.staysInside(linkPath: path, target: target) else {
         throw refuse("symlink '\(path)' points to '\(target)', outside the save directory")
       }

@@ -137,8 +137,9 @@ final class SaveFileReading {
   static let racyWindowNs: Int64 = 50_000_000
 
   /// Opens `path`, or, with `folder`, `name` in that open folder (`path` then only names it).
+  /// Names are in `RawName`'s mapping.
   init(_ path: String, folder: Int32 = AT_FDCWD, name: String? = nil) throws(ArchiveError) {
-    fd = openat(folder, name ?? path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    fd = RawName.withCString(name ?? path) { openat(folder, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
     guard fd >= 0 else { throw .unreadable(path: path, reason: Platform.describe(errno: errno)) }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -211,19 +212,24 @@ final class FolderDescriptors {
 
   deinit { if fd >= 0 { close(fd) } }
 
-  /// Opens `path` (relative to the root) for packing.
+  /// Opens `path` (relative to the root, in `RawName`'s mapping) for packing.
   func openFile(_ path: String) throws(ArchiveError) -> SaveFileReading {
-    let full = root + "/" + path
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else {
-      return try SaveFileReading(full)
-    }
-    let parent = String(path[..<slash])
-    if parent != folder || fd < 0 {
+    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+    let parent = slash.map { String(path[..<$0]) } ?? ""
+    // By bytes: two names may be canonically equivalent strings (é and e + ◌́) and still be
+    // two folders.
+    if fd < 0 || !parent.utf8.elementsEqual(folder.utf8) {
       if fd >= 0 { close(fd) }
       folder = parent
-      fd = open(root + "/" + parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard fd >= 0 else { return try SaveFileReading(full) }  // its error names the file
+      fd =
+        parent.isEmpty
+        ? open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        : RawName.withCString(parent, under: root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+      guard fd >= 0 else {
+        throw .unreadable(path: root + "/" + path, reason: Platform.describe(errno: errno))
+      }
     }
-    return try SaveFileReading(full, folder: fd, name: String(path[path.utf8.index(after: slash)...]))
+    let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
+    return try SaveFileReading(root + "/" + path, folder: fd, name: name)
   }
 }

@@ -64,9 +64,12 @@ struct Packer {
     let files = snapshot.entries.filter { $0.kind == .file }
     let prefetcher = FilePrefetcher(root: snapshot.root, paths: files.map(\.path), sizes: files.map(\.size))
     defer { prefetcher.stop() }
+    let folders = FolderDescriptors(root: snapshot.root)  // the packer's own, for large files
     for item in snapshot.entries {
       archive_entry_clear(e)
-      archive_entry_set_pathname_utf8(e, item.path)
+      // The name's bytes as they are: libarchive writes them as UTF-8 when they are, and with
+      // `hdrcharset=BINARY` when they are not (pax allows any bytes).
+      RawName.withCString(item.path) { archive_entry_copy_pathname(e, $0) }
       archive_entry_set_mtime(
         e, time_t(floorDiv(item.modifiedNs, 1_000_000_000)), Int(floorMod(item.modifiedNs, 1_000_000_000)))
       archive_entry_set_perm(e, mode_t(item.mode & 0o777))
@@ -77,7 +80,7 @@ struct Packer {
         entries.append(ManifestEntry(path: item.path, kind: .directory).stamped(from: e))
       case .symlink:
         archive_entry_set_filetype(e, SV_AE_IFLNK)
-        archive_entry_set_symlink_utf8(e, item.linkTarget ?? "")
+        RawName.withCString(item.linkTarget ?? "") { archive_entry_copy_symlink(e, $0) }
         try check(archive_write_header(a, e))
         entries.append(
           ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget).stamped(from: e))
@@ -91,9 +94,8 @@ struct Packer {
             writeback: writeback)
         case .large:
           (size, digest) = try copyFile(
-            snapshot.root + "/" + item.path, entry: entry, writer: writer, outputName: outputName,
-            buffer: buffer,
-            writeback: writeback)
+            folders.openFile(item.path), entry: entry, writer: writer, outputName: outputName,
+            buffer: buffer, writeback: writeback)
         case .failed(let error): throw error
         }
         entries.append(
@@ -125,10 +127,9 @@ struct Packer {
   /// when opened; a file that shrinks, grows or is modified while read fails the pack rather
   /// than storing a torn copy.
   private func copyFile(
-    _ path: String, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
+    _ file: SaveFileReading, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
     buffer: UnsafeMutableRawPointer, writeback: Writeback?
   ) throws -> (Int64, String) {
-    let file = try SaveFileReading(path)
     let size = file.size
     try writeRegularHeader(entry.pointer, size: size, modifiedNs: file.modifiedNs, writer, outputName)
     // Large blocks are hashed on a second thread while libarchive writes them.

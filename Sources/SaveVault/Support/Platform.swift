@@ -63,10 +63,15 @@ enum Platform {
         if errno != 0 { throw SystemError(operation: "read", path: folder, code: errno) }
         return names
       }
-      let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-      }
+      let name = self.name(of: entry)
       if name != "." && name != ".." { names.append(name) }
+    }
+  }
+
+  /// The name of a `readdir` entry, every byte kept (`RawName`).
+  static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+    withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+      pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { RawName.string(cString: $0) }
     }
   }
 
@@ -81,6 +86,11 @@ enum Platform {
     let fd = open(path, O_RDONLY | O_DIRECTORY)
     guard fd >= 0 else { throw SystemError(operation: "open", path: path, code: errno) }
     defer { close(fd) }
+    try syncDirectory(fd: fd, path: path)
+  }
+
+  /// Flushes the entries of the directory open at `fd` (`path` names it in errors).
+  static func syncDirectory(fd: Int32, path: String) throws(SystemError) {
     // Some filesystems (network mounts, FUSE) refuse fsync on a directory; that is not an error.
     if fsync(fd) != 0, errno != EINVAL, errno != ENOTSUP, errno != EBADF {
       throw SystemError(operation: "fsync", path: path, code: errno)
@@ -120,14 +130,18 @@ enum Platform {
       return
     }
     for relative in files {
-      let fd = open(root + "/" + relative, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+      let fd = RawName.withCString(relative, under: root) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
       guard fd >= 0 else { return syncFilesystem(containing: root) }
       defer { close(fd) }
       guard fsync(fd) == 0 else { return syncFilesystem(containing: root) }
     }
-    for folder in folders.reversed().map({ root + "/" + $0 }) + [root] {
-      guard (try? syncDirectory(folder)) != nil else { return syncFilesystem(containing: root) }
+    for folder in folders.reversed() {
+      let fd = RawName.withCString(folder, under: root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+      guard fd >= 0 else { return syncFilesystem(containing: root) }
+      defer { close(fd) }
+      guard (try? syncDirectory(fd: fd, path: folder)) != nil else { return syncFilesystem(containing: root) }
     }
+    guard (try? syncDirectory(root)) != nil else { return syncFilesystem(containing: root) }
   }
 
   /// A short, stable tag for this machine (from `/etc/machine-id`, else the host name), to
@@ -265,28 +279,28 @@ enum Platform {
     let folder = dirfd(directory)
     var names: [(name: String, isFolder: Bool?)] = []
     while let item = readdir(directory) {
-      let name = withUnsafePointer(to: &item.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-      }
+      let name = self.name(of: item)
       if name == "." || name == ".." { continue }
       let type = item.pointee.d_type
       names.append((name, type == UInt8(DT_UNKNOWN) ? nil : type == UInt8(DT_DIR)))
     }
     for (name, isFolder) in names {
-      var folderEntry = isFolder ?? false
-      if isFolder == nil {
-        var info = stat()
-        folderEntry =
-          fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+      RawName.withCString(name) { name in
+        var folderEntry = isFolder ?? false
+        if isFolder == nil {
+          var info = stat()
+          folderEntry =
+            fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        }
+        guard folderEntry else {
+          unlinkat(folder, name, 0)
+          return
+        }
+        fchmodat(folder, name, 0o700, 0)
+        let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if child >= 0 { removeContents(of: child) }
+        unlinkat(folder, name, AT_REMOVEDIR)
       }
-      guard folderEntry else {
-        unlinkat(folder, name, 0)
-        continue
-      }
-      fchmodat(folder, name, 0o700, 0)
-      let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-      if child >= 0 { removeContents(of: child) }
-      unlinkat(folder, name, AT_REMOVEDIR)
     }
   }
 

@@ -37,15 +37,16 @@ struct Fingerprint {
         if let agreed = known[entry.path], agreed.matches(entry), !agreed.detail.isEmpty {
           return ManifestEntry(path: entry.path, kind: .file, size: entry.size, sha256: agreed.detail)
         }
-        let (size, digest) = try Self.hashFile(snapshot.root + "/" + entry.path)
+        let (size, digest) = try Self.hashFile(entry.path, under: snapshot.root)
         return ManifestEntry(path: entry.path, kind: .file, size: size, sha256: digest)
       }
     }
   }
 
-  /// The size and SHA-256 of one file.
-  static func hashFile(_ path: String) throws -> (Int64, String) {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+  /// The size and SHA-256 of the file at `relative` (in `RawName`'s mapping) under `root`.
+  static func hashFile(_ relative: String, under root: String) throws -> (Int64, String) {
+    let path = root + "/" + relative
+    let fd = RawName.withCString(relative, under: root) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
     guard fd >= 0 else { throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno)) }
     defer { close(fd) }
     let hash = SHA256()

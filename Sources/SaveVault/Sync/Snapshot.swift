@@ -13,7 +13,7 @@ public enum EntryKind: String, Codable, Sendable {
 
 /// One entry of a save directory, by metadata.
 public struct SnapshotEntry: Equatable, Sendable {
-  /// The path relative to the save directory, `/`-separated.
+  /// The path relative to the save directory, `/`-separated, every byte kept (`RawName`).
   public var path: String
   public var kind: EntryKind
   /// Bytes for files, 0 otherwise.
@@ -22,7 +22,7 @@ public struct SnapshotEntry: Equatable, Sendable {
   public var modifiedNs: Int64
   /// Permission bits (`0o7777`).
   public var mode: UInt32
-  /// A symlink's target.
+  /// A symlink's target, every byte kept (`RawName`).
   public var linkTarget: String?
 }
 
@@ -140,13 +140,11 @@ extension Snapshot {
         if errno != 0 { throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: errno)) }
         break
       }
-      let name = withUnsafePointer(to: &item.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-      }
+      let name = Platform.name(of: item)
       if name == "." || name == ".." || (relative.isEmpty && name == reservedFolder) { continue }
       let path = relative.isEmpty ? name : relative + "/" + name
       var info = stat()
-      guard fstatat(folderFD, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+      guard RawName.withCString(name, { fstatat(folderFD, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
         if errno == ENOENT { continue }  // vanished while listing
         throw ArchiveError.unreadable(path: folder + "/" + name, reason: Platform.describe(errno: errno))
       }
@@ -174,7 +172,9 @@ extension Snapshot {
       entries.append(entry)
     }
     for subfolder in subfolders {
-      let child = openat(folderFD, subfolder.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      let child = RawName.withCString(subfolder.name) {
+        openat(folderFD, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      }
       guard child >= 0 else {
         if errno == ENOENT { continue }  // vanished while listing
         throw ArchiveError.unreadable(
@@ -186,11 +186,11 @@ extension Snapshot {
 
   private static func readLink(_ folderFD: Int32, _ name: String, fullPath: String) throws -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlinkat(folderFD, name, &buffer, buffer.count - 1)
+    let count = RawName.withCString(name) { readlinkat(folderFD, $0, &buffer, buffer.count - 1) }
     guard count >= 0 else {
       throw ArchiveError.unreadable(path: fullPath, reason: Platform.describe(errno: errno))
     }
-    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return RawName.string(buffer[0..<count].map { UInt8(bitPattern: $0) })
   }
 }
 
