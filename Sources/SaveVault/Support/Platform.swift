@@ -321,16 +321,28 @@ struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
   var description: String { "\(operation) '\(path)': \(Platform.describe(errno: code))" }
 }
 
-/// Modification times of `stat` results, which Linux and macOS spell differently.
+/// Modification and change times of `stat` results, which Linux and macOS spell differently.
 enum FileTimes {
   /// The modification time in nanoseconds since the epoch.
   static func modifiedNs(_ info: stat) -> Int64 {
     #if canImport(Darwin)
-      let time = info.st_mtimespec
+      nanoseconds(info.st_mtimespec)
     #else
-      let time = info.st_mtim
+      nanoseconds(info.st_mtim)
     #endif
-    return nanoseconds(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
+  }
+
+  /// The status change time (ctime) in nanoseconds since the epoch.
+  static func changedNs(_ info: stat) -> Int64 {
+    #if canImport(Darwin)
+      nanoseconds(info.st_ctimespec)
+    #else
+      nanoseconds(info.st_ctim)
+    #endif
+  }
+
+  private static func nanoseconds(_ time: timespec) -> Int64 {
+    nanoseconds(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
   }
 
   /// seconds × 10⁹ + nanoseconds, saturating at Int64's range instead of trapping: a file or

@@ -7,9 +7,10 @@ import Foundation
 #endif
 
 /// Decides whether a save directory changed since the ledger's agreement: first by metadata
-/// (path, size, mtime in ns, mode), and when that differs, by content, hashing only the files
-/// whose metadata differs from the agreed index. A game that rewrites identical bytes raises
-/// no change.
+/// (path, size, mtime in ns, mode, ctime in ns, inode), and when that differs, by content,
+/// hashing only the files whose metadata differs from the agreed index. A game that rewrites
+/// identical bytes raises no change; other bytes copied in with the old size and mtime
+/// (`cp -p`) do, as their ctime (and often inode) is new.
 struct Fingerprint {
   var snapshot: Snapshot
 

@@ -24,6 +24,11 @@ public struct SnapshotEntry: Equatable, Sendable {
   public var mode: UInt32
   /// A symlink's target, every byte kept (`RawName`).
   public var linkTarget: String?
+  /// Status change time in nanoseconds since the epoch: no one sets it back, so a file copied
+  /// in with its old size and mtime (`cp -p`, `rsync -a`, unzip) still shows a change.
+  public var changedNs: Int64 = 0
+  /// The inode number (a file renamed over this one has another).
+  public var inode: UInt64 = 0
 }
 
 /// The metadata of a save directory at one moment, in a stable order (by path bytes, so a
@@ -51,9 +56,10 @@ public struct Snapshot: Sendable {
   /// which a game may create before its first save, is empty too).
   public var isEmpty: Bool { !entries.contains { $0.kind != .directory } }
 
-  /// A digest of every entry's path, kind, size, mtime, mode and link target: equal digests
-  /// mean nothing changed (the fingerprint's fast path). One line per entry,
-  /// `kind NUL path NUL size NUL mtime NUL mode NUL target LF`, numbers in decimal.
+  /// A digest of every entry's path, kind, size, mtime, mode, link target, change time and
+  /// inode: equal digests mean nothing changed (the fingerprint's fast path). One line per
+  /// entry, `kind NUL path NUL size NUL mtime NUL mode NUL target NUL ctime NUL inode LF`,
+  /// numbers in decimal.
   public var metadataDigest: String {
     let hash = SHA256()
     var line: [UInt8] = []
@@ -70,6 +76,10 @@ public struct Snapshot: Sendable {
       appendDecimal(Int64(entry.mode), to: &line)
       line.append(0)
       if let target = entry.linkTarget { line.append(contentsOf: target.utf8) }
+      line.append(0)
+      appendDecimal(entry.changedNs, to: &line)
+      line.append(0)
+      appendDecimal(Int64(bitPattern: entry.inode), to: &line)
       line.append(0x0A)
       if line.count >= 4096 {
         hash.update(line)
@@ -150,7 +160,8 @@ extension Snapshot {
       }
       var entry = SnapshotEntry(
         path: path, kind: .file, size: 0, modifiedNs: FileTimes.modifiedNs(info),
-        mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil)
+        mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil, changedNs: FileTimes.changedNs(info),
+        inode: UInt64(info.st_ino))
       switch info.st_mode & S_IFMT {
       case S_IFREG:
         entry.size = Int64(info.st_size)
