@@ -75,6 +75,26 @@ enum Platform {
     }
   }
 
+  /// The process's umask. Read from `/proc/self/status` (Linux 4.7 and later), which leaves it
+  /// as it is; elsewhere set and put back at once (a file another thread creates in between
+  /// would get the 022 set meanwhile).
+  static func umask() -> mode_t {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+      let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+    {
+      return mask
+    }
+    #if canImport(Glibc)
+      let mask = Glibc.umask(0o022)
+      _ = Glibc.umask(mask)
+    #else
+      let mask = Darwin.umask(0o022)
+      _ = Darwin.umask(mask)
+    #endif
+    return mask
+  }
+
   /// The filesystem `path` is on (its `st_dev`), or nil when it cannot be read.
   static func deviceID(_ path: String) -> UInt64? {
     var info = stat()
