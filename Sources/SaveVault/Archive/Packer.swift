@@ -61,17 +61,18 @@ struct Packer {
     entries.reserveCapacity(snapshot.entries.count)
     let entry = LibArchiveEntry()  // one, cleared for each item
     let e = entry.pointer
-    let files = snapshot.entries.filter { $0.kind == .file }
+    let hardlinks = snapshot.hardlinks()
+    let files = snapshot.entries.indices.filter { snapshot.entries[$0].kind == .file && hardlinks[$0] == nil }
+      .map { snapshot.entries[$0] }
     let prefetcher = FilePrefetcher(root: snapshot.root, paths: files.map(\.path), sizes: files.map(\.size))
     defer { prefetcher.stop() }
     let folders = FolderDescriptors(root: snapshot.root)  // the packer's own, for large files
-    for item in snapshot.entries {
+    for (index, item) in snapshot.entries.enumerated() {
       archive_entry_clear(e)
       // The name's bytes as they are: libarchive writes them as UTF-8 when they are, and with
       // `hdrcharset=BINARY` when they are not (pax allows any bytes).
       RawName.withCString(item.path) { archive_entry_copy_pathname(e, $0) }
-      archive_entry_set_mtime(
-        e, time_t(floorDiv(item.modifiedNs, 1_000_000_000)), Int(floorMod(item.modifiedNs, 1_000_000_000)))
+      Self.setModified(e, item.modifiedNs)
       archive_entry_set_perm(e, mode_t(item.mode & 0o777))
       switch item.kind {
       case .directory:
@@ -84,6 +85,16 @@ struct Packer {
         try check(archive_write_header(a, e))
         entries.append(
           ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget).stamped(from: e))
+      case .file where hardlinks[index] != nil:
+        // Manifest entries and snapshot entries go one for one: the first name's is known.
+        let first = entries[hardlinks[index] ?? index]
+        archive_entry_set_filetype(e, SV_AE_IFREG)
+        Self.setModified(e, first.modifiedNs ?? item.modifiedNs)  // one file: the time it was packed with
+        RawName.withCString(first.path) { archive_entry_copy_hardlink(e, $0) }
+        try check(archive_write_header(a, e))
+        entries.append(
+          ManifestEntry(path: item.path, kind: .file, size: first.size, sha256: first.sha256).stamped(from: e)
+        )
       case .file:
         let size: Int64
         let digest: String
@@ -171,11 +182,15 @@ struct Packer {
   ) throws {
     archive_entry_set_filetype(e, SV_AE_IFREG)
     archive_entry_set_size(e, size)
-    archive_entry_set_mtime(
-      e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
+    Self.setModified(e, modifiedNs)
     guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
       throw outputError(writer, outputName)
     }
+  }
+
+  private static func setModified(_ e: OpaquePointer, _ modifiedNs: Int64) {
+    archive_entry_set_mtime(
+      e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
   }
 
   /// Writes a whole file's bytes after its header.

@@ -29,6 +29,10 @@ public struct SnapshotEntry: Equatable, Sendable {
   public var changedNs: Int64 = 0
   /// The inode number (a file renamed over this one has another).
   public var inode: UInt64 = 0
+  /// The filesystem (`st_dev`) and the number of names the file has (`st_nlink`): files with
+  /// the same device and inode are one file under several names (hard links).
+  public var device: UInt64 = 0
+  public var linkCount: UInt64 = 1
 }
 
 /// The metadata of a save directory at one moment, in a stable order (by path bytes, so a
@@ -88,6 +92,36 @@ public struct Snapshot: Sendable {
     }
     hash.update(line)
     return hash.finalize()
+  }
+}
+
+extension Snapshot {
+  /// The files that are hard links to a file earlier in the snapshot: for each, by index in
+  /// `entries`, the index of the first of its names. An archive stores the data once, under
+  /// the first name. Names of one file agree on every other fact; a filesystem whose inode
+  /// numbers say otherwise (some FUSE mounts) gets no links.
+  func hardlinks() -> [Int: Int] {
+    struct FileID: Hashable {
+      var device: UInt64
+      var inode: UInt64
+    }
+    var first: [FileID: Int] = [:]
+    var links: [Int: Int] = [:]
+    for (index, entry) in entries.enumerated() where entry.kind == .file && entry.linkCount > 1 {
+      let id = FileID(device: entry.device, inode: entry.inode)
+      guard let earlier = first[id] else {
+        first[id] = index
+        continue
+      }
+      let target = entries[earlier]
+      if target.size == entry.size && target.modifiedNs == entry.modifiedNs
+        && target.changedNs == entry.changedNs
+        && target.mode == entry.mode
+      {
+        links[index] = earlier
+      }
+    }
+    return links
   }
 }
 
@@ -161,7 +195,7 @@ extension Snapshot {
       var entry = SnapshotEntry(
         path: path, kind: .file, size: 0, modifiedNs: FileTimes.modifiedNs(info),
         mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil, changedNs: FileTimes.changedNs(info),
-        inode: UInt64(info.st_ino))
+        inode: UInt64(info.st_ino), device: UInt64(info.st_dev), linkCount: UInt64(info.st_nlink))
       switch info.st_mode & S_IFMT {
       case S_IFREG:
         entry.size = Int64(info.st_size)
