@@ -13,9 +13,6 @@ import Testing
 struct HardLinkTests {
   typealias Sandbox = CLIEndToEndTests.Sandbox
 
-  func python3() throws -> String { try #require(which("python3"), "python3 is needed") }
-  func tar() throws -> String { try #require(which("tar"), "tar is needed") }
-
   @Test("hard-linked files are stored once and come back as one file with two names")
   func hardLinks() throws {
     let box = try Sandbox("hardlink")
@@ -38,14 +35,14 @@ struct HardLinkTests {
     let listing =
       "import sys, tarfile\nwith tarfile.open(sys.argv[1]) as t:\n"
       + "    print([(m.name, m.type.decode(), m.linkname, m.size) for m in t if m.name.endswith('.sav')])"
-    let listed = try runProgram(try python3(), ["-c", listing, archive])
+    let listed = try runProgram(try requiredProgram("python3"), ["-c", listing, archive])
     #expect(
       listed.stdout.contains("('b/slot-link.sav', '1', 'a/slot.sav', 0)"),
       "the second name is a hard link to the first: \(listed.stdout)")
 
     let byTar = box.tmp.sub("by-tar")
     try makeDirectory(byTar)
-    let extracted = try runProgram(try tar(), ["-xf", archive, "-C", byTar])
+    let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
     #expect(FileManager.default.contents(atPath: byTar + "/b/slot-link.sav") == content)
 

@@ -47,8 +47,7 @@ struct NonUTF8NameTests {
     """#
 
   func python(_ arguments: [String]) throws -> String {
-    let python = try #require(which("python3"), "python3 is needed")
-    let result = try runProgram(python, ["-c", Self.script] + arguments)
+    let result = try runProgram(try requiredProgram("python3"), ["-c", Self.script] + arguments)
     try #require(result.code == 0, "python \(arguments): \(result.stderr)")
     return result.stdout
   }
@@ -72,8 +71,7 @@ struct NonUTF8NameTests {
 
     let byTar = box.tmp.sub("by-tar")
     try makeDirectory(byTar)
-    let tar = try #require(which("tar"), "tar is needed")
-    let extracted = try runProgram(tar, ["-xf", archive, "-C", byTar])
+    let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
     #expect(try python(["dump", byTar]) == original, "GNU tar extracts other names")
 
