@@ -242,7 +242,8 @@ struct Extractor {
     }
   }
 
-  /// Copies one file's data blocks to disk, hashing them (holes count as zeros). Large blocks
+  /// Copies one file's data blocks to disk at their offsets, so that a sparse file's holes stay
+  /// holes, hashing them (holes count as zeros, up to the declared size). Large blocks
   /// are hashed on a second thread while they are written. A large file (`path`, relative to
   /// the working directory, `declaredSize` bytes) has its writeback started on the way
   /// (`Writeback`), so that the flush before the swap has little left to wait for.
@@ -259,18 +260,27 @@ struct Extractor {
     let writeback = written >= 0 ? Writeback(fd: written) : nil
     var position: Int64 = 0
     var zeros: [UInt8] = []  // made at the first hole only: most files have none
-    while true {
-      hash.wait()  // the block handed over last lives in libarchive's buffer
-      guard let (block, size, offset) = try nextBlock(reader, refuse: refuse) else { break }
-      if position < offset && zeros.isEmpty { zeros = [UInt8](repeating: 0, count: 1 << 16) }
-      while position < offset {
-        let gap = Int(min(Int64(zeros.count), offset - position))
+    /// Hashes the zeros of a hole from `position` to `end`.
+    func hashHole(upTo end: Int64) {
+      if position < end && zeros.isEmpty { zeros = [UInt8](repeating: 0, count: 1 << 20) }
+      while position < end {
+        let gap = Int(min(Int64(zeros.count), end - position))
         zeros.withUnsafeBytes { buffer in
           if let base = buffer.baseAddress { hash.update(base, count: gap) }
           hash.wait()  // the buffer is only valid inside this closure
         }
         position += Int64(gap)
       }
+    }
+    while true {
+      hash.wait()  // the block handed over last lives in libarchive's buffer
+      guard let (block, size, offset) = try nextBlock(reader, refuse: refuse) else { break }
+      // A sparse map whose regions go back or past the end would make the hash describe other
+      // bytes than those on disk.
+      guard offset >= position, offset <= declaredSize - Int64(size) else {
+        throw refuse("the data of '\(path)' is out of order or past its size (the archive is corrupt)")
+      }
+      hashHole(upTo: offset)
       if let block, size > 0 {
         hash.update(block, count: size)
         // A failed write (ENOSPC, EIO) is only ARCHIVE_WARN here: anything but OK is a failure.
@@ -282,6 +292,7 @@ struct Extractor {
         try meter?.reach(archive_filter_bytes(reader.pointer, -1))  // archive bytes, compressed or not
       }
     }
+    hashHole(upTo: declaredSize)  // a sparse file may end in a hole
     return (position, hash.finalize())
   }
 

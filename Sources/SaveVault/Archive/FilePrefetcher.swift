@@ -126,6 +126,8 @@ final class FilePrefetcher: @unchecked Sendable {
 final class SaveFileReading {
   let path: String
   let size: Int64
+  /// What the file takes on disk when opened (less than its size: it may have holes).
+  let allocatedBytes: Int64
   let modifiedNs: Int64
   /// When it was opened, by the real-time clock.
   private let openedNs: Int64
@@ -148,6 +150,7 @@ final class SaveFileReading {
     }
     self.path = path
     size = Int64(info.st_size)
+    allocatedBytes = Int64(info.st_blocks) * 512
     modifiedNs = FileTimes.modifiedNs(info)
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
@@ -165,9 +168,7 @@ final class SaveFileReading {
     let chunk = 1 << 20
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
     defer { buffer.deallocate() }
-    guard lseek(fd, 0, SEEK_SET) == 0 else {
-      throw .unreadable(path: path, reason: Platform.describe(errno: errno))
-    }
+    try seek(to: 0)
     let hash = SHA256()
     var remaining = size
     while remaining > 0 {
@@ -180,6 +181,22 @@ final class SaveFileReading {
   }
 
   deinit { close(fd) }
+
+  /// The file's data regions when it has holes, nil otherwise (`Platform.dataRegions`). Asks
+  /// the filesystem only when the file takes less room on disk than its size.
+  func dataRegions() throws(ArchiveError) -> [Range<Int64>]? {
+    guard allocatedBytes < size else { return nil }
+    let regions = Platform.dataRegions(of: fd, size: size)
+    try seek(to: 0)
+    return regions
+  }
+
+  /// Moves to `offset`, from where `readChunk` reads.
+  func seek(to offset: Int64) throws(ArchiveError) {
+    guard lseek(fd, off_t(offset), SEEK_SET) == offset else {
+      throw .unreadable(path: path, reason: Platform.describe(errno: errno))
+    }
+  }
 
   /// Reads at most `count` bytes (at least one) into `buffer`; a file that ends before its
   /// size throws.

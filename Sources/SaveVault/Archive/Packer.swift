@@ -136,32 +136,70 @@ struct Packer {
 
   /// Streams one file into the archive, hashing it on the way. The header's size is the size
   /// when opened; a file that shrinks, grows or is modified while read fails the pack rather
-  /// than storing a torn copy.
+  /// than storing a torn copy. A file with holes is stored sparse (GNU's pax sparse format,
+  /// which GNU tar, Python's tarfile and libarchive read): only its data regions are read and
+  /// stored, and its holes count as zeros in its hash.
   private func copyFile(
     _ file: SaveFileReading, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
     buffer: UnsafeMutableRawPointer, writeback: Writeback?
   ) throws -> (Int64, String) {
     let size = file.size
-    try writeRegularHeader(entry.pointer, size: size, modifiedNs: file.modifiedNs, writer, outputName)
+    let regions = try file.dataRegions()
+    try writeRegularHeader(
+      entry.pointer, size: size, modifiedNs: file.modifiedNs, writer, outputName, dataRegions: regions)
     // Large blocks are hashed on a second thread while libarchive writes them.
     let hash = OverlappedSHA256()
     defer { hash.wait() }  // never leave a block in flight when the buffer is reused or freed
-    var remaining = size
-    while remaining > 0 {
-      hash.wait()
-      let count = try file.readChunk(into: buffer, count: Int(min(Int64(bufferSize), remaining)))
-      hash.update(buffer, count: count)
-      guard archive_write_data(writer.pointer, buffer, count) == count else {
-        throw outputError(writer, outputName)
+    var zeros: UnsafeMutableRawPointer?  // made at the first hole only: most files have none
+    defer { zeros?.deallocate() }
+    for (span, isData) in Self.spans(regions ?? [0..<size], size: size) {
+      if isData { try file.seek(to: span.lowerBound) }
+      var remaining = span.upperBound - span.lowerBound
+      while remaining > 0 {
+        hash.wait()
+        let count: Int
+        let block: UnsafeMutableRawPointer
+        if isData {
+          count = try file.readChunk(into: buffer, count: Int(min(Int64(bufferSize), remaining)))
+          block = buffer
+        } else {
+          // libarchive's pax writer takes a sparse file's holes as data it drops.
+          block = zeros ?? Self.zeroed(bufferSize)
+          zeros = block
+          count = Int(min(Int64(bufferSize), remaining))
+        }
+        hash.update(block, count: count)
+        guard archive_write_data(writer.pointer, block, count) == count else {
+          throw outputError(writer, outputName)
+        }
+        remaining -= Int64(count)
+        try meter?.add(Int64(count))
+        if isData { writeback?.add(count) }
       }
-      remaining -= Int64(count)
-      try meter?.add(Int64(count))
-      writeback?.add(count)
     }
     try file.checkUnchanged()
     let digest = hash.finalize()
     try file.checkSameAgain(digest: digest)
     return (size, digest)
+  }
+
+  /// `0..<size` cut into the data regions and the holes between them, in order.
+  static func spans(_ regions: [Range<Int64>], size: Int64) -> [(Range<Int64>, isData: Bool)] {
+    var spans: [(Range<Int64>, isData: Bool)] = []
+    var position: Int64 = 0
+    for region in regions {
+      if position < region.lowerBound { spans.append((position..<region.lowerBound, false)) }
+      spans.append((region, true))
+      position = region.upperBound
+    }
+    if position < size { spans.append((position..<size, false)) }
+    return spans
+  }
+
+  private static func zeroed(_ count: Int) -> UnsafeMutableRawPointer {
+    let block = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+    block.initializeMemory(as: UInt8.self, repeating: 0, count: count)
+    return block
   }
 
   private func writeMetadataFile(
@@ -176,12 +214,18 @@ struct Packer {
   }
 
   /// Writes the header of a regular file of `size` bytes modified at `modifiedNs` (the
-  /// entry's path and permissions already set).
+  /// entry's path and permissions already set), sparse when `dataRegions` are given.
   private func writeRegularHeader(
-    _ e: OpaquePointer, size: Int64, modifiedNs: Int64, _ writer: LibArchiveHandle, _ outputName: String
+    _ e: OpaquePointer, size: Int64, modifiedNs: Int64, _ writer: LibArchiveHandle, _ outputName: String,
+    dataRegions: [Range<Int64>]? = nil
   ) throws {
     archive_entry_set_filetype(e, SV_AE_IFREG)
-    archive_entry_set_size(e, size)
+    archive_entry_set_size(e, size)  // before the sparse map, which must fit in it
+    for region in dataRegions ?? [] {
+      archive_entry_sparse_add_entry(e, region.lowerBound, region.upperBound - region.lowerBound)
+    }
+    // A file that is one hole: an empty region at its end makes the entry sparse all the same.
+    if dataRegions?.isEmpty == true { archive_entry_sparse_add_entry(e, size, 0) }
     Self.setModified(e, modifiedNs)
     guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
       throw outputError(writer, outputName)

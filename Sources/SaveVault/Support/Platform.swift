@@ -252,6 +252,31 @@ enum Platform {
     return nil
   }
 
+  /// The data regions of the file open at `fd`, `size` bytes long, when it has holes (a sparse
+  /// file: a disk image, a pre-allocated save); nil when it has none or the filesystem cannot
+  /// say (`SEEK_DATA`/`SEEK_HOLE` unsupported). Regions are in order and end by `size`; a file
+  /// that is one hole has none. Moves the file offset.
+  static func dataRegions(of fd: Int32, size: Int64) -> [Range<Int64>]? {
+    #if os(Linux)
+      let (seekData, seekHole): (Int32, Int32) = (3, 4)  // glibc declares them only under _GNU_SOURCE
+    #else
+      let (seekData, seekHole) = (SEEK_DATA, SEEK_HOLE)
+    #endif
+    var regions: [Range<Int64>] = []
+    var offset: Int64 = 0
+    while offset < size {
+      let data = Int64(lseek(fd, off_t(offset), seekData))
+      if data < 0 && errno == ENXIO { break }  // only a hole from `offset` on
+      guard data >= 0 else { return nil }
+      guard data < size else { break }
+      let hole = Int64(lseek(fd, off_t(data), seekHole))
+      guard hole > data else { return nil }
+      regions.append(data..<min(hole, size))
+      offset = hole
+    }
+    return regions == [0..<size] ? nil : regions
+  }
+
   /// Reads `fd` to its end in chunks of up to 1 MiB, handing each to `body`; returns the byte
   /// count. A read error throws `ArchiveError.unreadable` naming `path`.
   static func forEachChunk(
