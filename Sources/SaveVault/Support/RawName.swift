@@ -23,8 +23,7 @@ enum RawName {
 
   /// The string for the bytes of a name or path.
   static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    // Every escape scalar, and every scalar that needs one, starts with 0xF4 in UTF-8.
-    if !bytes.contains(0xF4), let valid = String(validating: bytes, as: UTF8.self) { return valid }
+    if !hasLeadF4(UnsafeRawBufferPointer(bytes)), let valid = validUTF8(bytes) { return valid }
     var scalars = String.UnicodeScalarView()
     var index = 0
     while index < bytes.count {
@@ -56,7 +55,7 @@ enum RawName {
 
   /// The bytes `string` stands for.
   static func bytes(_ string: String) -> [UInt8] {
-    guard string.utf8.contains(0xF4) else { return Array(string.utf8) }
+    guard mayHoldEscapes(string) else { return Array(string.utf8) }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(string.utf8.count)
     for scalar in string.unicodeScalars {
@@ -73,7 +72,7 @@ enum RawName {
   static func withCString<Result>(_ string: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows
     -> Result
   {
-    guard string.utf8.contains(0xF4) else { return try string.withCString(body) }
+    guard mayHoldEscapes(string) else { return try string.withCString(body) }
     let terminated = bytes(string).map { CChar(bitPattern: $0) } + [0]
     return try body(terminated)
   }
@@ -83,11 +82,36 @@ enum RawName {
   static func withCString<Result>(
     _ relative: String, under root: String, _ body: (UnsafePointer<CChar>) throws -> Result
   ) rethrows -> Result {
-    guard relative.utf8.contains(0xF4) else { return try (root + "/" + relative).withCString(body) }
+    guard mayHoldEscapes(relative) else { return try (root + "/" + relative).withCString(body) }
     let terminated = (Array(root.utf8) + [UInt8(ascii: "/")] + bytes(relative) + [0]).map {
       CChar(bitPattern: $0)
     }
     return try body(terminated)
+  }
+
+  /// Whether `string` may hold escape scalars: their UTF-8, and the UTF-8 of every scalar that
+  /// is escaped, starts with 0xF4, which no ordinary name holds.
+  private static func mayHoldEscapes(_ string: String) -> Bool {
+    string.utf8.withContiguousStorageIfAvailable { hasLeadF4(UnsafeRawBufferPointer($0)) }
+      ?? string.utf8.contains(0xF4)
+  }
+
+  /// The string of `bytes` when they are valid UTF-8. (Decoding repairs invalid bytes, so
+  /// the bytes are valid when decoding kept them as they were: cheaper than
+  /// `String(validating:as:)`, which looks up generic metadata on every call.)
+  private static func validUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    var decoded = String(decoding: bytes, as: UTF8.self)
+    let isSame = decoded.withUTF8 { utf8 in
+      guard utf8.count == bytes.count else { return false }
+      guard let decodedBase = utf8.baseAddress, let base = bytes.baseAddress else { return true }  // empty
+      return memcmp(decodedBase, base, bytes.count) == 0
+    }
+    return isSame ? decoded : nil
+  }
+
+  private static func hasLeadF4(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    return memchr(base, 0xF4, bytes.count) != nil
   }
 
   private static func escape(_ byte: UInt8) -> Unicode.Scalar {
