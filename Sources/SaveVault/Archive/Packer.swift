@@ -11,7 +11,9 @@ import Foundation
 /// buffer, never a whole file or archive in memory; compressed with zstd when asked.
 ///
 /// Layout: `.savevault/header.json` first, then every entry of the snapshot in its stable
-/// order (relative paths, modes, nanosecond mtimes, empty folders, inside symlinks), then
+/// order (relative paths, modes, nanosecond mtimes, empty folders, inside symlinks; hard links
+/// after the first name of their file; files with holes in GNU's pax sparse format; names
+/// that are not UTF-8 with their bytes under `hdrcharset=BINARY`), then
 /// `.savevault/manifest.json` with each file's size and SHA-256. `tar -xf` restores the save
 /// as it is (plus the `.savevault` folder, which SaveVault ignores).
 struct Packer {
