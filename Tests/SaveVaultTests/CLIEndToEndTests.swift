@@ -224,7 +224,8 @@ struct CLIEndToEndTests {
       try buildWithPython()
       mustNotExist = [box.tmp.sub("outside")]
     case .characterDevice, .fifo, .duplicatePath, .symlinkChainEscaping, .emptySymlinkTarget,
-      .hugeDeclaredSize, .tooDeep, .blockDevice, .hardlinkThroughSymlink, .tooManyEntries:
+      .hugeDeclaredSize, .tooDeep, .blockDevice, .hardlinkThroughSymlink, .tooManyEntries,
+      .sparseMapOverlapping, .sparseMapPastEnd:
       try buildWithPython()
     case .doubleSlashAbsolute:
       try buildWithPython(absoluteTarget)
@@ -779,6 +780,15 @@ extension CLIEndToEndTests {
             add("real.sav", data=b"inside\n")
             add("dirlink", kind=tarfile.SYMTYPE, link=".")
             add("hl", kind=tarfile.LNKTYPE, link="dirlink/real.sav")
+        elif case in ("sparseMapOverlapping", "sparseMapPastEnd"):
+            # GNU's pax sparse format 1.0: the map (count, then offset and size of each region)
+            # leads the data; the regions here overlap, or lie past the declared size.
+            regions = "0\n512\n256\n512\n" if case == "sparseMapOverlapping" else "0\n512\n2048\n512\n"
+            body = ("2\n" + regions).encode().ljust(512, b"\0") + b"x" * 1024
+            info, data = make("GNUSparseFile.0/sparse.img", data=body)
+            info.pax_headers = {"GNU.sparse.major": "1", "GNU.sparse.minor": "0",
+                                "GNU.sparse.name": "sparse.img", "GNU.sparse.realsize": "1024"}
+            t.addfile(info, data)
         elif case == "tooManyEntries":
             for i in range(200000):
                 add("e/%06d" % i)
@@ -794,6 +804,7 @@ extension CLIEndToEndTests {
     // More from RELIABILITY.md's catalogue.
     case doubleSlashAbsolute, hardlinkOutsideWithData, directoryThenSymlink, symlinkChainEscaping
     case emptySymlinkTarget, hugeDeclaredSize, tooDeep
+    case sparseMapOverlapping, sparseMapPastEnd
 
     var testDescription: String { rawValue }
   }

@@ -150,6 +150,11 @@ func which(_ name: String) -> String? {
   return nil
 }
 
+/// The path of a program a test needs (`tar`, `python3`); a failed requirement without it.
+func requiredProgram(_ name: String) throws -> String {
+  try #require(which(name), "\(name) is needed")
+}
+
 /// A context for library tests: a private HOME, a fixed device and a clock that moves on
 /// one millisecond per reading from `startMs`.
 func testContext(home: String, startMs: Int64 = 1_795_968_000_000, environment extra: [String: String] = [:])

@@ -21,7 +21,7 @@ enum ArchiveContents {
       }
       guard
         case .accepted(let path) = EntryPolicy.check(
-          path: archive_entry_pathname(e).map { String(cString: $0) } ?? "")
+          path: archive_entry_pathname(e).map { RawName.string(cString: $0) } ?? "")
       else { continue }
       if path == reservedFolder || path.hasPrefix(reservedFolder + "/") { continue }
       if UInt32(archive_entry_filetype(e)) != SV_AE_IFDIR { return true }

@@ -97,9 +97,7 @@ struct Extractor {
       defer { entryIndex += 1 }
       try checkStream(reader, entries: entryIndex + 1, refuse: refuse)
       if state.manifest != nil { throw refuse("entries follow the manifest") }
-      let raw =
-        archive_entry_pathname_utf8(e).map { String(cString: $0) }
-        ?? archive_entry_pathname(e).map { String(cString: $0) } ?? ""
+      let raw = Self.name(archive_entry_pathname(e), archive_entry_pathname_utf8(e)) ?? ""
       let path: String
       switch EntryPolicy.check(path: raw) {
       case .refused(let reason): throw refuse(reason)
@@ -118,11 +116,13 @@ struct Extractor {
         entry.modifiedNs = stamp.modifiedNs
         state.extracted.append(entry)
       }
-      archive_entry_set_pathname_utf8(e, path)
+      RawName.withCString(path) { archive_entry_copy_pathname(e, $0) }
       archive_entry_set_perm(e, archive_entry_perm(e) & 0o777)
       archive_entry_set_uid(e, 0)
       archive_entry_set_gid(e, 0)
-      if case .hardlink(let target) = kind { archive_entry_set_hardlink_utf8(e, target) }
+      if case .hardlink(let target) = kind {
+        RawName.withCString(target) { archive_entry_copy_hardlink(e, $0) }
+      }
       if let disk, archive_write_header(disk.pointer, e) < ARCHIVE_WARN { throw diskError(disk, refuse) }
       switch kind {
       case .file:
@@ -152,7 +152,7 @@ struct Extractor {
       // permission bits (setuid, setgid and sticky stay cleared). Nothing here is a symlink's
       // target outside: entries under symlinks were refused.
       for entry in state.extracted where entry.kind != .symlink {
-        if let mode = entry.mode, chmod(entry.path, mode_t(mode & 0o777)) != 0 {
+        if let mode = entry.mode, RawName.withCString(entry.path, { chmod($0, mode_t(mode & 0o777)) }) != 0 {
           throw ArchiveError.writeFailed(path: entry.path, reason: Platform.describe(errno: errno))
         }
       }
@@ -242,7 +242,8 @@ struct Extractor {
     }
   }
 
-  /// Copies one file's data blocks to disk, hashing them (holes count as zeros). Large blocks
+  /// Copies one file's data blocks to disk at their offsets, so that a sparse file's holes stay
+  /// holes, hashing them (holes count as zeros, up to the declared size). Large blocks
   /// are hashed on a second thread while they are written. A large file (`path`, relative to
   /// the working directory, `declaredSize` bytes) has its writeback started on the way
   /// (`Writeback`), so that the flush before the swap has little left to wait for.
@@ -253,23 +254,33 @@ struct Extractor {
     let hash = OverlappedSHA256()
     defer { hash.wait() }  // never leave a block in flight when libarchive reuses its buffer
     let written =
-      disk != nil && declaredSize >= Writeback.stride ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1
+      disk != nil && declaredSize >= Writeback.stride
+      ? RawName.withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } : -1
     defer { if written >= 0 { close(written) } }
     let writeback = written >= 0 ? Writeback(fd: written) : nil
     var position: Int64 = 0
     var zeros: [UInt8] = []  // made at the first hole only: most files have none
-    while true {
-      hash.wait()  // the block handed over last lives in libarchive's buffer
-      guard let (block, size, offset) = try nextBlock(reader, refuse: refuse) else { break }
-      if position < offset && zeros.isEmpty { zeros = [UInt8](repeating: 0, count: 1 << 16) }
-      while position < offset {
-        let gap = Int(min(Int64(zeros.count), offset - position))
+    /// Hashes the zeros of a hole from `position` to `end`.
+    func hashHole(upTo end: Int64) {
+      if position < end && zeros.isEmpty { zeros = [UInt8](repeating: 0, count: 1 << 20) }
+      while position < end {
+        let gap = Int(min(Int64(zeros.count), end - position))
         zeros.withUnsafeBytes { buffer in
           if let base = buffer.baseAddress { hash.update(base, count: gap) }
           hash.wait()  // the buffer is only valid inside this closure
         }
         position += Int64(gap)
       }
+    }
+    while true {
+      hash.wait()  // the block handed over last lives in libarchive's buffer
+      guard let (block, size, offset) = try nextBlock(reader, refuse: refuse) else { break }
+      // A sparse map whose regions go back or past the end would make the hash describe other
+      // bytes than those on disk.
+      guard offset >= position, offset <= declaredSize - Int64(size) else {
+        throw refuse("the data of '\(path)' is out of order or past its size (the archive is corrupt)")
+      }
+      hashHole(upTo: offset)
       if let block, size > 0 {
         hash.update(block, count: size)
         // A failed write (ENOSPC, EIO) is only ARCHIVE_WARN here: anything but OK is a failure.
@@ -281,7 +292,16 @@ struct Extractor {
         try meter?.reach(archive_filter_bytes(reader.pointer, -1))  // archive bytes, compressed or not
       }
     }
+    hashHole(upTo: declaredSize)  // a sparse file may end in a hole
     return (position, hash.finalize())
+  }
+
+  /// A name from an entry (path, symlink or hardlink target) in `RawName`'s mapping: its bytes
+  /// as the system would write them (`raw`, libarchive's multibyte form, which is the pax
+  /// header's bytes under `hdrcharset=BINARY` and UTF-8 otherwise), else its UTF-8 form.
+  static func name(_ raw: UnsafePointer<CChar>?, _ utf8: @autoclosure () -> UnsafePointer<CChar>?) -> String?
+  {
+    (raw ?? utf8()).map(RawName.string(cString:))
   }
 
   private static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
@@ -333,9 +353,7 @@ private struct State {
       }
       if files.contains(ancestor) { throw refuse("'\(path)' would be written under the file '\(ancestor)'") }
     }
-    if let link = archive_entry_hardlink_utf8(e).map({ String(cString: $0) })
-      ?? archive_entry_hardlink(e).map({ String(cString: $0) })
-    {
+    if let link = Extractor.name(archive_entry_hardlink(e), archive_entry_hardlink_utf8(e)) {
       guard case .accepted(let target) = EntryPolicy.check(path: link), files.contains(target) else {
         throw refuse("hardlink '\(path)' points to '\(link)', which is not a file extracted before it")
       }
@@ -356,10 +374,7 @@ private struct State {
     case SV_AE_IFDIR:
       return .directory
     case SV_AE_IFLNK:
-      let target =
-        archive_entry_symlink_utf8(e).map { String(cString: $0) } ?? archive_entry_symlink(e).map {
-          String(cString: $0)
-        } ?? ""
+      let target = Extractor.name(archive_entry_symlink(e), archive_entry_symlink_utf8(e)) ?? ""
       guard SymlinkPolicy.staysInside(linkPath: path, target: target) else {
         throw refuse("symlink '\(path)' points to '\(target)', outside the save directory")
       }

@@ -126,6 +126,8 @@ final class FilePrefetcher: @unchecked Sendable {
 final class SaveFileReading {
   let path: String
   let size: Int64
+  /// What the file takes on disk when opened (less than its size: it may have holes).
+  let allocatedBytes: Int64
   let modifiedNs: Int64
   /// When it was opened, by the real-time clock.
   private let openedNs: Int64
@@ -137,8 +139,9 @@ final class SaveFileReading {
   static let racyWindowNs: Int64 = 50_000_000
 
   /// Opens `path`, or, with `folder`, `name` in that open folder (`path` then only names it).
+  /// Names are in `RawName`'s mapping.
   init(_ path: String, folder: Int32 = AT_FDCWD, name: String? = nil) throws(ArchiveError) {
-    fd = openat(folder, name ?? path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    fd = RawName.withCString(name ?? path) { openat(folder, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
     guard fd >= 0 else { throw .unreadable(path: path, reason: Platform.describe(errno: errno)) }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -147,6 +150,7 @@ final class SaveFileReading {
     }
     self.path = path
     size = Int64(info.st_size)
+    allocatedBytes = Int64(info.st_blocks) * 512
     modifiedNs = FileTimes.modifiedNs(info)
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
@@ -164,9 +168,7 @@ final class SaveFileReading {
     let chunk = 1 << 20
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
     defer { buffer.deallocate() }
-    guard lseek(fd, 0, SEEK_SET) == 0 else {
-      throw .unreadable(path: path, reason: Platform.describe(errno: errno))
-    }
+    try seek(to: 0)
     let hash = SHA256()
     var remaining = size
     while remaining > 0 {
@@ -179,6 +181,22 @@ final class SaveFileReading {
   }
 
   deinit { close(fd) }
+
+  /// The file's data regions when it has holes, nil otherwise (`Platform.dataRegions`). Asks
+  /// the filesystem only when the file takes less room on disk than its size.
+  func dataRegions() throws(ArchiveError) -> [Range<Int64>]? {
+    guard allocatedBytes < size else { return nil }
+    let regions = Platform.dataRegions(of: fd, size: size)
+    try seek(to: 0)
+    return regions
+  }
+
+  /// Moves to `offset`, from where `readChunk` reads.
+  func seek(to offset: Int64) throws(ArchiveError) {
+    guard lseek(fd, off_t(offset), SEEK_SET) == offset else {
+      throw .unreadable(path: path, reason: Platform.describe(errno: errno))
+    }
+  }
 
   /// Reads at most `count` bytes (at least one) into `buffer`; a file that ends before its
   /// size throws.
@@ -211,19 +229,24 @@ final class FolderDescriptors {
 
   deinit { if fd >= 0 { close(fd) } }
 
-  /// Opens `path` (relative to the root) for packing.
+  /// Opens `path` (relative to the root, in `RawName`'s mapping) for packing.
   func openFile(_ path: String) throws(ArchiveError) -> SaveFileReading {
-    let full = root + "/" + path
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else {
-      return try SaveFileReading(full)
-    }
-    let parent = String(path[..<slash])
-    if parent != folder || fd < 0 {
+    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+    let parent = slash.map { String(path[..<$0]) } ?? ""
+    // By bytes: two names may be canonically equivalent strings (é and e + ◌́) and still be
+    // two folders.
+    if fd < 0 || !parent.utf8.elementsEqual(folder.utf8) {
       if fd >= 0 { close(fd) }
       folder = parent
-      fd = open(root + "/" + parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard fd >= 0 else { return try SaveFileReading(full) }  // its error names the file
+      fd =
+        parent.isEmpty
+        ? open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        : RawName.withCString(parent, under: root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+      guard fd >= 0 else {
+        throw .unreadable(path: root + "/" + path, reason: Platform.describe(errno: errno))
+      }
     }
-    return try SaveFileReading(full, folder: fd, name: String(path[path.utf8.index(after: slash)...]))
+    let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
+    return try SaveFileReading(root + "/" + path, folder: fd, name: name)
   }
 }

@@ -11,7 +11,9 @@ import Foundation
 /// buffer, never a whole file or archive in memory; compressed with zstd when asked.
 ///
 /// Layout: `.savevault/header.json` first, then every entry of the snapshot in its stable
-/// order (relative paths, modes, nanosecond mtimes, empty folders, inside symlinks), then
+/// order (relative paths, modes, nanosecond mtimes, empty folders, inside symlinks; hard links
+/// after the first name of their file; files with holes in GNU's pax sparse format; names
+/// that are not UTF-8 with their bytes under `hdrcharset=BINARY`), then
 /// `.savevault/manifest.json` with each file's size and SHA-256. `tar -xf` restores the save
 /// as it is (plus the `.savevault` folder, which SaveVault ignores).
 struct Packer {
@@ -61,14 +63,18 @@ struct Packer {
     entries.reserveCapacity(snapshot.entries.count)
     let entry = LibArchiveEntry()  // one, cleared for each item
     let e = entry.pointer
-    let files = snapshot.entries.filter { $0.kind == .file }
+    let hardlinks = snapshot.hardlinks()
+    let files = snapshot.entries.indices.filter { snapshot.entries[$0].kind == .file && hardlinks[$0] == nil }
+      .map { snapshot.entries[$0] }
     let prefetcher = FilePrefetcher(root: snapshot.root, paths: files.map(\.path), sizes: files.map(\.size))
     defer { prefetcher.stop() }
-    for item in snapshot.entries {
+    let folders = FolderDescriptors(root: snapshot.root)  // the packer's own, for large files
+    for (index, item) in snapshot.entries.enumerated() {
       archive_entry_clear(e)
-      archive_entry_set_pathname_utf8(e, item.path)
-      archive_entry_set_mtime(
-        e, time_t(floorDiv(item.modifiedNs, 1_000_000_000)), Int(floorMod(item.modifiedNs, 1_000_000_000)))
+      // The name's bytes as they are: libarchive writes them as UTF-8 when they are, and with
+      // `hdrcharset=BINARY` when they are not (pax allows any bytes).
+      RawName.withCString(item.path) { archive_entry_copy_pathname(e, $0) }
+      Self.setModified(e, item.modifiedNs)
       archive_entry_set_perm(e, mode_t(item.mode & 0o777))
       switch item.kind {
       case .directory:
@@ -77,10 +83,20 @@ struct Packer {
         entries.append(ManifestEntry(path: item.path, kind: .directory).stamped(from: e))
       case .symlink:
         archive_entry_set_filetype(e, SV_AE_IFLNK)
-        archive_entry_set_symlink_utf8(e, item.linkTarget ?? "")
+        RawName.withCString(item.linkTarget ?? "") { archive_entry_copy_symlink(e, $0) }
         try check(archive_write_header(a, e))
         entries.append(
           ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget).stamped(from: e))
+      case .file where hardlinks[index] != nil:
+        // Manifest entries and snapshot entries go one for one: the first name's is known.
+        let first = entries[hardlinks[index] ?? index]
+        archive_entry_set_filetype(e, SV_AE_IFREG)
+        Self.setModified(e, first.modifiedNs ?? item.modifiedNs)  // one file: the time it was packed with
+        RawName.withCString(first.path) { archive_entry_copy_hardlink(e, $0) }
+        try check(archive_write_header(a, e))
+        entries.append(
+          ManifestEntry(path: item.path, kind: .file, size: first.size, sha256: first.sha256).stamped(from: e)
+        )
       case .file:
         let size: Int64
         let digest: String
@@ -91,9 +107,8 @@ struct Packer {
             writeback: writeback)
         case .large:
           (size, digest) = try copyFile(
-            snapshot.root + "/" + item.path, entry: entry, writer: writer, outputName: outputName,
-            buffer: buffer,
-            writeback: writeback)
+            folders.openFile(item.path), entry: entry, writer: writer, outputName: outputName,
+            buffer: buffer, writeback: writeback)
         case .failed(let error): throw error
         }
         entries.append(
@@ -123,33 +138,70 @@ struct Packer {
 
   /// Streams one file into the archive, hashing it on the way. The header's size is the size
   /// when opened; a file that shrinks, grows or is modified while read fails the pack rather
-  /// than storing a torn copy.
+  /// than storing a torn copy. A file with holes is stored sparse (GNU's pax sparse format,
+  /// which GNU tar, Python's tarfile and libarchive read): only its data regions are read and
+  /// stored, and its holes count as zeros in its hash.
   private func copyFile(
-    _ path: String, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
+    _ file: SaveFileReading, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
     buffer: UnsafeMutableRawPointer, writeback: Writeback?
   ) throws -> (Int64, String) {
-    let file = try SaveFileReading(path)
     let size = file.size
-    try writeRegularHeader(entry.pointer, size: size, modifiedNs: file.modifiedNs, writer, outputName)
+    let regions = try file.dataRegions()
+    try writeRegularHeader(
+      entry.pointer, size: size, modifiedNs: file.modifiedNs, writer, outputName, dataRegions: regions)
     // Large blocks are hashed on a second thread while libarchive writes them.
     let hash = OverlappedSHA256()
     defer { hash.wait() }  // never leave a block in flight when the buffer is reused or freed
-    var remaining = size
-    while remaining > 0 {
-      hash.wait()
-      let count = try file.readChunk(into: buffer, count: Int(min(Int64(bufferSize), remaining)))
-      hash.update(buffer, count: count)
-      guard archive_write_data(writer.pointer, buffer, count) == count else {
-        throw outputError(writer, outputName)
+    var zeros: UnsafeMutableRawPointer?  // made at the first hole only: most files have none
+    defer { zeros?.deallocate() }
+    for (span, isData) in Self.spans(regions ?? [0..<size], size: size) {
+      if isData { try file.seek(to: span.lowerBound) }
+      var remaining = span.upperBound - span.lowerBound
+      while remaining > 0 {
+        hash.wait()
+        let count: Int
+        let block: UnsafeMutableRawPointer
+        if isData {
+          count = try file.readChunk(into: buffer, count: Int(min(Int64(bufferSize), remaining)))
+          block = buffer
+        } else {
+          // libarchive's pax writer takes a sparse file's holes as data it drops.
+          block = zeros ?? Self.zeroed(bufferSize)
+          zeros = block
+          count = Int(min(Int64(bufferSize), remaining))
+        }
+        hash.update(block, count: count)
+        guard archive_write_data(writer.pointer, block, count) == count else {
+          throw outputError(writer, outputName)
+        }
+        remaining -= Int64(count)
+        try meter?.add(Int64(count))
+        if isData { writeback?.add(count) }
       }
-      remaining -= Int64(count)
-      try meter?.add(Int64(count))
-      writeback?.add(count)
     }
     try file.checkUnchanged()
     let digest = hash.finalize()
     try file.checkSameAgain(digest: digest)
     return (size, digest)
+  }
+
+  /// `0..<size` cut into the data regions and the holes between them, in order.
+  static func spans(_ regions: [Range<Int64>], size: Int64) -> [(Range<Int64>, isData: Bool)] {
+    var spans: [(Range<Int64>, isData: Bool)] = []
+    var position: Int64 = 0
+    for region in regions {
+      if position < region.lowerBound { spans.append((position..<region.lowerBound, false)) }
+      spans.append((region, true))
+      position = region.upperBound
+    }
+    if position < size { spans.append((position..<size, false)) }
+    return spans
+  }
+
+  private static func zeroed(_ count: Int) -> UnsafeMutableRawPointer {
+    let block = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+    block.initializeMemory(as: UInt8.self, repeating: 0, count: count)
+    return block
   }
 
   private func writeMetadataFile(
@@ -164,17 +216,27 @@ struct Packer {
   }
 
   /// Writes the header of a regular file of `size` bytes modified at `modifiedNs` (the
-  /// entry's path and permissions already set).
+  /// entry's path and permissions already set), sparse when `dataRegions` are given.
   private func writeRegularHeader(
-    _ e: OpaquePointer, size: Int64, modifiedNs: Int64, _ writer: LibArchiveHandle, _ outputName: String
+    _ e: OpaquePointer, size: Int64, modifiedNs: Int64, _ writer: LibArchiveHandle, _ outputName: String,
+    dataRegions: [Range<Int64>]? = nil
   ) throws {
     archive_entry_set_filetype(e, SV_AE_IFREG)
-    archive_entry_set_size(e, size)
-    archive_entry_set_mtime(
-      e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
+    archive_entry_set_size(e, size)  // before the sparse map, which must fit in it
+    for region in dataRegions ?? [] {
+      archive_entry_sparse_add_entry(e, region.lowerBound, region.upperBound - region.lowerBound)
+    }
+    // A file that is one hole: an empty region at its end makes the entry sparse all the same.
+    if dataRegions?.isEmpty == true { archive_entry_sparse_add_entry(e, size, 0) }
+    Self.setModified(e, modifiedNs)
     guard archive_write_header(writer.pointer, e) >= ARCHIVE_WARN else {
       throw outputError(writer, outputName)
     }
+  }
+
+  private static func setModified(_ e: OpaquePointer, _ modifiedNs: Int64) {
+    archive_entry_set_mtime(
+      e, time_t(floorDiv(modifiedNs, 1_000_000_000)), Int(floorMod(modifiedNs, 1_000_000_000)))
   }
 
   /// Writes a whole file's bytes after its header.

@@ -175,7 +175,8 @@ public enum ContainerFactory {
     switch target.container {
     case .folder(let path):
       return FolderContainer(
-        root: path, displayName: target.containerURL, createsRoot: path == paths.defaultContainer)
+        root: path, displayName: target.containerURL, createsRoot: path == paths.defaultContainer,
+        sharing: .followsUmask)
     case .s3(let bucket, let prefix):
       let credentials = try AWSSharedConfig.credentials(environment: context.environment, home: paths.home)
       let container = try S3Container(

@@ -15,19 +15,32 @@ import Foundation
 /// this machine's for the device whose process is gone, and anyone's older than an hour, are
 /// left-overs of killed runs and are removed by the next upload to the game's folder.
 public struct FolderContainer: Container {
+  /// Who may read the archives a folder stores.
+  public enum Sharing: Sendable, Equatable {
+    /// `0600`: SaveVault's own stores on this device (pre-restore copies, pending archives).
+    case ownerOnly
+    /// `0666` less the umask, as `tar` creates files: the users who share a container folder
+    /// read its archives as they read any other file there.
+    case followsUmask
+  }
+
   /// The folder's absolute path.
   public let root: String
   public let displayName: String
   /// Whether the root folder may be created (only for the embedded default).
   public let createsRoot: Bool
+  public let sharing: Sharing
 
   static let temporaryPrefix = ".savevault-tmp-"
   static let staleTemporaryAgeSeconds = 3600
 
-  public init(root: String, displayName: String? = nil, createsRoot: Bool = false) {
+  public init(
+    root: String, displayName: String? = nil, createsRoot: Bool = false, sharing: Sharing = .ownerOnly
+  ) {
     self.root = root
     self.displayName = displayName ?? root
     self.createsRoot = createsRoot
+    self.sharing = sharing
   }
 
   public func probe() throws {
@@ -99,6 +112,9 @@ public struct FolderContainer: Container {
     }
     do {
       defer { close(fd) }
+      // The temporary is made 0600. Best effort: a filesystem without permissions (exFAT) or
+      // a mount that refuses chmod keeps its own, and the archive is stored all the same.
+      if sharing == .followsUmask { _ = fchmod(fd, 0o666 & ~Platform.umask()) }
       let written: Int64
       do {
         written = try body(fd)

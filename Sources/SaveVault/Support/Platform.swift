@@ -63,9 +63,7 @@ enum Platform {
         if errno != 0 { throw SystemError(operation: "read", path: folder, code: errno) }
         return names
       }
-      let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-      }
+      let name = self.name(of: entry)
       if name != "." && name != ".." { names.append(name) }
     }
   }
@@ -116,6 +114,33 @@ enum Platform {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// The name of a `readdir` entry, every byte kept (`RawName`).
+  static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+    withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+      pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { RawName.string(cString: $0) }
+    }
+  }
+
+  /// The process's umask. Read from `/proc/self/status` (Linux 4.7 and later), which leaves it
+  /// as it is; elsewhere set and put back at once (a file another thread creates in between
+  /// would get the 022 set meanwhile).
+  static func umask() -> mode_t {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+      let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+    {
+      return mask
+    }
+    #if canImport(Glibc)
+      let mask = Glibc.umask(0o022)
+      _ = Glibc.umask(mask)
+    #else
+      let mask = Darwin.umask(0o022)
+      _ = Darwin.umask(mask)
+    #endif
+    return mask
+  }
+
   /// The filesystem `path` is on (its `st_dev`), or nil when it cannot be read.
   static func deviceID(_ path: String) -> UInt64? {
     var info = stat()
@@ -127,6 +152,11 @@ enum Platform {
     let fd = open(path, O_RDONLY | O_DIRECTORY)
     guard fd >= 0 else { throw SystemError(operation: "open", path: path, code: errno) }
     defer { close(fd) }
+    try syncDirectory(fd: fd, path: path)
+  }
+
+  /// Flushes the entries of the directory open at `fd` (`path` names it in errors).
+  static func syncDirectory(fd: Int32, path: String) throws(SystemError) {
     // Some filesystems (network mounts, FUSE) refuse fsync on a directory; that is not an error.
     if fsync(fd) != 0, errno != EINVAL, errno != ENOTSUP, errno != EBADF {
       throw SystemError(operation: "fsync", path: path, code: errno)
@@ -166,14 +196,18 @@ enum Platform {
       return
     }
     for relative in files {
-      let fd = open(root + "/" + relative, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+      let fd = RawName.withCString(relative, under: root) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
       guard fd >= 0 else { return syncFilesystem(containing: root) }
       defer { close(fd) }
       guard fsync(fd) == 0 else { return syncFilesystem(containing: root) }
     }
-    for folder in folders.reversed().map({ root + "/" + $0 }) + [root] {
-      guard (try? syncDirectory(folder)) != nil else { return syncFilesystem(containing: root) }
+    for folder in folders.reversed() {
+      let fd = RawName.withCString(folder, under: root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+      guard fd >= 0 else { return syncFilesystem(containing: root) }
+      defer { close(fd) }
+      guard (try? syncDirectory(fd: fd, path: folder)) != nil else { return syncFilesystem(containing: root) }
     }
+    guard (try? syncDirectory(root)) != nil else { return syncFilesystem(containing: root) }
   }
 
   /// A short, stable tag for this machine (from `/etc/machine-id`, else the host name), to
@@ -264,6 +298,31 @@ enum Platform {
     return nil
   }
 
+  /// The data regions of the file open at `fd`, `size` bytes long, when it has holes (a sparse
+  /// file: a disk image, a pre-allocated save); nil when it has none or the filesystem cannot
+  /// say (`SEEK_DATA`/`SEEK_HOLE` unsupported). Regions are in order and end by `size`; a file
+  /// that is one hole has none. Moves the file offset.
+  static func dataRegions(of fd: Int32, size: Int64) -> [Range<Int64>]? {
+    #if os(Linux)
+      let (seekData, seekHole): (Int32, Int32) = (3, 4)  // glibc declares them only under _GNU_SOURCE
+    #else
+      let (seekData, seekHole) = (SEEK_DATA, SEEK_HOLE)
+    #endif
+    var regions: [Range<Int64>] = []
+    var offset: Int64 = 0
+    while offset < size {
+      let data = Int64(lseek(fd, off_t(offset), seekData))
+      if data < 0 && errno == ENXIO { break }  // only a hole from `offset` on
+      guard data >= 0 else { return nil }
+      guard data < size else { break }
+      let hole = Int64(lseek(fd, off_t(data), seekHole))
+      guard hole > data else { return nil }
+      regions.append(data..<min(hole, size))
+      offset = hole
+    }
+    return regions == [0..<size] ? nil : regions
+  }
+
   /// Reads `fd` to its end in chunks of up to 1 MiB, handing each to `body`; returns the byte
   /// count. A read error throws `ArchiveError.unreadable` naming `path`.
   static func forEachChunk(
@@ -311,28 +370,28 @@ enum Platform {
     let folder = dirfd(directory)
     var names: [(name: String, isFolder: Bool?)] = []
     while let item = readdir(directory) {
-      let name = withUnsafePointer(to: &item.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-      }
+      let name = self.name(of: item)
       if name == "." || name == ".." { continue }
       let type = item.pointee.d_type
       names.append((name, type == UInt8(DT_UNKNOWN) ? nil : type == UInt8(DT_DIR)))
     }
     for (name, isFolder) in names {
-      var folderEntry = isFolder ?? false
-      if isFolder == nil {
-        var info = stat()
-        folderEntry =
-          fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+      RawName.withCString(name) { name in
+        var folderEntry = isFolder ?? false
+        if isFolder == nil {
+          var info = stat()
+          folderEntry =
+            fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        }
+        guard folderEntry else {
+          unlinkat(folder, name, 0)
+          return
+        }
+        fchmodat(folder, name, 0o700, 0)
+        let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if child >= 0 { removeContents(of: child) }
+        unlinkat(folder, name, AT_REMOVEDIR)
       }
-      guard folderEntry else {
-        unlinkat(folder, name, 0)
-        continue
-      }
-      fchmodat(folder, name, 0o700, 0)
-      let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-      if child >= 0 { removeContents(of: child) }
-      unlinkat(folder, name, AT_REMOVEDIR)
     }
   }
 
@@ -353,16 +412,28 @@ struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
   var description: String { "\(operation) '\(path)': \(Platform.describe(errno: code))" }
 }
 
-/// Modification times of `stat` results, which Linux and macOS spell differently.
+/// Modification and change times of `stat` results, which Linux and macOS spell differently.
 enum FileTimes {
   /// The modification time in nanoseconds since the epoch.
   static func modifiedNs(_ info: stat) -> Int64 {
     #if canImport(Darwin)
-      let time = info.st_mtimespec
+      nanoseconds(info.st_mtimespec)
     #else
-      let time = info.st_mtim
+      nanoseconds(info.st_mtim)
     #endif
-    return nanoseconds(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
+  }
+
+  /// The status change time (ctime) in nanoseconds since the epoch.
+  static func changedNs(_ info: stat) -> Int64 {
+    #if canImport(Darwin)
+      nanoseconds(info.st_ctimespec)
+    #else
+      nanoseconds(info.st_ctim)
+    #endif
+  }
+
+  private static func nanoseconds(_ time: timespec) -> Int64 {
+    nanoseconds(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
   }
 
   /// seconds × 10⁹ + nanoseconds, saturating at Int64's range instead of trapping: a file or

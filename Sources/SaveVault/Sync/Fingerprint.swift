@@ -7,9 +7,10 @@ import Foundation
 #endif
 
 /// Decides whether a save directory changed since the ledger's agreement: first by metadata
-/// (path, size, mtime in ns, mode), and when that differs, by content, hashing only the files
-/// whose metadata differs from the agreed index. A game that rewrites identical bytes raises
-/// no change.
+/// (path, size, mtime in ns, mode, ctime in ns, inode), and when that differs, by content,
+/// hashing only the files whose metadata differs from the agreed index. A game that rewrites
+/// identical bytes raises no change; other bytes copied in with the old size and mtime
+/// (`cp -p`) do, as their ctime (and often inode) is new.
 struct Fingerprint {
   var snapshot: Snapshot
 
@@ -37,15 +38,16 @@ struct Fingerprint {
         if let agreed = known[entry.path], agreed.matches(entry), !agreed.detail.isEmpty {
           return ManifestEntry(path: entry.path, kind: .file, size: entry.size, sha256: agreed.detail)
         }
-        let (size, digest) = try Self.hashFile(snapshot.root + "/" + entry.path)
+        let (size, digest) = try Self.hashFile(entry.path, under: snapshot.root)
         return ManifestEntry(path: entry.path, kind: .file, size: size, sha256: digest)
       }
     }
   }
 
-  /// The size and SHA-256 of one file.
-  static func hashFile(_ path: String) throws -> (Int64, String) {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+  /// The size and SHA-256 of the file at `relative` (in `RawName`'s mapping) under `root`.
+  static func hashFile(_ relative: String, under root: String) throws -> (Int64, String) {
+    let path = root + "/" + relative
+    let fd = RawName.withCString(relative, under: root) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
     guard fd >= 0 else { throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno)) }
     defer { close(fd) }
     let hash = SHA256()

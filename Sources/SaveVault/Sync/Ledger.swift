@@ -91,11 +91,17 @@ struct LedgerIndexEntry: Equatable {
   var size: Int64
   var modifiedNs: Int64
   var mode: UInt32
+  /// Status change time in ns, and inode; nil in an index written before they were recorded.
+  var changedNs: Int64?
+  var inode: UInt64?
   /// SHA-256 for files, the target for symlinks, empty for folders.
   var detail: String
 
+  /// Whether `entry` is, by its metadata, the file this entry describes. Never for an entry
+  /// without change time and inode: its file is hashed again.
   func matches(_ entry: SnapshotEntry) -> Bool {
     entry.kind == kind && entry.size == size && entry.modifiedNs == modifiedNs && entry.mode == mode
+      && entry.changedNs == changedNs && entry.inode == inode
   }
 }
 
@@ -159,7 +165,10 @@ struct LedgerStore {
     return record
   }
 
-  /// The agreed snapshot's files by path, or nil if the index is missing or damaged.
+  /// The agreed snapshot's files by path, or nil if the index is missing or damaged. Each line
+  /// is `kind TAB size TAB mtime TAB mode TAB ctime TAB inode TAB detail TAB path`; a line
+  /// without ctime and inode (six fields, as written before they were recorded) loads with
+  /// them unknown.
   func loadIndex(_ target: Target) -> [String: LedgerIndexEntry]? {
     loadIndex(game: target.game, container: target.ledgerKey)
   }
@@ -171,12 +180,17 @@ struct LedgerStore {
     var index: [String: LedgerIndexEntry] = [:]
     for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-      guard fields.count == 6, let kind = EntryKind(rawValue: String(fields[0])),
+      guard fields.count == 6 || fields.count == 8, let kind = EntryKind(rawValue: String(fields[0])),
         let size = Int64(fields[1]), let modified = Int64(fields[2]), let mode = UInt32(fields[3])
       else { return nil }
-      let path = unescape(fields[5])
-      index[path] = LedgerIndexEntry(
-        path: path, kind: kind, size: size, modifiedNs: modified, mode: mode, detail: unescape(fields[4]))
+      var entry = LedgerIndexEntry(
+        path: unescape(fields[fields.count - 1]), kind: kind, size: size, modifiedNs: modified, mode: mode,
+        detail: unescape(fields[fields.count - 2]))
+      if fields.count == 8 {
+        guard let changed = Int64(fields[4]), let inode = UInt64(fields[5]) else { return nil }
+        (entry.changedNs, entry.inode) = (changed, inode)
+      }
+      index[entry.path] = entry
     }
     return index
   }
@@ -195,6 +209,12 @@ struct LedgerStore {
       text.append(0x09)
       appendDecimal(Int64(entry.mode), to: &text)
       text.append(0x09)
+      if let changedNs = entry.changedNs, let inode = entry.inode {
+        appendDecimal(changedNs, to: &text)
+        text.append(0x09)
+        text.append(contentsOf: String(inode).utf8)
+        text.append(0x09)
+      }
       Self.appendEscaped(entry.detail, to: &text)
       text.append(0x09)
       Self.appendEscaped(entry.path, to: &text)
@@ -244,7 +264,7 @@ extension LedgerIndexEntry {
     func entry(_ item: SnapshotEntry, _ detail: String?) -> LedgerIndexEntry {
       LedgerIndexEntry(
         path: item.path, kind: item.kind, size: item.size, modifiedNs: item.modifiedNs, mode: item.mode,
-        detail: detail ?? "")
+        changedNs: item.changedNs, inode: item.inode, detail: detail ?? "")
     }
     // A manifest packed from this snapshot lists the same paths in the same order.
     if content.count == snapshot.entries.count,

@@ -13,7 +13,7 @@ public enum EntryKind: String, Codable, Sendable {
 
 /// One entry of a save directory, by metadata.
 public struct SnapshotEntry: Equatable, Sendable {
-  /// The path relative to the save directory, `/`-separated.
+  /// The path relative to the save directory, `/`-separated, every byte kept (`RawName`).
   public var path: String
   public var kind: EntryKind
   /// Bytes for files, 0 otherwise.
@@ -22,8 +22,17 @@ public struct SnapshotEntry: Equatable, Sendable {
   public var modifiedNs: Int64
   /// Permission bits (`0o7777`).
   public var mode: UInt32
-  /// A symlink's target.
+  /// A symlink's target, every byte kept (`RawName`).
   public var linkTarget: String?
+  /// Status change time in nanoseconds since the epoch: no one sets it back, so a file copied
+  /// in with its old size and mtime (`cp -p`, `rsync -a`, unzip) still shows a change.
+  public var changedNs: Int64 = 0
+  /// The inode number (a file renamed over this one has another).
+  public var inode: UInt64 = 0
+  /// The filesystem (`st_dev`) and the number of names the file has (`st_nlink`): files with
+  /// the same device and inode are one file under several names (hard links).
+  public var device: UInt64 = 0
+  public var linkCount: UInt64 = 1
 }
 
 /// The metadata of a save directory at one moment, in a stable order (by path bytes, so a
@@ -51,9 +60,10 @@ public struct Snapshot: Sendable {
   /// which a game may create before its first save, is empty too).
   public var isEmpty: Bool { !entries.contains { $0.kind != .directory } }
 
-  /// A digest of every entry's path, kind, size, mtime, mode and link target: equal digests
-  /// mean nothing changed (the fingerprint's fast path). One line per entry,
-  /// `kind NUL path NUL size NUL mtime NUL mode NUL target LF`, numbers in decimal.
+  /// A digest of every entry's path, kind, size, mtime, mode, link target, change time and
+  /// inode: equal digests mean nothing changed (the fingerprint's fast path). One line per
+  /// entry, `kind NUL path NUL size NUL mtime NUL mode NUL target NUL ctime NUL inode LF`,
+  /// numbers in decimal.
   public var metadataDigest: String {
     let hash = SHA256()
     var line: [UInt8] = []
@@ -70,6 +80,10 @@ public struct Snapshot: Sendable {
       appendDecimal(Int64(entry.mode), to: &line)
       line.append(0)
       if let target = entry.linkTarget { line.append(contentsOf: target.utf8) }
+      line.append(0)
+      appendDecimal(entry.changedNs, to: &line)
+      line.append(0)
+      appendDecimal(Int64(bitPattern: entry.inode), to: &line)
       line.append(0x0A)
       if line.count >= 4096 {
         hash.update(line)
@@ -78,6 +92,36 @@ public struct Snapshot: Sendable {
     }
     hash.update(line)
     return hash.finalize()
+  }
+}
+
+extension Snapshot {
+  /// The files that are hard links to a file earlier in the snapshot: for each, by index in
+  /// `entries`, the index of the first of its names. An archive stores the data once, under
+  /// the first name. Names of one file agree on every other fact; a filesystem whose inode
+  /// numbers say otherwise (some FUSE mounts) gets no links.
+  func hardlinks() -> [Int: Int] {
+    struct FileID: Hashable {
+      var device: UInt64
+      var inode: UInt64
+    }
+    var first: [FileID: Int] = [:]
+    var links: [Int: Int] = [:]
+    for (index, entry) in entries.enumerated() where entry.kind == .file && entry.linkCount > 1 {
+      let id = FileID(device: entry.device, inode: entry.inode)
+      guard let earlier = first[id] else {
+        first[id] = index
+        continue
+      }
+      let target = entries[earlier]
+      if target.size == entry.size && target.modifiedNs == entry.modifiedNs
+        && target.changedNs == entry.changedNs
+        && target.mode == entry.mode
+      {
+        links[index] = earlier
+      }
+    }
+    return links
   }
 }
 
@@ -140,19 +184,18 @@ extension Snapshot {
         if errno != 0 { throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: errno)) }
         break
       }
-      let name = withUnsafePointer(to: &item.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-      }
+      let name = Platform.name(of: item)
       if name == "." || name == ".." || (relative.isEmpty && name == reservedFolder) { continue }
       let path = relative.isEmpty ? name : relative + "/" + name
       var info = stat()
-      guard fstatat(folderFD, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+      guard RawName.withCString(name, { fstatat(folderFD, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
         if errno == ENOENT { continue }  // vanished while listing
         throw ArchiveError.unreadable(path: folder + "/" + name, reason: Platform.describe(errno: errno))
       }
       var entry = SnapshotEntry(
         path: path, kind: .file, size: 0, modifiedNs: FileTimes.modifiedNs(info),
-        mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil)
+        mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil, changedNs: FileTimes.changedNs(info),
+        inode: UInt64(info.st_ino), device: UInt64(info.st_dev), linkCount: UInt64(info.st_nlink))
       switch info.st_mode & S_IFMT {
       case S_IFREG:
         entry.size = Int64(info.st_size)
@@ -174,7 +217,9 @@ extension Snapshot {
       entries.append(entry)
     }
     for subfolder in subfolders {
-      let child = openat(folderFD, subfolder.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      let child = RawName.withCString(subfolder.name) {
+        openat(folderFD, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      }
       guard child >= 0 else {
         if errno == ENOENT { continue }  // vanished while listing
         throw ArchiveError.unreadable(
@@ -186,11 +231,11 @@ extension Snapshot {
 
   private static func readLink(_ folderFD: Int32, _ name: String, fullPath: String) throws -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlinkat(folderFD, name, &buffer, buffer.count - 1)
+    let count = RawName.withCString(name) { readlinkat(folderFD, $0, &buffer, buffer.count - 1) }
     guard count >= 0 else {
       throw ArchiveError.unreadable(path: fullPath, reason: Platform.describe(errno: errno))
     }
-    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return RawName.string(buffer[0..<count].map { UInt8(bitPattern: $0) })
   }
 }
 

@@ -18,15 +18,15 @@ extension Vault {
   /// folder they need. Never replaces what the archive extracted.
   func carryOver(_ skipped: [(path: String, reason: String)], from save: String, into staging: String) {
     for (path, _) in skipped {
-      let source = save + "/" + path
-      let made = staging + "/" + path
-      guard let kind = Self.carriedKind(source), !Self.exists(made) else { continue }
-      try? FileManager.default.createDirectory(
-        atPath: (made as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      let isMade: Bool
-      switch kind {
-      case .symlink(let target): isMade = symlink(target, made) == 0
-      case .fifo(let mode): isMade = mkfifo(made, mode) == 0
+      guard let kind = Self.carriedKind(path, under: save), !Self.exists(path, under: staging) else {
+        continue
+      }
+      Self.makeParents(of: path, under: staging)
+      let isMade = RawName.withCString(path, under: staging) { made in
+        switch kind {
+        case .symlink(let target): RawName.withCString(target) { symlink($0, made) } == 0
+        case .fifo(let mode): mkfifo(made, mode) == 0
+        }
       }
       if !isMade {
         context.log.warning(
@@ -44,8 +44,8 @@ extension Vault {
   func isCarried(_ skipped: [(path: String, reason: String)], from folder: String, into save: String) -> Bool
   {
     skipped.allSatisfy { entry in
-      guard let kind = Self.carriedKind(folder + "/" + entry.path) else { return false }
-      return Self.carriedKind(save + "/" + entry.path) == kind
+      guard let kind = Self.carriedKind(entry.path, under: folder) else { return false }
+      return Self.carriedKind(entry.path, under: save) == kind
     }
   }
 
@@ -62,22 +62,34 @@ extension Vault {
     }
   }
 
-  private static func carriedKind(_ path: String) -> CarriedKind? {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return nil }
-    switch info.st_mode & S_IFMT {
-    case S_IFLNK:
-      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      let count = readlink(path, &buffer, buffer.count - 1)
-      guard count >= 0 else { return nil }
-      return .symlink(String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    case S_IFIFO: return .fifo(info.st_mode & 0o777)
-    default: return nil
+  /// What `path` (save-relative, `RawName`) is under `root`, if it can be made again.
+  private static func carriedKind(_ path: String, under root: String) -> CarriedKind? {
+    RawName.withCString(path, under: root) { full in
+      var info = stat()
+      guard lstat(full, &info) == 0 else { return nil }
+      switch info.st_mode & S_IFMT {
+      case S_IFLNK:
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(full, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return .symlink(RawName.string(buffer[0..<count].map { UInt8(bitPattern: $0) }))
+      case S_IFIFO: return .fifo(info.st_mode & 0o777)
+      default: return nil
+      }
     }
   }
 
-  private static func exists(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0
+  private static func exists(_ path: String, under root: String) -> Bool {
+    RawName.withCString(path, under: root) { full in
+      var info = stat()
+      return lstat(full, &info) == 0
+    }
+  }
+
+  /// Makes the folders `path` (save-relative) needs under `root`, as the umask lets them be.
+  private static func makeParents(of path: String, under root: String) {
+    for folder in EntryPolicy.ancestors(of: path) where !exists(folder, under: root) {
+      _ = RawName.withCString(folder, under: root) { mkdir($0, 0o777) }
+    }
   }
 }

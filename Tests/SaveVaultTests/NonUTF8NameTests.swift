@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+/// Saves whose file names are not UTF-8 (Latin-1 from old games, Shift-JIS from Windows games
+/// under Proton), through the built binary: every byte of every name is kept.
+@Suite("File names kept byte for byte, through the binary")
+struct NonUTF8NameTests {
+  typealias Sandbox = CLIEndToEndTests.Sandbox
+
+  /// Python, which handles names as bytes: `make SAVE` builds the save (`twins SAVE` one whose
+  /// names differ only in Unicode normalization), `change SAVE` rewrites
+  /// its Latin-1 named file, `dump ROOT` prints a
+  /// tree as JSON (hex names and contents, `.savevault` left out), `tarfile ARCHIVE OUT`
+  /// extracts with Python's tarfile.
+  static let script = #"""
+    import json, os, sys, tarfile
+    command, arg = sys.argv[1], os.fsencode(sys.argv[2])
+    if command == "make":
+        folder = arg + b"/\x83Z\x81[\x83u"  # Shift-JIS for セーブ
+        os.makedirs(folder)
+        open(arg + b"/caf\xe9.sav", "wb").write(b"latin-1 name")
+        open(folder + b"/slot1.dat", "wb").write(b"shift-jis folder")
+        open(arg + b"/real \xf4\x8f\xbe\x80.sav", "wb").write(b"U+10FF80 in UTF-8")
+        open(arg + b"/plain.txt", "wb").write(b"plain")
+        os.symlink(b"caf\xe9.sav", arg + b"/current \xff")
+    elif command == "twins":
+        # é as one code point (NFC, as Linux programs write it) and as e + U+0301 (NFD, as a
+        # Mac writes it): two names on Linux.
+        for name, content in ((b"\xc3\xa9", b"NFC"), (b"e\xcc\x81", b"NFD, longer")):
+            os.makedirs(arg + b"/d" + name)
+            open(arg + b"/" + name + b".sav", "wb").write(content)
+            open(arg + b"/d" + name + b"/slot", "wb").write(content + b" in a folder")
+        os.link(arg + b"/e\xcc\x81.sav", arg + b"/link-e\xcc\x81.sav")
+    elif command == "change":
+        open(arg + b"/caf\xe9.sav", "wb").write(b"latin-1 name, changed")
+    elif command == "dump":
+        tree = {}
+        for folder, folders, files in os.walk(arg):
+            relative = os.path.relpath(folder, arg)
+            if relative == b".":
+                relative = b""
+                if b".savevault" in folders:
+                    folders.remove(b".savevault")
+            for name in folders + files:
+                full, path = os.path.join(folder, name), os.path.join(relative, name)
+                if os.path.islink(full):
+                    tree[path.hex()] = "link " + os.readlink(full).hex()
+                elif os.path.isdir(full):
+                    tree[path.hex()] = "folder"
+                else:
+                    tree[path.hex()] = "file " + open(full, "rb").read().hex()
+        print(json.dumps(tree, sort_keys=True))
+    elif command == "tarfile":
+        with tarfile.open(arg, encoding="utf-8", errors="surrogateescape") as archive:
+            archive.extractall(os.fsencode(sys.argv[3]).decode("utf-8", "surrogateescape"))
+    """#
+
+  func python(_ arguments: [String]) throws -> String {
+    let result = try runProgram(try requiredProgram("python3"), ["-c", Self.script] + arguments)
+    try #require(result.code == 0, "python \(arguments): \(result.stderr)")
+    return result.stdout
+  }
+
+  /// A save made by the script's `command`, its dump, and its backup's JSON report and archive.
+  struct BackedUp {
+    var box: Sandbox
+    var save: String
+    var original: String
+    var report: [String: Any]
+    var archive: String
+  }
+
+  func backedUp(_ game: String, made command: String) throws -> BackedUp {
+    let box = try Sandbox(game)
+    let save = box.tmp.sub("saves/" + game)
+    try makeDirectory(save)
+    _ = try python([command, save])
+    let original = try python(["dump", save])
+    let backup = try box.run(["backup", "--save-dir", save, "--json"])
+    try #require(backup.code == 0, "backup failed: \(backup.stderr)")
+    let report = try jsonObject(backup.stdout)
+    let archive = box.defaultContainer + "/" + game + "/" + (try #require(report["archive"] as? String))
+    return BackedUp(box: box, save: save, original: original, report: report, archive: archive)
+  }
+
+  @Test("backed up, read back by tar and tarfile, noticed when changed, restored byte for byte")
+  func keptByteForByte() throws {
+    let made = try backedUp("oldgame", made: "make")
+    let (box, save, original, report, archive) = (
+      made.box, made.save, made.original, made.report, made.archive
+    )
+    #expect(original.contains("636166e9"), "the Latin-1 name is missing from the made save: \(original)")
+    #expect(integer(report["files"]) == 4, "every file is counted: \(report)")
+    #expect((report["skipped"] as? [Any])?.isEmpty == true, "nothing is skipped: \(report)")
+
+    let byTar = box.tmp.sub("by-tar")
+    try makeDirectory(byTar)
+    let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
+    #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
+    #expect(try python(["dump", byTar]) == original, "GNU tar extracts other names")
+
+    let byPython = box.tmp.sub("by-tarfile")
+    _ = try python(["tarfile", archive, byPython])
+    #expect(try python(["dump", byPython]) == original, "Python's tarfile extracts other names")
+
+    let status = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
+    _ = try python(["change", save])
+    let changed = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(
+      try jsonObject(changed.stdout)["state"] as? String == "local-changed",
+      "a change to a Latin-1 named file is noticed: \(changed.stdout)")
+
+    let restore = try box.run(["restore", "--latest", "--save-dir", save, "--json"])
+    #expect(restore.code == 0, "restore failed: \(restore.stderr)")
+    #expect(try python(["dump", save]) == original, "the restored save differs from the backed-up one")
+    let after = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(try jsonObject(after.stdout)["state"] as? String == "in-sync", "status: \(after.stdout)")
+  }
+
+  @Test("names that differ only in Unicode normalization are two files, each stored with its own bytes")
+  func normalizationTwins() throws {
+    let made = try backedUp("macgame", made: "twins")
+    let (box, save, original, archive) = (made.box, made.save, made.original, made.archive)
+    #expect(integer(made.report["files"]) == 5, "\(made.report)")
+    let byTar = box.tmp.sub("by-tar")
+    try makeDirectory(byTar)
+    let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
+    #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
+    #expect(try python(["dump", byTar]) == original, "a twin was stored with the other's content")
+    let status = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
+  }
+}
