@@ -13,6 +13,7 @@ struct Commands {
 
   /// Runs `command`; returns the exit code (0, or the game's for `wrap`).
   func run(_ command: String) throws -> Int32 {
+    if command != "doctor" && command != "completions" { warnAboutUnknownConfigKeys() }
     switch command {
     case "backup": try backup()
     case "status": try status()
@@ -31,6 +32,15 @@ struct Commands {
       throw UsageError(message: "unknown command '\(command)'", command: nil)
     }
     return 0
+  }
+
+  /// Warns once per run of each key outside the game entries that the config file has and
+  /// SaveVault does not know (`doctor` lists them as checks instead).
+  private func warnAboutUnknownConfigKeys() {
+    let path = vault.configPath(arguments.configFile)
+    for key in vault.unknownConfigKeys(configFile: arguments.configFile) {
+      console.log.warning("config file '\(path)': \(key) is ignored")
+    }
   }
 
   /// Runs `body` for the target the flags name or, with no --game and no --save-dir, for

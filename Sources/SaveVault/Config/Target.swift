@@ -70,6 +70,9 @@ extension Target {
     var saveDirectory = request.saveDirectory
     var gameEntry: ConfigFile.GameEntry?
     if let name = request.game, let entry = config.games?[name] {
+      if let unknown = config.unknownKeys.first(where: { $0.game == name }) {
+        throw .unknownKey(unknown, configPath: configPath ?? paths.configFile)
+      }
       gameEntry = entry
       if saveDirectory == nil { saveDirectory = entry.saveDir }
     } else if let name = request.game, request.saveDirectory == nil {

@@ -80,10 +80,14 @@ extension Vault {
       do {
         targets.append((try resolve(one), isNamed || !games.isEmpty))
       } catch {
+        var fix = "see examples/config.json for a game's fields"
+        if case .unknownKey(let key, _) = error {
+          fix =
+            key.suggestion.map { "rename '\(key.key)' to '\($0)' in the file" }
+            ?? "remove '\(key.key)' from the file"
+        }
         checks.append(
-          DoctorCheck(
-            "game", one.game ?? one.saveDirectory ?? "", .problem, error.description,
-            fix: "see examples/config.json for a game's fields"))
+          DoctorCheck("game", one.game ?? one.saveDirectory ?? "", .problem, error.description, fix: fix))
       }
     }
     var containers: [String: (any Container)?] = [:]
@@ -96,8 +100,9 @@ extension Vault {
     return checks + [dialogCheck()]
   }
 
-  /// The config file parses, and names no key SaveVault does not know (a misspelt key is
-  /// ignored by the commands). Returns its games, or nil when it is unusable.
+  /// The config file parses, and names no key SaveVault does not know outside the game
+  /// entries (such a key is ignored by the commands). Returns its games, or nil when it is
+  /// unusable.
   private func checkConfig(path: String, isRequired: Bool, into checks: inout [DoctorCheck]) -> [String]? {
     let config: ConfigFile
     do {
@@ -122,11 +127,12 @@ extension Vault {
         "config", path, .ok,
         "parses; \(games.count) game\(games.count == 1 ? "" : "s")"
           + (games.isEmpty ? "" : ": " + games.joined(separator: ", "))))
-    for key in ConfigKeys.unknown(in: path, known: config) {
+    // A game entry's unknown key is that game's problem (its commands refuse it), below.
+    for key in config.unknownKeys where key.game == nil {
       checks.append(
         DoctorCheck(
-          "config", path, .warning, "unknown key '\(key)' is ignored",
-          fix: "check its spelling (keys are case-sensitive: saveDir, container, device, games…)"))
+          "config", path, .warning, "\(key) is ignored",
+          fix: key.suggestion.map { "rename it to '\($0)' (keys are case-sensitive)" } ?? "remove it"))
     }
     return games
   }

@@ -105,6 +105,14 @@ extension Vault {
     return (config.games ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
   }
 
+  /// The keys of the config file outside the game entries (top level, `limits`) that SaveVault
+  /// does not know; they are ignored. None when the file is missing or unusable (the command
+  /// reports that itself). A game entry's unknown key is that game's error instead.
+  public func unknownConfigKeys(configFile: String?) -> [UnknownConfigKey] {
+    let config = try? ConfigFile.load(path: configPath(configFile), isRequired: false)
+    return config?.unknownKeys.filter { $0.game == nil } ?? []
+  }
+
   /// The configured games whose `steamAppId` is `id` (what Steam puts in `SteamAppId` or
   /// `STEAM_COMPAT_APP_ID` for the game it launches).
   public func games(steamAppId id: String, configFile: String?) throws(ConfigError) -> [String] {
