@@ -1,3 +1,5 @@
+import SaveVault
+
 /// The help texts, one per command, and the version.
 enum Help {
   static let version = "savevault 0.1.0"
@@ -216,9 +218,9 @@ enum Help {
 
     Adds the game NAME to the config file (creating the file if needed; every other game
     and setting is kept), so that --game NAME is enough. NAME is the game's folder in the
-    container: at most 100 characters, no '/', '\\' or control characters, not starting
-    with '.'. DIR is stored as an absolute path and need not exist yet. A name already in
-    the config file is refused unless --replace. Bad input exits 2 and writes nothing.
+    container: \(Target.gameNameRule). DIR is stored as an absolute path and
+    need not exist yet. A name already in the config file is refused unless --replace. Bad
+    input exits 2 and writes nothing.
 
       --save-dir DIR       where the game keeps its saves
       --container URL      this game's container (default: the config file's, then

@@ -137,7 +137,7 @@ struct GamesTests {
       ["add", "../x", "--save-dir", "/s"], ["add", ".", "--save-dir", "/s"],
       ["add", "..", "--save-dir", "/s"],
       ["add", "a/b", "--save-dir", "/s"], ["add", ".hidden", "--save-dir", "/s"],
-      ["add", String(repeating: "x", count: 101), "--save-dir", "/s"], ["add", "", "--save-dir", "/s"],
+      ["add", String(repeating: "x", count: 201), "--save-dir", "/s"], ["add", "", "--save-dir", "/s"],
       ["add", "tab\tname", "--save-dir", "/s"], ["add", "g"], ["add", "--save-dir", "/s"],
       ["add", "g", "extra", "--save-dir", "/s"], ["add", "g", "--save-dir", "/s", "--container", "ftp://x"],
       ["add", "g", "--save-dir", "/s", "--container", "s3://"],

@@ -88,7 +88,7 @@ extension Target {
       gameName = saveDirectoryPath.split(separator: "/").last.map(String.init)
     }
     guard let game = gameName, isValidGameName(game) else {
-      throw .invalidGameName(gameName ?? "")
+      throw .invalidGameName(gameName ?? "", isFromSaveDirectory: request.game == nil)
     }
     let environmentContainer = context.environment["SAVEVAULT_CONTAINER"].flatMap {
       $0.isEmpty ? nil : $0
@@ -136,10 +136,18 @@ extension Target {
     return (config.games ?? [:]).keys.sorted()
   }
 
-  /// Whether `name` can be a game folder: 1–100 characters, no `/`, NUL or control
-  /// characters, not starting with `.`.
+  /// The longest game name, in UTF-8 bytes. A name is part of file names of 255 bytes at most:
+  /// the longest is the ledger's `<game>-<12 hex>.index` while it is written, as
+  /// `<game>-<12 hex>.index.tmp-XXXXXX` (the name and 30 bytes); the rest is margin.
+  public static let maxGameNameBytes = 200
+
+  /// What `isValidGameName` accepts, in words (for errors and help).
+  public static let gameNameRule =
+    "1 to \(maxGameNameBytes) bytes in UTF-8, with no '/', '\\' or control character, not starting with '.'"
+
+  /// Whether `name` can be a game folder: see `gameNameRule`.
   public static func isValidGameName(_ name: String) -> Bool {
-    guard !name.isEmpty, name.count <= 100, !name.hasPrefix(".") else { return false }
+    guard !name.isEmpty, name.utf8.count <= maxGameNameBytes, !name.hasPrefix(".") else { return false }
     return !name.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7f }
   }
 }
