@@ -118,12 +118,12 @@ struct Commands {
       } else {
         if !reports.isEmpty { console.out("") }
         reports.append(report)
-        console.out(describe(report))
+        console.out(describe(report, target: target))
       }
     }
   }
 
-  private func describe(_ report: StatusReport) -> String {
+  private func describe(_ report: StatusReport, target: Target) -> String {
     var lines = ["\(report.game): \(report.state.rawValue)"]
     lines += report.repaired.map { "  repaired \($0)" }
     if report.isBusy { lines.append("  busy    another savevault is working on this game right now") }
@@ -156,19 +156,30 @@ struct Commands {
         "  kept    \(report.preRestore.count) pre-restore cop\(report.preRestore.count == 1 ? "y" : "ies") in \(report.preRestore.directory)"
       )
     }
-    lines.append(advice(for: report.state, localExists: report.local.files > 0))
+    if report.pending.count > 0 {
+      lines.append(
+        "  pending \(Format.count(report.pending.count, "archive")) kept while the container was unreachable, uploaded at the next run that reaches it, in \(report.pending.directory):"
+      )
+      lines += report.pending.archives.map { "          \($0)" }
+    }
+    lines.append(advice(for: report.state, localExists: report.local.files > 0, target: target))
     return lines.joined(separator: "\n")
   }
 
-  private func advice(for state: SyncState, localExists: Bool) -> String {
+  /// What to do next, with the exact command for this target.
+  private func advice(for state: SyncState, localExists: Bool, target: Target) -> String {
     switch state {
     case .inSync: "Nothing to do."
     case .cloudEmpty where !localExists: "Nothing to back up yet: the save directory is missing or empty."
-    case .localChanged, .cloudEmpty: "Run 'savevault backup' to upload the local save."
+    case .localChanged, .cloudEmpty: "To upload the local save: \(commandLine(["backup"], for: target))"
     case .cloudChanged, .localMissing:
-      "Run 'savevault restore --latest' to get the cloud's save (the local one is kept)."
+      "To get the cloud's save (the local one is kept): \(commandLine(["restore", "--latest"], for: target))"
     case .conflict:
-      "Both sides changed: choose 'savevault backup' (keep local) or 'savevault restore --latest' (take cloud; local is kept)."
+      """
+      Both sides changed since they last agreed. To choose at a prompt: \(commandLine(["sync"], for: target))
+        to keep the local save (upload it): \(commandLine(["sync", "--on-conflict", "upload"], for: target))
+        to take the cloud's (the local one is kept): \(commandLine(["sync", "--on-conflict", "restore"], for: target))
+      """
     }
   }
 

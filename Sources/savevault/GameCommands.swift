@@ -29,7 +29,7 @@ extension Commands {
       configFile: arguments.configFile, replacing: arguments.has("replace"))
     if !report.saveDirExists {
       console.note(
-        "'\(report.saveDir)' does not exist yet; 'savevault sync --game \(name)' restores the cloud's save into it"
+        "'\(report.saveDir)' does not exist yet; '\(commandLine(["sync", "--game", name]))' restores the cloud's save into it"
       )
     }
     if arguments.has("json") { return console.json(report) }
@@ -45,7 +45,7 @@ extension Commands {
     if arguments.has("json") { return console.json(report) }
     console.out("Removed \(name) from \(report.configFile).")
     console.out(
-      "Nothing was deleted: the save directory\(report.saveDir.map { " \($0)" } ?? ""), the archives in the container and the copies on this device stay as they are; 'savevault add \(name) --save-dir DIR' brings the game back."
+      "Nothing was deleted: the save directory\(report.saveDir.map { " \($0)" } ?? ""), the archives in the container and the copies on this device stay as they are; '\(commandLine(["add", name, "--save-dir", "DIR"]))' brings the game back."
     )
   }
 
@@ -108,7 +108,7 @@ extension Commands {
     if arguments.has("json") { return console.json(rows) }
     guard !rows.isEmpty else {
       return console.out(
-        "No games in \(vault.configPath(arguments.configFile)). Add one with 'savevault add NAME --save-dir DIR'."
+        "No games in \(vault.configPath(arguments.configFile)). Add one with '\(commandLine(["add", "NAME", "--save-dir", "DIR"]))'."
       )
     }
     console.out(
@@ -160,7 +160,7 @@ extension Commands {
       guard games.count == 1, let game = games.first else {
         console.log.warning(
           games.isEmpty
-            ? "no game in \(vault.configPath(arguments.configFile)) has Steam app id \(id) (add one with 'savevault add NAME --save-dir DIR --steam-app-id \(id)'): running it without syncing"
+            ? "no game in \(vault.configPath(arguments.configFile)) has Steam app id \(id) (add one with '\(commandLine(["add", "NAME", "--save-dir", "DIR", "--steam-app-id", id]))'): running it without syncing"
             : "Steam app id \(id) belongs to several games (\(games.joined(separator: ", "))): running it without syncing"
         )
         return nil
@@ -183,15 +183,20 @@ extension Commands {
     guard !arguments.has("latest"), arguments.options["archive"] == nil else {
       throw UsageError(message: "--undo takes no --latest or --archive", command: "restore")
     }
-    let report = try vault.undoRestore(try target())
+    let target = try target()
+    let report = try vault.undoRestore(target)
     if arguments.has("json") { return console.json(report) }
     console.out(
       "Put back \(report.game) as it was before its last restore: \(report.restoredCopy) (\(Format.count(report.files, "file")), \(Format.bytes(report.bytes))) into \(report.saveDir)"
     )
     if let copy = report.preRestoreCopy {
-      console.out("The save it replaced is kept in \(copy); 'savevault restore --undo' again puts it back.")
+      console.out(
+        "The save it replaced is kept in \(copy); '\(commandLine(["restore", "--undo"], for: target))' again puts it back."
+      )
     }
-    console.out("Agreement with the cloud: \(report.note). Run 'savevault status' to see where it stands.")
+    console.out(
+      "Agreement with the cloud: \(report.note). Run '\(commandLine(["status"], for: target))' to see where it stands."
+    )
   }
 }
 
