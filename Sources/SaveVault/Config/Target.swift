@@ -56,6 +56,9 @@ public struct TargetRequest: Sendable, Equatable {
 extension Target {
   /// Resolves flags, config file and environment into a target.
   ///
+  /// A relative `saveDir` or folder `container` in the config file is taken from the config
+  /// file's folder (as its path names it); in flags and the environment, from the current one.
+  ///
   /// Container precedence: `--container`, the game's `container`, the file's `container`,
   /// `SAVEVAULT_CONTAINER`, then the embedded default. Device: `SAVEVAULT_DEVICE`, the file's
   /// `device`, then the host name. Compression: `--compress`, the game's `compress`, the
@@ -66,15 +69,22 @@ extension Target {
     let configPath = request.configFile.map { absolute($0, context: context, home: paths.home) }
     let config = try ConfigFile.load(
       path: configPath ?? paths.configFile, isRequired: configPath != nil)
+    // Relative paths in the config file are the file's, not the current folder's (a launcher
+    // runs the game, and so savevault, from wherever it likes).
+    let configFolder = absolute((configPath ?? paths.configFile) + "/..", context: context, home: paths.home)
     var gameName = request.game
     var saveDirectory = request.saveDirectory
+    var saveDirectoryBase = context.currentDirectory
     var gameEntry: ConfigFile.GameEntry?
     if let name = request.game, let entry = config.games?[name] {
       if let unknown = config.unknownKeys.first(where: { $0.game == name }) {
         throw .unknownKey(unknown, configPath: configPath ?? paths.configFile)
       }
       gameEntry = entry
-      if saveDirectory == nil { saveDirectory = entry.saveDir }
+      if saveDirectory == nil {
+        saveDirectory = entry.saveDir
+        saveDirectoryBase = configFolder
+      }
     } else if let name = request.game, request.saveDirectory == nil {
       throw .unknownGame(name: name, configPath: configPath ?? paths.configFile)
     }
@@ -83,7 +93,7 @@ extension Target {
       throw .invalid(
         "no game given: pass --game NAME (a game added with 'savevault add') or --save-dir DIR")
     }
-    let saveDirectoryPath = absolute(rawSaveDirectory, context: context, home: paths.home)
+    let saveDirectoryPath = absolute(rawSaveDirectory, in: saveDirectoryBase, home: paths.home)
     if gameName == nil {
       gameName = saveDirectoryPath.split(separator: "/").last.map(String.init)
     }
@@ -93,11 +103,14 @@ extension Target {
     let environmentContainer = context.environment["SAVEVAULT_CONTAINER"].flatMap {
       $0.isEmpty ? nil : $0
     }
+    let configuredContainer = gameEntry?.container ?? config.container
     let containerURL =
-      request.containerURL ?? gameEntry?.container ?? config.container ?? environmentContainer
-      ?? paths.defaultContainer
+      request.containerURL ?? configuredContainer ?? environmentContainer ?? paths.defaultContainer
     let location = try ContainerLocation.parse(
-      containerURL, currentDirectory: context.currentDirectory, home: paths.home)
+      containerURL,
+      currentDirectory: request.containerURL == nil && configuredContainer != nil
+        ? configFolder : context.currentDirectory,
+      home: paths.home)
     let device =
       context.environment["SAVEVAULT_DEVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? config.device
       ?? context.hostName
@@ -155,13 +168,18 @@ extension Target {
 /// `path` made absolute: `~` and `~/…` expand to `home`, relative paths join the working
 /// directory, and `.`/`..`/empty components are folded lexically.
 func absolute(_ path: String, context: Context, home: String) -> String {
+  absolute(path, in: context.currentDirectory, home: home)
+}
+
+/// `path` made absolute as `absolute(_:context:home:)` does, with relative paths joining `folder`.
+func absolute(_ path: String, in folder: String, home: String) -> String {
   var full = path
   if full == "~" {
     full = home
   } else if full.hasPrefix("~/") {
     full = home + full.dropFirst(1)
   } else if !full.hasPrefix("/") {
-    full = context.currentDirectory + "/" + full
+    full = folder + "/" + full
   }
   var parts: [Substring] = []
   for part in full.split(separator: "/", omittingEmptySubsequences: true) {

@@ -58,11 +58,12 @@ extension Vault {
     var checks: [DoctorCheck] = []
     let configPath =
       request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
-    guard let games = checkConfig(path: configPath, isRequired: request.configFile != nil, into: &checks)
+    guard let config = checkConfig(path: configPath, isRequired: request.configFile != nil, into: &checks)
     else {
       return checks + [dialogCheck()]
     }
-    var targets: [(target: Target, checksSave: Bool)] = []
+    let games = (config.games ?? [:]).keys.sorted()
+    var targets: [(target: Target, checksSave: Bool, configuredSaveDir: String?)] = []
     let isNamed = request.game != nil || request.saveDirectory != nil
     let requests =
       isNamed
@@ -78,7 +79,9 @@ extension Vault {
       one.endpoint = request.endpoint
       one.allowsInsecureHTTP = request.allowsInsecureHTTP
       do {
-        targets.append((try resolve(one), isNamed || !games.isEmpty))
+        let target = try resolve(one)
+        let configured = one.saveDirectory == nil ? config.games?[target.game]?.saveDir : nil
+        targets.append((target, isNamed || !games.isEmpty, configured))
       } catch {
         var fix = "see examples/config.json for a game's fields"
         if case .unknownKey(let key, _) = error {
@@ -91,19 +94,24 @@ extension Vault {
       }
     }
     var containers: [String: (any Container)?] = [:]
-    for (target, _) in targets where containers[target.ledgerKey] == nil {
+    for (target, _, _) in targets where containers[target.ledgerKey] == nil {
       containers[target.ledgerKey] = checkContainer(target, into: &checks)
     }
-    for (target, checksSave) in targets where checksSave {
-      checks.append(checkSaveDirectory(target, container: containers[target.ledgerKey] ?? nil))
+    for (target, checksSave, configured) in targets where checksSave {
+      var check = checkSaveDirectory(target, container: containers[target.ledgerKey] ?? nil)
+      if let configured, configured != "~", !configured.hasPrefix("/"), !configured.hasPrefix("~/") {
+        check.message +=
+          " (saveDir '\(configured)' is relative: it is taken from the config file's folder, '\((configPath as NSString).deletingLastPathComponent)')"
+      }
+      checks.append(check)
     }
     return checks + [dialogCheck()]
   }
 
   /// The config file parses, and names no key SaveVault does not know outside the game
-  /// entries (such a key is ignored by the commands). Returns its games, or nil when it is
+  /// entries (such a key is ignored by the commands). Returns it, or nil when it is
   /// unusable.
-  private func checkConfig(path: String, isRequired: Bool, into checks: inout [DoctorCheck]) -> [String]? {
+  private func checkConfig(path: String, isRequired: Bool, into checks: inout [DoctorCheck]) -> ConfigFile? {
     let config: ConfigFile
     do {
       config = try ConfigFile.load(path: path, isRequired: isRequired)
@@ -119,7 +127,7 @@ extension Vault {
           "config", path, .ok,
           "no config file; commands need --save-dir DIR (name games in it to use --game NAME, see examples/config.json)"
         ))
-      return []
+      return ConfigFile()
     }
     let games = (config.games ?? [:]).keys.sorted()
     checks.append(
@@ -134,7 +142,7 @@ extension Vault {
           "config", path, .warning, "\(key) is ignored",
           fix: key.suggestion.map { "rename it to '\($0)' (keys are case-sensitive)" } ?? "remove it"))
     }
-    return games
+    return config
   }
 
   /// The container's checks; returns the container when it is reachable.
