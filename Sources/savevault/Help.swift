@@ -62,8 +62,8 @@ enum Help {
     Usage: savevault doctor [TARGET] [--json]
 
     Checks what the other commands rely on and says how to fix what is wrong: the config
-    file (it parses; each game's fields; unknown keys), each save directory (exists, is
-    readable), each container (reachable, and writable: a probe object is written and
+    file (it parses; each game's fields; unknown keys), each save directory (exists, every
+    file and folder in it readable), each container (reachable, and writable: a probe object is written and
     removed, never under a packsave- name), S3 credentials (present, accepted) and this
     machine's clock against the S3 server's, rclone for rclone: containers, and zenity or
     kdialog in a desktop session. With no TARGET, every game of the config file.

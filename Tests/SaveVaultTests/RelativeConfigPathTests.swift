@@ -40,7 +40,9 @@ struct RelativeConfigPathTests {
 
     let doctor = try runProgram(
       savevaultBinary, ["doctor"], environment: player.environment, currentDirectory: install)
-    let line = doctor.stdout.split(separator: "\n").first { $0.contains("save-dir") } ?? ""
+    let line =
+      doctor.stdout.split(separator: "\n").first { $0.split(separator: " ").dropFirst().first == "save-dir" }
+      ?? ""
     #expect(line.contains("'saves/celeste' is relative") && line.contains(folder), "\(doctor.stdout)")
   }
 

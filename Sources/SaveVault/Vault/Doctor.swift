@@ -259,47 +259,6 @@ extension Vault {
       fix: "set the system time right (timedatectl set-ntp true)", area: .container)
   }
 
-  private func checkSaveDirectory(_ target: Target, container: (any Container)?) -> DoctorCheck {
-    let path = target.saveDirectory
-    let game = target.game
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      let archives = (try? container?.list(game: game).count) ?? 0
-      if archives > 0 {
-        return DoctorCheck(
-          "save-dir", game, .warning,
-          "'\(path)' does not exist yet; the container holds \(archives) archive\(archives == 1 ? "" : "s") of it",
-          fix: "savevault restore --latest --game \(game) brings the newest here", area: .local)
-      }
-      return DoctorCheck(
-        "save-dir", game, .problem, "'\(path)' does not exist",
-        fix: "check the game's saveDir in the config file (or the --save-dir path)", area: .local)
-    }
-    guard info.st_mode & S_IFMT == S_IFDIR else {
-      return DoctorCheck(
-        "save-dir", game, .problem, "'\(path)' is not a directory", fix: "point saveDir at the save folder",
-        area: .local)
-    }
-    guard access(path, R_OK | X_OK) == 0, let names = try? Platform.directoryNames(path) else {
-      return DoctorCheck(
-        "save-dir", game, .problem, "'\(path)' cannot be read", fix: "check its permissions (chmod u+rx)",
-        area: .local)
-    }
-    if names.isEmpty {
-      return DoctorCheck(
-        "save-dir", game, .warning, "'\(path)' is empty; backup refuses an empty save",
-        fix: "play until the game writes a save, or restore one", area: .local)
-    }
-    let parent = (Platform.resolvedPath(path) as NSString).deletingLastPathComponent
-    guard access(parent, W_OK | X_OK) == 0 else {
-      return DoctorCheck(
-        "save-dir", game, .warning,
-        "'\(path)' is readable, but restore cannot replace it: '\(parent)' is not writable",
-        fix: "check the permissions of '\(parent)'", area: .local)
-    }
-    return DoctorCheck("save-dir", game, .ok, "'\(path)' exists and is readable", area: .local)
-  }
-
   /// How a conflict is asked about when there is no terminal.
   private func dialogCheck() -> DoctorCheck {
     let environment = context.environment
