@@ -27,6 +27,9 @@ sv restore --game celeste --latest --json > "$out/restore.json"
 sv restore --game celeste --undo --json > "$out/undo.json"
 sv restore --game celeste --undo --json > /dev/null  # back to the restored save
 sv sync --game hollow-knight --json > "$out/sync.json"
+printf 'geo=1300\n' > "$home/saves/hollow-knight/user1.dat"
+sv backup --json > "$out/backup-all.json"  # every game: one list
+sv sync --json > "$out/sync-all.json"
 # Another device (its own home) uploads while this one plays on: a conflict, settled by a policy.
 mkdir -p "$home/pc/celeste"
 printf 'chapter=5\n' > "$home/pc/celeste/slot1.sav"

@@ -67,6 +67,33 @@ struct Commands {
     if let first { throw AlreadyReported(error: first) }
   }
 
+  /// `forEachTarget` for a command that makes one report per target: with --json, the named
+  /// target's report as one JSON object or, with no target, every game's as one JSON list
+  /// (those that worked, printed even when another game failed); else `text` prints each.
+  /// `then` runs after each report is printed (or kept for the list), and may throw.
+  func forEachReport<Report: Encodable>(
+    _ make: (Target) throws -> Report, text: (Report, Target) -> Void,
+    then check: (Report) throws -> Void = { _ in }
+  ) throws {
+    let isJSON = arguments.has("json")
+    let isList = isJSON && arguments.options["game"] == nil && arguments.options["save-dir"] == nil
+    var reports: [Report] = []
+    defer {
+      if isList && !reports.isEmpty { console.json(reports) }
+    }
+    try forEachTarget { target in
+      let report = try make(target)
+      if isList {
+        reports.append(report)
+      } else if isJSON {
+        console.json(report)
+      } else {
+        text(report, target)
+      }
+      try check(report)
+    }
+  }
+
   func target(game: String? = nil) throws -> Target {
     try vault.resolve(try targetRequest(game: game))
   }
@@ -82,9 +109,9 @@ struct Commands {
 
   private func backup() throws {
     try arguments.requireOnly(Self.targetOptions.union(["force", "json", "compress"]))
-    try forEachTarget { target in
-      let report = try vault.backup(target, force: arguments.has("force"))
-      if arguments.has("json") { return console.json(report) }
+    try forEachReport { target in
+      try vault.backup(target, force: arguments.has("force"))
+    } text: { report, _ in
       switch report.outcome {
       case .uploaded:
         console.out(
@@ -106,20 +133,10 @@ struct Commands {
     try arguments.requireOnly(Self.targetOptions.union(["json"]))
     let isAll = arguments.options["game"] == nil && arguments.options["save-dir"] == nil
     if isAll && !arguments.has("json"), try statusTable() { return }  // one line per game
-    var reports: [StatusReport] = []
-    defer {
-      // With no target, every configured game: a JSON list (DESIGN.md: one object per game).
-      if arguments.has("json") && isAll && !reports.isEmpty { console.json(reports) }
-    }
-    try forEachTarget { target in
-      let report = try vault.status(target)
-      if arguments.has("json") {
-        if isAll { reports.append(report) } else { console.json(report) }
-      } else {
-        if !reports.isEmpty { console.out("") }
-        reports.append(report)
-        console.out(describe(report, target: target))
-      }
+    try forEachReport { target in
+      try vault.status(target)
+    } text: { report, target in
+      console.out(describe(report, target: target))
     }
   }
 
@@ -196,14 +213,12 @@ struct Commands {
   private func sync() throws {
     try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json", "compress"]))
     let policy = try policy()
-    try forEachTarget { target in
-      let report = try vault.sync(
+    try forEachReport { target in
+      try vault.sync(
         target, policy: policy, resolver: Prompts.resolver(environment: vault.context.environment))
-      if arguments.has("json") {
-        console.json(report)
-      } else {
-        console.out(describe(report))
-      }
+    } text: { report, _ in
+      console.out(describe(report))
+    } then: { report in
       if report.action == .unresolved { throw SyncUnresolved(message: report.note ?? report.game) }
     }
   }
