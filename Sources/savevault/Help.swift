@@ -14,8 +14,31 @@ enum Help {
       --endpoint URL       the S3 endpoint for s3:// (MinIO, Garage, R2, B2; default
                            $AWS_ENDPOINT_URL, the config file, or AWS)
       --allow-insecure-http  allow plain http:// to an S3 endpoint on another machine
-      (none)               backup, status and sync: every game of the config file
     """
+
+  /// The line that says what a command does with no --game and no --save-dir, after `target`.
+  static func noTarget(_ meaning: String) -> String {
+    "  (none)               " + meaning
+  }
+
+  /// What `restore`, `list`, `verify` and `prune` do with no target.
+  static let targetRequired = noTarget("a usage error (exit 2): name the game with --game or --save-dir")
+
+  /// The conflict policies of --on-conflict; `unresolved` is what happens when a conflict is
+  /// left as it is (nobody to ask, or `fail`), and `skipped` what `skip` leads to.
+  static func policies(unresolved: String, skipped: String) -> String {
+    """
+      --on-conflict POLICY   what to do when both sides changed since they last agreed:
+          prompt    ask (the default): a terminal prompt, or a zenity or kdialog dialog
+                    when there is no terminal but a desktop; with nobody to ask (or
+                    at end of input), \(unresolved)
+          upload    upload the local save (the cloud's archive stays in the container)
+          restore   restore the cloud's latest (the local save is kept)
+          newer     the larger millisecond timestamp wins (local newest change vs archive time)
+          skip      change nothing, \(skipped)
+          fail      change nothing, \(unresolved)
+    """
+  }
 
   static let global = """
     Global options:
@@ -46,8 +69,11 @@ enum Help {
       remove    forget a game in the config file (deletes nothing)
       doctor    check the config, save directories, containers, credentials and tools
       completions  print a bash, zsh or fish completion script
+      manpage   print the manual page savevault(1)
 
     \(target)
+      (none)               backup, status, sync and doctor: every game of the config file;
+                           wrap: the game of $SteamAppId; the others need a target
 
     \(global)
 
@@ -76,6 +102,8 @@ enum Help {
       --json     print the checks as a JSON list
 
     \(target)
+    \(noTarget("every game of the config file (with none, the container a --save-dir"))
+                           command would use)
     """,
     "completions": """
     Usage: savevault completions bash|zsh|fish
@@ -103,9 +131,10 @@ enum Help {
 
       --force    upload even when unchanged; allow a missing or empty save directory
     \(compress)
-      --json     print the result as JSON
+      --json     print the result as JSON (with no TARGET: a list, one object per game)
 
     \(target)
+    \(noTarget("every game of the config file, one after the other"))
     """,
     "status": """
     Usage: savevault status [TARGET] [--json]
@@ -120,6 +149,7 @@ enum Help {
       --json     print one JSON object (with no TARGET: a list, one object per game)
 
     \(target)
+    \(noTarget("every game of the config file, one line each"))
     """,
     "restore": """
     Usage: savevault restore [TARGET] (--latest | --archive NAME | --undo) [--json]
@@ -145,6 +175,7 @@ enum Help {
       --json           print the result as JSON
 
     \(target)
+    \(targetRequired)
     """,
     "sync": """
     Usage: savevault sync [TARGET] [--on-conflict POLICY] [--compress KIND] [--json]
@@ -153,20 +184,15 @@ enum Help {
     in-sync does nothing; local-changed and cloud-empty upload; cloud-changed and
     local-missing restore (the local save is kept as a pre-restore copy), except that a save
     deleted since the last agreement is asked about like a conflict. When both sides
-    changed since they last agreed, the player chooses (a terminal prompt, or a zenity or
-    kdialog dialog when there is no terminal but a desktop), or POLICY decides:
+    changed since they last agreed, the player chooses, or POLICY decides.
 
-      prompt    ask; with nobody to ask, change nothing and exit 3 (the default)
-      upload    upload the local save (the cloud's archive stays in the container)
-      restore   restore the cloud's latest (the local save is kept)
-      newer     the larger millisecond timestamp wins (local newest change vs archive time)
-      skip      change nothing, exit 0
-      fail      change nothing, exit 3
-
-      --json    print the state found and the action taken as JSON
+    \(policies(unresolved: "exit 3", skipped: "exit 0"))
+      --json                 print the state found and the action taken as JSON (with no
+                             TARGET: a list, one object per game)
     \(compress)
 
     \(target)
+    \(noTarget("every game of the config file, one after the other"))
     """,
     "wrap": """
     Usage: savevault wrap [TARGET] [--on-conflict POLICY] [--compress KIND] [--json] -- COMMAND [ARG...]
@@ -181,12 +207,18 @@ enum Help {
     changed and exits with the game's exit code. It never blocks play: if the container is
     unreachable, a conflict cannot be settled, or another savevault is busy, the game starts
     anyway with a warning; a save that cannot be uploaded after the game is kept on this
-    device and uploaded at the next run. wrap's own messages go to stderr (--json: one JSON
-    object per line), since stdout belongs to the game.
+    device and uploaded at the next run. wrap's own messages go to stderr, since stdout
+    belongs to the game.
 
+    \(policies(unresolved: "start the game unsynced", skipped: "start the game"))
+      --json                 wrap's messages as JSON, one object per line on stderr: each
+                             sync's phase (before, after), state, action and archive, and
+                             each warning as {"warning": "..."}
     \(compress)
 
     \(target)
+    \(noTarget("the game whose steamAppId is $SteamAppId (see above); with no match,"))
+                           the game runs without syncing
     """,
     "verify": """
     Usage: savevault verify [TARGET] [--latest | --archive NAME | --all] [--json]
@@ -202,6 +234,7 @@ enum Help {
       --json           print the results as JSON
 
     \(target)
+    \(targetRequired)
     """,
     "list": """
     Usage: savevault list [TARGET] [--json]
@@ -212,6 +245,7 @@ enum Help {
       --json     print the list as JSON
 
     \(target)
+    \(targetRequired)
     """,
     "add": """
     Usage: savevault add NAME --save-dir DIR [--container URL] [--steam-app-id N] [--replace] [--json]
@@ -257,6 +291,7 @@ enum Help {
       --json     print what was kept and deleted as JSON
 
     \(target)
+    \(targetRequired)
     """,
   ]
 }
