@@ -46,6 +46,9 @@ enum CLI {
           && !arguments.has("json"))
       context.progress = { bar.report($0) }
       defer { bar.finish() }
+      // Whatever is printed next starts on a clean line, the bar's line cleared first.
+      console.beforeWriting = { bar.finish() }
+      context.log = console.log
       let vault = try Vault(context: context)
       let code = try Commands(vault: vault, console: console, arguments: arguments).run(command)
       // A signal that came when nothing could stop any more (the command finished): still say so.

@@ -7,9 +7,14 @@ struct Console: Sendable {
   var isVerbose: Bool
   /// Warnings as JSON lines on stderr (`{"warning": "…"}`), where stderr carries JSON (`wrap --json`).
   var warnsInJSON = false
+  /// Runs before anything is written: clears a progress bar's line, so that no result or
+  /// message is printed after a half-drawn bar.
+  var beforeWriting: @Sendable () -> Void = {}
 
   func out(_ text: String) {
-    if !isQuiet { Self.write(text) }
+    guard !isQuiet else { return }
+    beforeWriting()
+    Self.write(text)
   }
 
   /// Writes a line to stdout, unbuffered.
@@ -19,6 +24,7 @@ struct Console: Sendable {
 
   /// Machine output: printed even when quiet, laid out as docs/json.md shows it.
   func json<Value: Encodable>(_ value: Value) {
+    beforeWriting()
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
@@ -82,6 +88,7 @@ struct Console: Sendable {
 
   /// One line of JSON on stderr (wrap's messages: the game owns stdout).
   func jsonLine(_ fields: [String: String]) {
+    beforeWriting()
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
@@ -90,10 +97,13 @@ struct Console: Sendable {
 
   /// An informational line on stderr.
   func note(_ text: String) {
-    if !isQuiet { FileHandle.standardError.write(Data("savevault: \(text)\n".utf8)) }
+    guard !isQuiet else { return }
+    beforeWriting()
+    FileHandle.standardError.write(Data("savevault: \(text)\n".utf8))
   }
 
   func error(_ text: String) {
+    beforeWriting()
     FileHandle.standardError.write(Data("savevault: error: \(text)\n".utf8))
   }
 
@@ -106,11 +116,14 @@ struct Console: Sendable {
         if console.warnsInJSON {
           console.jsonLine(["warning": message])
         } else if !quiet {
+          console.beforeWriting()
           FileHandle.standardError.write(Data("savevault: warning: \(message)\n".utf8))
         }
       },
       verbose: { message in
-        if verbose { FileHandle.standardError.write(Data("savevault: \(message)\n".utf8)) }
+        guard verbose else { return }
+        console.beforeWriting()
+        FileHandle.standardError.write(Data("savevault: \(message)\n".utf8))
       })
   }
 }
