@@ -210,12 +210,17 @@ struct Commands {
     return policy
   }
 
+  /// Who settles a conflict when the policy is `prompt`.
+  private var resolver: any ConflictResolver {
+    Prompts.resolver(environment: vault.context.environment, interruption: vault.context.interruption)
+  }
+
   private func sync() throws {
     try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json", "compress"]))
     let policy = try policy()
     try forEachReport { target in
       try vault.sync(
-        target, policy: policy, resolver: Prompts.resolver(environment: vault.context.environment))
+        target, policy: policy, resolver: resolver)
     } text: { report, _ in
       console.out(describe(report))
     } then: { report in
@@ -251,7 +256,7 @@ struct Commands {
     guard let target = try wrapTarget() else { return try runUnwrapped(command) }  // Steam: by app id
     let json = arguments.has("json")
     let report = try vault.wrap(
-      target, policy: policy, resolver: Prompts.resolver(environment: vault.context.environment),
+      target, policy: policy, resolver: resolver,
       runner: GameProcess(interruption: vault.context.interruption), command: command
     ) { phase, sync in
       // The game owns stdout: wrap's own messages go to stderr.
