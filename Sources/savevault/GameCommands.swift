@@ -102,10 +102,15 @@ extension Commands {
     }
   }
 
+  /// `games`: every game is listed; then, as `status` does, the command exits with the code of
+  /// the first game whose status failed (4 for an unavailable container).
   func listGames() throws {
     try arguments.requireOnly(["json"])
     let rows = try gameRows()
-    if arguments.has("json") { return console.json(rows) }
+    if arguments.has("json") {
+      console.json(rows)
+      return try throwFirstFailure(of: rows)
+    }
     guard !rows.isEmpty else {
       return console.out(
         "No games in \(vault.configPath(arguments.configFile)). Add one with '\(commandLine(["add", "NAME", "--save-dir", "DIR"]))'."
@@ -116,6 +121,12 @@ extension Commands {
         ["GAME", "STATE", "SAVE DIRECTORY", "CONTAINER", "STEAM"],
         rows.map { [$0.game, $0.stateText, $0.saveDir ?? "-", $0.container ?? "-", $0.steamAppId ?? "-"] }))
     for row in rows { if let error = row.error { console.out("\(row.game): \(error)") } }
+    try throwFirstFailure(of: rows)
+  }
+
+  /// Ends a command that listed every game with the first game's failure, already reported.
+  private func throwFirstFailure(of rows: [GameRow]) throws {
+    if let failure = rows.lazy.compactMap(\.failure).first { throw AlreadyReported(error: failure) }
   }
 
   /// `status` with no target: one line per configured game. False when the config has no
@@ -137,7 +148,7 @@ extension Commands {
           return [row.game, row.stateText, local, cloud, device]
         }))
     for row in rows { if let error = row.error { console.error("\(row.game): \(error)") } }
-    if let failure = rows.lazy.compactMap(\.failure).first { throw AlreadyReported(error: failure) }
+    try throwFirstFailure(of: rows)
     return true
   }
 

@@ -268,7 +268,8 @@ enum Help {
 
     Lists the games of the config file: name, state (as 'savevault status' finds it), save
     directory, container and Steam app id. A game whose container cannot be reached is
-    listed as unavailable, with why; the others are still listed.
+    listed as unavailable, with why; the others are still listed. As 'savevault status',
+    it then exits with that game's code (4 for an unavailable container).
 
       --json     print a list, one object per game
     """,
