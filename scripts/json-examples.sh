@@ -26,14 +26,18 @@ printf 'chapter=4\n' > "$home/saves/celeste/slot1.sav"
 sv restore --game celeste --latest --json > "$out/restore.json"
 sv restore --game celeste --undo --json > "$out/undo.json"
 sv restore --game celeste --undo --json > /dev/null  # back to the restored save
+sv list --game celeste --pre-restore --json > "$out/list-pre-restore.json"
 sv sync --game hollow-knight --json > "$out/sync.json"
+printf 'geo=1300\n' > "$home/saves/hollow-knight/user1.dat"
+sv backup --json > "$out/backup-all.json"  # every game: one list
+sv sync --json > "$out/sync-all.json"
 # Another device (its own home) uploads while this one plays on: a conflict, settled by a policy.
 mkdir -p "$home/pc/celeste"
 printf 'chapter=5\n' > "$home/pc/celeste/slot1.sav"
 HOME=$home/pc SAVEVAULT_DEVICE=pc sv backup --force --save-dir "$home/pc/celeste" --container "$home/Dropbox/savevault" > /dev/null
 printf 'chapter=4, golden strawberry\n' > "$home/saves/celeste/slot1.sav"
 sv sync --game celeste --on-conflict upload --json > "$out/sync-conflict.json"
-sv prune --game celeste --keep 1 --json > "$out/prune.json"
+sv prune --game celeste --keep 1 --keep-pre-restore 1 --json > "$out/prune.json"
 sv wrap --game celeste --json -- sh -c 'echo "chapter=6" > "$HOME/saves/celeste/slot1.sav"' 2> "$out/wrap.jsonl"
 sv wrap --game celeste --container "$home/unmounted-nas" --json -- true 2> "$out/wrap-offline.jsonl"
 mkdir -p "$home/saves/hades"

@@ -46,17 +46,41 @@ enum CLI {
           && !arguments.has("json"))
       context.progress = { bar.report($0) }
       defer { bar.finish() }
+      // Whatever is printed next starts on a clean line, the bar's line cleared first.
+      console.beforeWriting = { bar.finish() }
+      context.log = console.log
       let vault = try Vault(context: context)
       let code = try Commands(vault: vault, console: console, arguments: arguments).run(command)
       // A signal that came when nothing could stop any more (the command finished): still say so.
-      if let signal = context.interruption.signal, command != "wrap" { return 128 + signal }
+      if let signal = context.interruption.signal, command != "wrap" {
+        console.error(stopped(Interrupted(signal: signal), arguments: arguments, hasFinished: true))
+        return 128 + signal
+      }
       return code
+    } catch let interrupted as Interrupted {
+      console.error(stopped(interrupted, arguments: arguments, hasFinished: false))
+      return 128 + interrupted.signal
     } catch let reported as AlreadyReported {
       return exitCode(for: reported.error)
     } catch {
       console.error(String(describing: error))
       return exitCode(for: error)
     }
+  }
+
+  /// What a signal that stopped the command left, in words. For restore (and its undo): whether
+  /// it happened; a restore is undone when it is stopped before the swap, and finishes once
+  /// the swap is made.
+  static func stopped(_ interrupted: Interrupted, arguments: Arguments, hasFinished: Bool) -> String {
+    let signal = interrupted.signalName
+    if arguments.command == "restore" {
+      let step = arguments.has("undo") ? "undo" : "restore"
+      return hasFinished
+        ? "stopped by \(signal) after the \(step) had finished; the save is the one it put in place"
+        : "stopped by \(signal): the \(step) did not happen; the save is as it was"
+    }
+    return hasFinished
+      ? "stopped by \(signal) after '\(arguments.command ?? "")' had finished" : interrupted.description
   }
 
   /// DESIGN.md's exit codes.

@@ -13,6 +13,7 @@ struct Commands {
 
   /// Runs `command`; returns the exit code (0, or the game's for `wrap`).
   func run(_ command: String) throws -> Int32 {
+    if command != "doctor" && command != "completions" { warnAboutUnknownConfigKeys() }
     switch command {
     case "backup": try backup()
     case "status": try status()
@@ -31,6 +32,15 @@ struct Commands {
       throw UsageError(message: "unknown command '\(command)'", command: nil)
     }
     return 0
+  }
+
+  /// Warns once per run of each key outside the game entries that the config file has and
+  /// SaveVault does not know (`doctor` lists them as checks instead).
+  private func warnAboutUnknownConfigKeys() {
+    let path = vault.configPath(arguments.configFile)
+    for key in vault.unknownConfigKeys(configFile: arguments.configFile) {
+      console.log.warning("config file '\(path)': \(key) is ignored")
+    }
   }
 
   /// Runs `body` for the target the flags name or, with no --game and no --save-dir, for
@@ -57,6 +67,33 @@ struct Commands {
     if let first { throw AlreadyReported(error: first) }
   }
 
+  /// `forEachTarget` for a command that makes one report per target: with --json, the named
+  /// target's report as one JSON object or, with no target, every game's as one JSON list
+  /// (those that worked, printed even when another game failed); else `text` prints each.
+  /// `then` runs after each report is printed (or kept for the list), and may throw.
+  func forEachReport<Report: Encodable>(
+    _ make: (Target) throws -> Report, text: (Report, Target) -> Void,
+    then check: (Report) throws -> Void = { _ in }
+  ) throws {
+    let isJSON = arguments.has("json")
+    let isList = isJSON && arguments.options["game"] == nil && arguments.options["save-dir"] == nil
+    var reports: [Report] = []
+    defer {
+      if isList && !reports.isEmpty { console.json(reports) }
+    }
+    try forEachTarget { target in
+      let report = try make(target)
+      if isList {
+        reports.append(report)
+      } else if isJSON {
+        console.json(report)
+      } else {
+        text(report, target)
+      }
+      try check(report)
+    }
+  }
+
   func target(game: String? = nil) throws -> Target {
     try vault.resolve(try targetRequest(game: game))
   }
@@ -72,11 +109,9 @@ struct Commands {
 
   private func backup() throws {
     try arguments.requireOnly(Self.targetOptions.union(["force", "json", "compress"]))
-    try forEachTarget { target in
-      let report = try vault.backup(
-        target, force: arguments.has("force"),
-        resolver: Prompts.resolver(environment: vault.context.environment))
-      if arguments.has("json") { return console.json(report) }
+    try forEachReport { target in
+      try vault.backup(target, force: arguments.has("force"), resolver: resolver)
+    } text: { report, _ in
       switch report.outcome {
       case .uploaded:
         console.out(
@@ -104,24 +139,14 @@ struct Commands {
     try arguments.requireOnly(Self.targetOptions.union(["json"]))
     let isAll = arguments.options["game"] == nil && arguments.options["save-dir"] == nil
     if isAll && !arguments.has("json"), try statusTable() { return }  // one line per game
-    var reports: [StatusReport] = []
-    defer {
-      // With no target, every configured game: a JSON list (DESIGN.md: one object per game).
-      if arguments.has("json") && isAll && !reports.isEmpty { console.json(reports) }
-    }
-    try forEachTarget { target in
-      let report = try vault.status(target)
-      if arguments.has("json") {
-        if isAll { reports.append(report) } else { console.json(report) }
-      } else {
-        if !reports.isEmpty { console.out("") }
-        reports.append(report)
-        console.out(describe(report))
-      }
+    try forEachReport { target in
+      try vault.status(target)
+    } text: { report, target in
+      console.out(describe(report, target: target))
     }
   }
 
-  private func describe(_ report: StatusReport) -> String {
+  private func describe(_ report: StatusReport, target: Target) -> String {
     var lines = ["\(report.game): \(report.state.rawValue)"]
     lines += report.repaired.map { "  repaired \($0)" }
     if report.isBusy { lines.append("  busy    another savevault is working on this game right now") }
@@ -146,27 +171,65 @@ struct Commands {
     }
     if let agreed = report.ledger {
       lines.append("  agreed  \(agreed.archive) at \(Format.time(agreed.agreedAtMs))")
+      if let newer = agreed.rolledBackFrom {
+        lines.append("          restored on purpose over the newer \(newer): the next sync uploads it")
+      }
+      if let unanswered = agreed.unanswered {
+        lines.append(
+          "  asked   a \(unanswered.kind.rawValue) seen \(Format.time(unanswered.seenAtMs)) is still unanswered: it stays one until you choose"
+        )
+      }
     } else {
       lines.append("  agreed  nothing yet on this device (\(report.device))")
+    }
+    if let moved = report.movedFrom {
+      lines.append("  moved   the last agreement was about \(moved); this folder is compared by content")
     }
     if report.preRestore.count > 0 {
       lines.append(
         "  kept    \(report.preRestore.count) pre-restore cop\(report.preRestore.count == 1 ? "y" : "ies") in \(report.preRestore.directory)"
       )
     }
-    lines.append(advice(for: report.state, localExists: report.local.files > 0))
+    if report.pending.count > 0 {
+      lines.append(
+        "  pending \(Format.count(report.pending.count, "archive")) kept while the container was unreachable, uploaded at the next run that reaches it, in \(report.pending.directory):"
+      )
+      lines += report.pending.archives.map { "          \($0)" }
+    }
+    lines.append(advice(for: report, target: target))
     return lines.joined(separator: "\n")
   }
 
-  private func advice(for state: SyncState, localExists: Bool) -> String {
-    switch state {
-    case .inSync: "Nothing to do."
-    case .cloudEmpty where !localExists: "Nothing to back up yet: the save directory is missing or empty."
-    case .localChanged, .cloudEmpty: "Run 'savevault backup' to upload the local save."
-    case .cloudChanged, .localMissing:
-      "Run 'savevault restore --latest' to get the cloud's save (the local one is kept)."
-    case .conflict:
-      "Both sides changed: choose 'savevault backup' (keep local) or 'savevault restore --latest' (take cloud; local is kept)."
+  /// What to do next, with the exact command for this target.
+  private func advice(for report: StatusReport, target: Target) -> String {
+    let take =
+      "to take the cloud's (the local one is kept): \(commandLine(["sync", "--on-conflict", "restore"], for: target))"
+    switch (report.state, report.conflictKind) {
+    case (.inSync, _): return "Nothing to do."
+    case (.cloudEmpty, _) where report.local.files == 0:
+      return "Nothing to back up yet: the save directory is missing or empty."
+    case (.localChanged, _), (.cloudEmpty, _):
+      return "To upload the local save: \(commandLine(["backup"], for: target))"
+    case (.localMissing, .localDeleted?):
+      return """
+        The local save is missing or empty since it last agreed with the cloud (deleted, or its drive is not mounted).
+          \(take)
+          to make the deletion the cloud's latest: \(commandLine(["backup", "--force"], for: target))
+        """
+    case (.cloudChanged, _), (.localMissing, _):
+      return
+        "To get the cloud's save (the local one is kept): \(commandLine(["restore", "--latest"], for: target))"
+    case (.conflict, let kind):
+      // A save that came back after it was seen missing is uploaded only on purpose.
+      let keep =
+        kind == .reappeared
+        ? commandLine(["backup", "--force"], for: target)
+        : commandLine(["sync", "--on-conflict", "upload"], for: target)
+      return """
+        \((kind ?? .bothChanged).situation.prefix(1).uppercased() + (kind ?? .bothChanged).situation.dropFirst()). To choose at a prompt: \(commandLine(["sync"], for: target))
+          to keep the local save (upload it): \(keep)
+          \(take)
+        """
     }
   }
 
@@ -180,17 +243,20 @@ struct Commands {
     return policy
   }
 
+  /// Who settles a conflict when the policy is `prompt`.
+  private var resolver: any ConflictResolver {
+    Prompts.resolver(environment: vault.context.environment, interruption: vault.context.interruption)
+  }
+
   private func sync() throws {
     try arguments.requireOnly(Self.targetOptions.union(["on-conflict", "json", "compress"]))
     let policy = try policy()
-    try forEachTarget { target in
-      let report = try vault.sync(
-        target, policy: policy, resolver: Prompts.resolver(environment: vault.context.environment))
-      if arguments.has("json") {
-        console.json(report)
-      } else {
-        console.out(describe(report))
-      }
+    try forEachReport { target in
+      try vault.sync(
+        target, policy: policy, resolver: resolver)
+    } text: { report, _ in
+      console.out(describe(report))
+    } then: { report in
       if report.action == .unresolved { throw SyncUnresolved(message: report.note ?? report.game) }
     }
   }
@@ -223,7 +289,7 @@ struct Commands {
     guard let target = try wrapTarget() else { return try runUnwrapped(command) }  // Steam: by app id
     let json = arguments.has("json")
     let report = try vault.wrap(
-      target, policy: policy, resolver: Prompts.resolver(environment: vault.context.environment),
+      target, policy: policy, resolver: resolver,
       runner: GameProcess(interruption: vault.context.interruption), command: command
     ) { phase, sync in
       // The game owns stdout: wrap's own messages go to stderr.

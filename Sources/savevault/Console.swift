@@ -7,9 +7,14 @@ struct Console: Sendable {
   var isVerbose: Bool
   /// Warnings as JSON lines on stderr (`{"warning": "…"}`), where stderr carries JSON (`wrap --json`).
   var warnsInJSON = false
+  /// Runs before anything is written: clears a progress bar's line, so that no result or
+  /// message is printed after a half-drawn bar.
+  var beforeWriting: @Sendable () -> Void = {}
 
   func out(_ text: String) {
-    if !isQuiet { Self.write(text) }
+    guard !isQuiet else { return }
+    beforeWriting()
+    Self.write(text)
   }
 
   /// Writes a line to stdout, unbuffered.
@@ -17,16 +22,73 @@ struct Console: Sendable {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
   }
 
-  /// Machine output: printed even when quiet.
+  /// Machine output: printed even when quiet, laid out as docs/json.md shows it.
   func json<Value: Encodable>(_ value: Value) {
+    beforeWriting()
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
+    FileHandle.standardOutput.write(Data(Self.laidOut(Array(data)) + Array("\n".utf8)))
+  }
+
+  /// Compact JSON laid out with two-space indents, `"key": value`, one member or element per
+  /// line, and `[]` and `{}` for empty lists and objects (the toolchain's pretty printing
+  /// differs between platforms: `"key" : value`, and empty lists across lines on Linux).
+  static func laidOut(_ compact: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(compact.count * 2)
+    var depth = 0
+    var isInString = false
+    var isEscaped = false
+    var index = 0
+    func newline() { out += [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 2 * depth) }
+    while index < compact.count {
+      let byte = compact[index]
+      index += 1
+      if isInString {
+        out.append(byte)
+        if isEscaped {
+          isEscaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          isEscaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          isInString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        isInString = true
+        out.append(byte)
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        out.append(byte)
+        let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        if index < compact.count && compact[index] == close {
+          out.append(close)
+          index += 1
+        } else {
+          depth += 1
+          newline()
+        }
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        newline()
+        out.append(byte)
+      case UInt8(ascii: ","):
+        out.append(byte)
+        newline()
+      case UInt8(ascii: ":"):
+        out += Array(": ".utf8)
+      default:
+        out.append(byte)
+      }
+    }
+    return out
   }
 
   /// One line of JSON on stderr (wrap's messages: the game owns stdout).
   func jsonLine(_ fields: [String: String]) {
+    beforeWriting()
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
@@ -35,10 +97,13 @@ struct Console: Sendable {
 
   /// An informational line on stderr.
   func note(_ text: String) {
-    if !isQuiet { FileHandle.standardError.write(Data("savevault: \(text)\n".utf8)) }
+    guard !isQuiet else { return }
+    beforeWriting()
+    FileHandle.standardError.write(Data("savevault: \(text)\n".utf8))
   }
 
   func error(_ text: String) {
+    beforeWriting()
     FileHandle.standardError.write(Data("savevault: error: \(text)\n".utf8))
   }
 
@@ -51,11 +116,14 @@ struct Console: Sendable {
         if console.warnsInJSON {
           console.jsonLine(["warning": message])
         } else if !quiet {
+          console.beforeWriting()
           FileHandle.standardError.write(Data("savevault: warning: \(message)\n".utf8))
         }
       },
       verbose: { message in
-        if verbose { FileHandle.standardError.write(Data("savevault: \(message)\n".utf8)) }
+        guard verbose else { return }
+        console.beforeWriting()
+        FileHandle.standardError.write(Data("savevault: \(message)\n".utf8))
       })
   }
 }

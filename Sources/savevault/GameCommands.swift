@@ -29,7 +29,7 @@ extension Commands {
       configFile: arguments.configFile, replacing: arguments.has("replace"))
     if !report.saveDirExists {
       console.note(
-        "'\(report.saveDir)' does not exist yet; 'savevault sync --game \(name)' restores the cloud's save into it"
+        "'\(report.saveDir)' does not exist yet; '\(commandLine(["sync", "--game", name]))' restores the cloud's save into it"
       )
     }
     if arguments.has("json") { return console.json(report) }
@@ -45,7 +45,7 @@ extension Commands {
     if arguments.has("json") { return console.json(report) }
     console.out("Removed \(name) from \(report.configFile).")
     console.out(
-      "Nothing was deleted: the save directory\(report.saveDir.map { " \($0)" } ?? ""), the archives in the container and the copies on this device stay as they are; 'savevault add \(name) --save-dir DIR' brings the game back."
+      "Nothing was deleted: the save directory\(report.saveDir.map { " \($0)" } ?? ""), the archives in the container and the copies on this device stay as they are; '\(commandLine(["add", name, "--save-dir", "DIR"]))' brings the game back."
     )
   }
 
@@ -102,13 +102,18 @@ extension Commands {
     }
   }
 
+  /// `games`: every game is listed; then, as `status` does, the command exits with the code of
+  /// the first game whose status failed (4 for an unavailable container).
   func listGames() throws {
     try arguments.requireOnly(["json"])
     let rows = try gameRows()
-    if arguments.has("json") { return console.json(rows) }
+    if arguments.has("json") {
+      console.json(rows)
+      return try throwFirstFailure(of: rows)
+    }
     guard !rows.isEmpty else {
       return console.out(
-        "No games in \(vault.configPath(arguments.configFile)). Add one with 'savevault add NAME --save-dir DIR'."
+        "No games in \(vault.configPath(arguments.configFile)). Add one with '\(commandLine(["add", "NAME", "--save-dir", "DIR"]))'."
       )
     }
     console.out(
@@ -116,6 +121,12 @@ extension Commands {
         ["GAME", "STATE", "SAVE DIRECTORY", "CONTAINER", "STEAM"],
         rows.map { [$0.game, $0.stateText, $0.saveDir ?? "-", $0.container ?? "-", $0.steamAppId ?? "-"] }))
     for row in rows { if let error = row.error { console.out("\(row.game): \(error)") } }
+    try throwFirstFailure(of: rows)
+  }
+
+  /// Ends a command that listed every game with the first game's failure, already reported.
+  private func throwFirstFailure(of rows: [GameRow]) throws {
+    if let failure = rows.lazy.compactMap(\.failure).first { throw AlreadyReported(error: failure) }
   }
 
   /// `status` with no target: one line per configured game. False when the config has no
@@ -137,7 +148,7 @@ extension Commands {
           return [row.game, row.stateText, local, cloud, device]
         }))
     for row in rows { if let error = row.error { console.error("\(row.game): \(error)") } }
-    if let failure = rows.lazy.compactMap(\.failure).first { throw AlreadyReported(error: failure) }
+    try throwFirstFailure(of: rows)
     return true
   }
 
@@ -160,7 +171,7 @@ extension Commands {
       guard games.count == 1, let game = games.first else {
         console.log.warning(
           games.isEmpty
-            ? "no game in \(vault.configPath(arguments.configFile)) has Steam app id \(id) (add one with 'savevault add NAME --save-dir DIR --steam-app-id \(id)'): running it without syncing"
+            ? "no game in \(vault.configPath(arguments.configFile)) has Steam app id \(id) (add one with '\(commandLine(["add", "NAME", "--save-dir", "DIR", "--steam-app-id", id]))'): running it without syncing"
             : "Steam app id \(id) belongs to several games (\(games.joined(separator: ", "))): running it without syncing"
         )
         return nil
@@ -183,15 +194,20 @@ extension Commands {
     guard !arguments.has("latest"), arguments.options["archive"] == nil else {
       throw UsageError(message: "--undo takes no --latest or --archive", command: "restore")
     }
-    let report = try vault.undoRestore(try target())
+    let target = try target()
+    let report = try vault.undoRestore(target)
     if arguments.has("json") { return console.json(report) }
     console.out(
       "Put back \(report.game) as it was before its last restore: \(report.restoredCopy) (\(Format.count(report.files, "file")), \(Format.bytes(report.bytes))) into \(report.saveDir)"
     )
     if let copy = report.preRestoreCopy {
-      console.out("The save it replaced is kept in \(copy); 'savevault restore --undo' again puts it back.")
+      console.out(
+        "The save it replaced is kept in \(copy); '\(commandLine(["restore", "--undo"], for: target))' again puts it back."
+      )
     }
-    console.out("Agreement with the cloud: \(report.note). Run 'savevault status' to see where it stands.")
+    console.out(
+      "Agreement with the cloud: \(report.note). Run '\(commandLine(["status"], for: target))' to see where it stands."
+    )
   }
 }
 

@@ -1,3 +1,5 @@
+import SaveVault
+
 /// The help texts, one per command, and the version.
 enum Help {
   static let version = "savevault 0.1.0"
@@ -12,8 +14,31 @@ enum Help {
       --endpoint URL       the S3 endpoint for s3:// (MinIO, Garage, R2, B2; default
                            $AWS_ENDPOINT_URL, the config file, or AWS)
       --allow-insecure-http  allow plain http:// to an S3 endpoint on another machine
-      (none)               backup, status and sync: every game of the config file
     """
+
+  /// The line that says what a command does with no --game and no --save-dir, after `target`.
+  static func noTarget(_ meaning: String) -> String {
+    "  (none)               " + meaning
+  }
+
+  /// What `restore`, `list`, `verify` and `prune` do with no target.
+  static let targetRequired = noTarget("a usage error (exit 2): name the game with --game or --save-dir")
+
+  /// The conflict policies of --on-conflict; `unresolved` is what happens when a conflict is
+  /// left as it is (nobody to ask, or `fail`), and `skipped` what `skip` leads to.
+  static func policies(unresolved: String, skipped: String) -> String {
+    """
+      --on-conflict POLICY   what to do when both sides changed since they last agreed:
+          prompt    ask (the default): a terminal prompt, or a zenity or kdialog dialog
+                    when there is no terminal but a desktop; with nobody to ask (or
+                    at end of input), \(unresolved)
+          upload    upload the local save (the cloud's archive stays in the container)
+          restore   restore the cloud's latest (the local save is kept)
+          newer     the larger millisecond timestamp wins (local newest change vs archive time)
+          skip      change nothing, \(skipped)
+          fail      change nothing, \(unresolved)
+    """
+  }
 
   static let global = """
     Global options:
@@ -44,8 +69,11 @@ enum Help {
       remove    forget a game in the config file (deletes nothing)
       doctor    check the config, save directories, containers, credentials and tools
       completions  print a bash, zsh or fish completion script
+      manpage   print the manual page savevault(1)
 
     \(target)
+      (none)               backup, status, sync and doctor: every game of the config file;
+                           wrap: the game of $SteamAppId; the others need a target
 
     \(global)
 
@@ -60,8 +88,8 @@ enum Help {
     Usage: savevault doctor [TARGET] [--json]
 
     Checks what the other commands rely on and says how to fix what is wrong: the config
-    file (it parses; each game's fields; unknown keys), each save directory (exists, is
-    readable), each container (reachable, and writable: a probe object is written and
+    file (it parses; each game's fields; unknown keys), each save directory (exists, every
+    file and folder in it readable), each container (reachable, and writable: a probe object is written and
     removed, never under a packsave- name), S3 credentials (present, accepted) and this
     machine's clock against the S3 server's, rclone for rclone: containers, and zenity or
     kdialog in a desktop session. With no TARGET, every game of the config file.
@@ -74,6 +102,8 @@ enum Help {
       --json     print the checks as a JSON list
 
     \(target)
+    \(noTarget("every game of the config file (with none, the container a --save-dir"))
+                           command would use)
     """,
     "completions": """
     Usage: savevault completions bash|zsh|fish
@@ -98,12 +128,18 @@ enum Help {
     Packs the save directory into packsave-<UTC time>-<device>.tar (.tar.zst with zstd)
     and uploads it to the container, then records the agreement on this device. When the
     save has not changed since this device's last backup or restore, nothing is uploaded.
+    When the cloud changed too (another device's save this device never agreed on), it
+    asks whether to upload over it, as sync does (no terminal and no dialog: exit 3,
+    nothing uploaded); the archive gone over stays in the container. A missing or empty
+    save directory is refused.
 
-      --force    upload even when unchanged; allow a missing or empty save directory
+      --force    upload without asking: even when unchanged, over a conflict, and a missing
+                 or empty save directory (to make a deletion the cloud's latest)
     \(compress)
-      --json     print the result as JSON
+      --json     print the result as JSON (with no TARGET: a list, one object per game)
 
     \(target)
+    \(noTarget("every game of the config file, one after the other"))
     """,
     "status": """
     Usage: savevault status [TARGET] [--json]
@@ -118,6 +154,7 @@ enum Help {
       --json     print one JSON object (with no TARGET: a list, one object per game)
 
     \(target)
+    \(noTarget("every game of the config file, one line each"))
     """,
     "restore": """
     Usage: savevault restore [TARGET] (--latest | --archive NAME | --undo) [--json]
@@ -127,6 +164,12 @@ enum Help {
     $XDG_DATA_HOME/savevault/pre-restore/<game>/ (the folder itself, moved there, when it is
     on the same filesystem; else packed into a .tar), then swaps the folders. A corrupt or
     hostile archive is refused (exit 5) before anything in the save directory changes.
+    Symlinks leading outside the save and FIFOs, which no archive holds, stay in the save.
+    When the current save cannot be kept first (no room for its copy), or the save
+    directory is a mount point, nothing is restored (exit 1).
+
+    An --archive older than the cloud's latest is a rollback: the restored save is your
+    choice, so the next sync (or backup) uploads it as the latest; the newer archive stays.
 
     --undo puts back the save as it was just before the last restore (by restore, sync or
     wrap), from its pre-restore copy, the same verified way; the save it replaces is kept
@@ -143,6 +186,7 @@ enum Help {
       --json           print the result as JSON
 
     \(target)
+    \(targetRequired)
     """,
     "sync": """
     Usage: savevault sync [TARGET] [--on-conflict POLICY] [--compress KIND] [--json]
@@ -151,20 +195,19 @@ enum Help {
     in-sync does nothing; local-changed and cloud-empty upload; cloud-changed and
     local-missing restore (the local save is kept as a pre-restore copy), except that a save
     deleted since the last agreement is asked about like a conflict. When both sides
-    changed since they last agreed, the player chooses (a terminal prompt, or a zenity or
-    kdialog dialog when there is no terminal but a desktop), or POLICY decides:
+    changed since they last agreed, the player chooses, or POLICY decides. A conflict or
+    deletion left unanswered (or skipped) stays one, whatever the save does meanwhile, until
+    it is settled. No choice uploads a missing or empty save (backup --force does), and no
+    policy uploads a save that came back after it was seen missing (a drive mounted again
+    over a new game's save): only the player, at the question.
 
-      prompt    ask; with nobody to ask, change nothing and exit 3 (the default)
-      upload    upload the local save (the cloud's archive stays in the container)
-      restore   restore the cloud's latest (the local save is kept)
-      newer     the larger millisecond timestamp wins (local newest change vs archive time)
-      skip      change nothing, exit 0
-      fail      change nothing, exit 3
-
-      --json    print the state found and the action taken as JSON
+    \(policies(unresolved: "exit 3", skipped: "exit 0"))
+      --json                 print the state found and the action taken as JSON (with no
+                             TARGET: a list, one object per game)
     \(compress)
 
     \(target)
+    \(noTarget("every game of the config file, one after the other"))
     """,
     "wrap": """
     Usage: savevault wrap [TARGET] [--on-conflict POLICY] [--compress KIND] [--json] -- COMMAND [ARG...]
@@ -179,12 +222,18 @@ enum Help {
     changed and exits with the game's exit code. It never blocks play: if the container is
     unreachable, a conflict cannot be settled, or another savevault is busy, the game starts
     anyway with a warning; a save that cannot be uploaded after the game is kept on this
-    device and uploaded at the next run. wrap's own messages go to stderr (--json: one JSON
-    object per line), since stdout belongs to the game.
+    device and uploaded at the next run. wrap's own messages go to stderr, since stdout
+    belongs to the game.
 
+    \(policies(unresolved: "start the game unsynced", skipped: "start the game"))
+      --json                 wrap's messages as JSON, one object per line on stderr: each
+                             sync's phase (before, after), state, action and archive, and
+                             each warning as {"warning": "..."}
     \(compress)
 
     \(target)
+    \(noTarget("the game whose steamAppId is $SteamAppId (see above); with no match,"))
+                           the game runs without syncing
     """,
     "verify": """
     Usage: savevault verify [TARGET] [--latest | --archive NAME | --all] [--json]
@@ -200,25 +249,32 @@ enum Help {
       --json           print the results as JSON
 
     \(target)
+    \(targetRequired)
     """,
     "list": """
-    Usage: savevault list [TARGET] [--json]
+    Usage: savevault list [TARGET] [--pre-restore] [--json]
 
     Lists the game's archives in the container, newest first: name, size, time (local
-    time and ms since the epoch) and the device that made it.
+    time and ms since the epoch) and the device that made it. packsave- files whose names
+    SaveVault did not make are listed apart: never the latest, never pruned, restorable by
+    name.
 
-      --json     print the list as JSON
+      --pre-restore  list this device's pre-restore copies instead (the saves restores
+                     replaced), newest first, marking the one an undo puts back
+      --json         print the list as JSON
 
     \(target)
+    \(targetRequired)
     """,
     "add": """
     Usage: savevault add NAME --save-dir DIR [--container URL] [--steam-app-id N] [--replace] [--json]
 
     Adds the game NAME to the config file (creating the file if needed; every other game
     and setting is kept), so that --game NAME is enough. NAME is the game's folder in the
-    container: at most 100 characters, no '/', '\\' or control characters, not starting
-    with '.'. DIR is stored as an absolute path and need not exist yet. A name already in
-    the config file is refused unless --replace. Bad input exits 2 and writes nothing.
+    container: \(Target.gameNameRule). DIR is stored as an absolute path and
+    need not exist yet. A name already in the config file is refused unless --replace, and so
+    is a DIR that overlaps another game's save directory, holds the container or SaveVault's
+    own folders, or is a mount point. Bad input exits 2 and writes nothing.
 
       --save-dir DIR       where the game keeps its saves
       --container URL      this game's container (default: the config file's, then
@@ -232,7 +288,8 @@ enum Help {
 
     Lists the games of the config file: name, state (as 'savevault status' finds it), save
     directory, container and Steam app id. A game whose container cannot be reached is
-    listed as unavailable, with why; the others are still listed.
+    listed as unavailable, with why; the others are still listed. As 'savevault status',
+    it then exits with that game's code (4 for an unavailable container).
 
       --json     print a list, one object per game
     """,
@@ -247,14 +304,18 @@ enum Help {
       --json     print what was removed as JSON
     """,
     "prune": """
-    Usage: savevault prune [TARGET] --keep N [--json]
+    Usage: savevault prune [TARGET] (--keep N | --keep-pre-restore N) [--json]
 
-    Deletes archives older than the newest N, but never the newest archive of any device.
+    Deletes archives older than the newest N, but never the newest archive of any device,
+    and never the last one that holds a save while only empty ones would be kept.
 
-      --keep N   how many of the newest archives to keep (at least 1)
-      --json     print what was kept and deleted as JSON
+      --keep N               how many of the newest archives to keep (at least 1)
+      --keep-pre-restore N   also (or only) delete this device's pre-restore copies but the
+                             newest N (at least 1) and the one an undo puts back
+      --json                 print what was kept and deleted as JSON
 
     \(target)
+    \(targetRequired)
     """,
   ]
 }

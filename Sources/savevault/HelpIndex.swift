@@ -15,13 +15,10 @@ struct HelpIndex {
     var summary: String
   }
 
-  /// Commands that work but are not offered: they make files for packagers.
-  static let hiddenCommands: Set<String> = ["manpage"]
-
   /// Every command with its one-line summary from `Help.main` (or its help's first sentence).
   static var commands: [(name: String, summary: String)] {
     let summaries = describedLines(in: Help.main, pattern: #"^  ([a-z][a-z-]*)\s{2,}(.+)$"#)
-    return Help.commands.keys.sorted().filter { !hiddenCommands.contains($0) }.map { name in
+    return Help.commands.keys.sorted().map { name in
       (name, summaries[name] ?? firstSentence(Help.commands[name] ?? ""))
     }
   }

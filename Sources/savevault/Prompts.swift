@@ -10,8 +10,11 @@ import SaveVault
 /// Picks how to ask the player: a terminal prompt when stdin and stderr are terminals, a
 /// desktop dialog when there is a desktop session and zenity or kdialog, else nobody.
 enum Prompts {
-  static func resolver(environment: [String: String]) -> any ConflictResolver {
-    if isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 { return TerminalPrompt() }
+  /// `interruption` is the run's: a signal while the terminal prompt waits ends the run there.
+  static func resolver(environment: [String: String], interruption: Interruption) -> any ConflictResolver {
+    if isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 {
+      return TerminalPrompt(interruption: interruption)
+    }
     let hasDesktop =
       !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     if hasDesktop {
@@ -69,24 +72,65 @@ enum Prompts {
   }
 }
 
-/// Asks on stderr and reads the answer (u, r or s; empty is skip) from stdin.
+/// Asks on stderr and reads the answer (u, r or s; empty is skip) from stdin. The end of
+/// input (Ctrl-D) is nobody answering: the conflict stays unresolved. A signal (Ctrl-C) while
+/// it waits ends the run at once with 128 + N: nothing is under way while the question is
+/// asked, so there is nothing to clean up and nothing has changed for the conflict.
 struct TerminalPrompt: ConflictResolver {
+  var interruption: Interruption
+
   func choose(_ conflict: Conflict) -> ConflictChoice? {
     let question = Prompts.question(conflict.choices)
-    FileHandle.standardError.write(Data(("\n" + Prompts.describe(conflict) + "\n\n" + question).utf8))
+    Self.say("\n" + Prompts.describe(conflict) + "\n\n" + question)
     let letters = conflict.choices.map { String($0.rawValue.prefix(1)) }
     for _ in 0..<5 {
-      guard let line = readLine() else { return .skip }
-      let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
-      if answer.isEmpty { return .skip }
-      if let choice = conflict.choices.first(where: {
-        answer == $0.rawValue || answer == String($0.rawValue.prefix(1))
-      }) {
-        return choice
+      switch readAnswer() {
+      case .interrupted(let signal):
+        Self.say(
+          "\nsavevault: stopped by \(signal.signalName) at the question; nothing was under way, and the conflict stays unresolved (neither side was changed for it)\n"
+        )
+        exit(128 + signal.signal)
+      case .end:
+        Self.say("\nsavevault: no answer (end of input)\n")
+        return nil
+      case .line(let line):
+        let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
+        if answer.isEmpty { return .skip }
+        if let choice = conflict.choices.first(where: {
+          answer == $0.rawValue || answer == String($0.rawValue.prefix(1))
+        }) {
+          return choice
+        }
+        Self.say("Please answer \(letters.joined(separator: ", ")): ")
       }
-      FileHandle.standardError.write(Data("Please answer \(letters.joined(separator: ", ")): ".utf8))
     }
     return .skip
+  }
+
+  private static func say(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+
+  enum Answer {
+    case line(String)
+    case end
+    case interrupted(Interrupted)
+  }
+
+  /// One line from stdin, read a byte at a time (nothing read ahead of the answer), looking
+  /// at the interruption every 100 ms while it waits.
+  private func readAnswer() -> Answer {
+    var bytes: [UInt8] = []
+    while true {
+      if let signal = interruption.signal { return .interrupted(Interrupted(signal: signal)) }
+      var waiting = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&waiting, 1, 100)
+      if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+      var byte: UInt8 = 0
+      let count = ready < 0 ? -1 : read(STDIN_FILENO, &byte, 1)
+      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+      if count <= 0 { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self)) }
+      if byte == UInt8(ascii: "\n") { return .line(String(decoding: bytes, as: UTF8.self)) }
+      bytes.append(byte)
+    }
   }
 }
 

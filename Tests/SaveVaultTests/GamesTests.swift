@@ -137,7 +137,7 @@ struct GamesTests {
       ["add", "../x", "--save-dir", "/s"], ["add", ".", "--save-dir", "/s"],
       ["add", "..", "--save-dir", "/s"],
       ["add", "a/b", "--save-dir", "/s"], ["add", ".hidden", "--save-dir", "/s"],
-      ["add", String(repeating: "x", count: 101), "--save-dir", "/s"], ["add", "", "--save-dir", "/s"],
+      ["add", String(repeating: "x", count: 201), "--save-dir", "/s"], ["add", "", "--save-dir", "/s"],
       ["add", "tab\tname", "--save-dir", "/s"], ["add", "g"], ["add", "--save-dir", "/s"],
       ["add", "g", "extra", "--save-dir", "/s"], ["add", "g", "--save-dir", "/s", "--container", "ftp://x"],
       ["add", "g", "--save-dir", "/s", "--container", "s3://"],
@@ -219,7 +219,9 @@ struct GamesTests {
     #expect(lookup(try player.configObject(), "games") as? [String: Any] != nil)
   }
 
-  @Test("games lists each game with its state; an unreachable container is that game's row only")
+  @Test(
+    "games lists each game with its state; an unreachable container is that game's row, and its exit code as in status"
+  )
   func listing() throws {
     let player = try Player("games")
     let empty = try player.ok(["games"])
@@ -232,7 +234,8 @@ struct GamesTests {
     try player.ok(["add", "b", "--save-dir", "saves/b", "--container", "unplugged-drive"])
     try player.ok(["sync", "--game", "a"])
 
-    let text = try player.ok(["games"])
+    let text = try player.run(["games"])
+    #expect(text.code == 4, "as status: the unavailable game's exit code, after every game is listed")
     let lines = text.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("GAME") == true)
     #expect(
@@ -242,7 +245,10 @@ struct GamesTests {
     #expect(lines.contains { $0.hasPrefix("b ") && $0.contains("unavailable") })
     #expect(lines.contains { $0.hasPrefix("b: ") && $0.contains("does not exist") })
 
-    let list = try Player.jsonList(try player.ok(["games", "--json"]).stdout)
+    let json = try player.run(["games", "--json"])
+    let status = try player.run(["status"])
+    #expect(json.code == 4 && json.code == status.code, "games exits as status does")
+    let list = try Player.jsonList(json.stdout)
     #expect(list.map { $0["game"] as? String } == ["a", "b"])
     #expect(list[0]["state"] as? String == "in-sync" && list[0]["error"] is NSNull)
     #expect(list[0]["steamAppId"] as? String == "10")

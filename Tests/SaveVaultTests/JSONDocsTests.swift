@@ -55,6 +55,35 @@ private func examples(_ document: String) -> [String: String] {
   return result
 }
 
+/// A JSON text with its layout kept and its values masked: each string value becomes `"s"`
+/// and each number `0`, while keys, `true`, `false`, `null`, brackets and whitespace stay.
+func layout(_ text: String) -> String {
+  let characters = Array(text)
+  var result = ""
+  var index = 0
+  while index < characters.count {
+    let character = characters[index]
+    if character == "\"" {
+      var end = index + 1
+      while end < characters.count && characters[end] != "\"" {
+        end += characters[end] == "\\" ? 2 : 1
+      }
+      var next = end + 1
+      while next < characters.count && characters[next].isWhitespace { next += 1 }
+      let isKey = next < characters.count && characters[next] == ":"
+      result += isKey ? String(characters[index...min(end, characters.count - 1)]) : "\"s\""
+      index = end + 1
+    } else if character == "-" || character.isNumber {
+      while index < characters.count && "+-.eE0123456789".contains(characters[index]) { index += 1 }
+      result += "0"
+    } else {
+      result.append(character)
+      index += 1
+    }
+  }
+  return result
+}
+
 @Suite("docs/json.md: every documented field is what the binary prints")
 struct JSONDocsTests {
   @Test("each example has exactly the fields of the real output, and each field is described")
@@ -68,7 +97,7 @@ struct JSONDocsTests {
       environment: ["PATH": "/usr/bin:/bin"])
     try #require(run.code == 0, "json-examples.sh: exit \(run.code)\n\(run.stderr)")
     let outputs = try FileManager.default.contentsOfDirectory(atPath: dir.sub("out")).sorted()
-    #expect(outputs.count >= 13, "\(outputs)")
+    #expect(outputs.count >= 19, "\(outputs)")
     for file in outputs {
       let isLines = file.hasSuffix(".jsonl")
       let name = (file as NSString).deletingPathExtension
@@ -76,9 +105,13 @@ struct JSONDocsTests {
         Issue.record("docs/json.md has no example ```json \(name)")
         continue
       }
-      let real = try keyPaths(
-        text: try String(contentsOfFile: dir.sub("out/" + file), encoding: .utf8), isLines: isLines)
+      let output = try String(contentsOfFile: dir.sub("out/" + file), encoding: .utf8)
+      let real = try keyPaths(text: output, isLines: isLines)
       let documented = try keyPaths(text: example, isLines: isLines)
+      // Laid out alike: spacing, key order, empty lists, nulls (values aside).
+      #expect(
+        layout(example) == layout(output.trimmingCharacters(in: .newlines)),
+        "\(name): the example is not laid out as the binary prints it:\n\(example)\n---\n\(output)")
       #expect(
         documented == real,
         "\(name): only documented \(documented.subtracting(real).sorted()), only real \(real.subtracting(documented).sorted())"
@@ -91,6 +124,26 @@ struct JSONDocsTests {
         #expect(leaf.isEmpty || described, "\(name): '\(path)' is not described")
       }
     }
+  }
+
+  @Test(
+    "with no target, backup, status and sync --json print one list: every game that worked",
+    arguments: ["backup", "status", "sync"])
+  func oneList(_ command: String) throws {
+    let player = try Player("json-list-\(command)")
+    for game in ["a", "b"] {
+      try writeFile(player.dir.sub("saves/\(game)/s.sav"), game)
+      try player.ok(["add", game, "--save-dir", "saves/\(game)", "--container", "cloud"])
+    }
+    let both = try player.ok([command, "--json"])
+    #expect(try Player.jsonList(both.stdout).map { $0["game"] as? String } == ["a", "b"], "\(both.stdout)")
+
+    try player.ok(["add", "c", "--save-dir", "saves/c", "--container", "unplugged-drive"])
+    let partly = try player.run([command, "--json"])
+    #expect(partly.code == 4, "the failing game's exit code: \(partly.stderr)")
+    #expect(
+      try Player.jsonList(partly.stdout).map { $0["game"] as? String } == ["a", "b"], "\(partly.stdout)")
+    #expect(partly.stderr.contains("c: "), "\(partly.stderr)")
   }
 
   @Test("every command whose help offers --json has a section")

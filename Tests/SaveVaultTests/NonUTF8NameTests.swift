@@ -31,6 +31,12 @@ struct NonUTF8NameTests {
             open(arg + b"/" + name + b".sav", "wb").write(content)
             open(arg + b"/d" + name + b"/slot", "wb").write(content + b" in a folder")
         os.link(arg + b"/e\xcc\x81.sav", arg + b"/link-e\xcc\x81.sav")
+    elif command == "mac":
+        # Names as a Mac writes them (NFD: e + U+0301), in a folder, a file and a link target.
+        folder = arg + b"/Caf" + b"e\xcc\x81"
+        os.makedirs(folder)
+        open(folder + b"/r" + b"e\xcc\x81" + b"sum" + b"e\xcc\x81" + b".sav", "wb").write(b"mac")
+        os.symlink(b"Caf" + b"e\xcc\x81", arg + b"/current")
     elif command == "change":
         open(arg + b"/caf\xe9.sav", "wb").write(b"latin-1 name, changed")
     elif command == "dump":
@@ -128,6 +134,18 @@ struct NonUTF8NameTests {
     let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
     #expect(try python(["dump", byTar]) == original, "a twin was stored with the other's content")
+    let status = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
+  }
+
+  @Test("names spelled as a Mac spells them (NFD) come back with the same bytes, not respelled")
+  func macSpelledNames() throws {
+    let made = try backedUp("macsave", made: "mac")
+    let (box, save, original) = (made.box, made.save, made.original)
+    try writeFile(save + "/new.sav", "changed")
+    let restore = try box.run(["restore", "--latest", "--save-dir", save])
+    #expect(restore.code == 0, "restore failed: \(restore.stderr)")
+    #expect(try python(["dump", save]) == original, "the restored names are spelled otherwise")
     let status = try box.run(["status", "--save-dir", save, "--json"])
     #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
   }

@@ -207,6 +207,46 @@ struct PlayerWorldTests {
     #expect(status["ledger"] is [String: Any], "the agreement is not known through the link: \(status)")
   }
 
+  @Test("a bind mount of the container is the same container: the agreement follows it")
+  func containerThroughBindMount() throws {
+    try #require(getuid() == 0, "a bind mount needs root (CI runs as root)")
+    let world = try BinaryWorld("bind-container")
+    let save = world.path("saves/Game")
+    try writeFile(save + "/slot.sav", "slot")
+    try world.ok("deck", ["backup", "--save-dir", save])
+    let mounted = world.path("nas")
+    try makeDirectory(mounted)
+    try #require(try runProgram("/bin/mount", ["--bind", world.cloud, mounted]).code == 0)
+    defer { _ = try? runProgram("/bin/umount", ["-l", mounted]) }
+    let status = try world.status("deck", ["--save-dir", save, "--container", mounted])
+    #expect(status["state"] as? String == "in-sync")
+    #expect(status["ledger"] is [String: Any], "the agreement is not known through the mount: \(status)")
+  }
+
+  @Test(
+    "drive and network both gone at launch: the new game's save is kept on the device, never uploaded unasked"
+  )
+  func unmountedAndOffline() throws {
+    let (world, deck, pc) = try deckAndPcAgree("unmounted-offline")
+    try FileManager.default.moveItem(atPath: deck, toPath: world.path("sd/Game.unmounted"))
+    try FileManager.default.moveItem(atPath: world.cloud, toPath: world.path("cloud.away"))
+    let wrap = try world.run(
+      "deck",
+      [
+        "wrap", "--save-dir", deck, "--", "/bin/sh", "-c",
+        "mkdir -p '\(deck)' && echo 'new game' > '\(deck)/slot.sav'",
+      ])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    #expect(wrap.stderr.contains("missing or empty"), "wrap says it noted the missing save: \(wrap.stderr)")
+    try FileManager.default.moveItem(atPath: world.path("cloud.away"), toPath: world.cloud)
+    let before = world.archives("Game")
+    let sync = try world.run("deck", ["sync", "--save-dir", deck, "--on-conflict", "upload"])
+    #expect(sync.code == 3, "exit \(sync.code): \(sync.stdout) \(sync.stderr)")
+    #expect(world.archives("Game") == before, "the new game's save (or its pending archive) was uploaded")
+    try world.ok("pc", ["sync", "--save-dir", pc])
+    #expect(text(pc + "/slot.sav") == "100 hours")
+  }
+
   @Test("a game pointed at a new folder is not a deletion: the new folder gets the cloud's save")
   func gameMovedToNewFolder() throws {
     let world = try BinaryWorld("moved")

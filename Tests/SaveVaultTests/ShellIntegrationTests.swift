@@ -73,7 +73,7 @@ struct ShellIntegrationTests {
     }
     try #require(lines.count >= 6, "output: \(result.stdout) \(result.stderr)")
     #expect(lines[0].isSuperset(of: ["backup", "status", "restore", "doctor", "completions"]), "\(lines[0])")
-    #expect(!lines[0].contains("manpage"))
+    #expect(lines[0].contains("manpage"), "a command of --help is offered: \(lines[0])")
     #expect(lines[1] == ["--latest"])
     #expect(lines[2] == ["newer"])
     #expect(lines[3] == ["celeste", "Hollow Knight"])
@@ -90,7 +90,7 @@ struct ShellIntegrationTests {
     for command in commands {
       #expect(script.contains("    \(command)) words=\""), "no case for \(command)")
     }
-    #expect(script.contains("    prune) words=\"--keep --json"))
+    #expect(script.contains("    prune) words=\"--keep --keep-pre-restore --json"))
     #expect(script.contains("    verify) words=\"--latest --archive --all --json"))
   }
 

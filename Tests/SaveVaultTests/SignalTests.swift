@@ -89,6 +89,32 @@ struct SignalTests {
     #expect((status["repaired"] as? [Any])?.isEmpty == true)
   }
 
+  @Test("a signal before the swap: 'the restore did not happen; the save is as it was'")
+  func restoreStoppedBefore() throws {
+    let rig = try CrashRig(.folder)
+    let first = try rig.backUp(1)
+    try rig.backUp(2)
+    let before = rig.saveState()
+    let result = try rig.run(["restore", "--archive", first], failpoints: "progress.extracting=signal:2@1")
+    #expect(result.code == 130, "exit \(result.code): \(result.stderr)")
+    #expect(
+      result.stderr.contains("stopped by SIGINT: the restore did not happen; the save is as it was"),
+      "\(result.stderr)")
+    #expect(rig.saveState() == before)
+  }
+
+  @Test("a signal after the swap: 'the restore had finished'")
+  func restoreStoppedAfter() throws {
+    let rig = try CrashRig(.folder)
+    let first = try rig.backUp(1)
+    let restoredState = rig.saveState()
+    try rig.backUp(2)
+    let result = try rig.run(["restore", "--archive", first], failpoints: "restore.swapped=signal:2")
+    #expect(result.code == 130, "exit \(result.code): \(result.stderr)")
+    #expect(result.stderr.contains("stopped by SIGINT after the restore had finished"), "\(result.stderr)")
+    #expect(rig.saveState() == restoredState)
+  }
+
   @Test("a signal passed on to wrap's game is never taken as savevault's own, whichever handler runs first")
   func passedOnSignalsArePaired() {
     let late = Interruption()

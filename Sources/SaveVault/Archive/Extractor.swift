@@ -173,6 +173,7 @@ struct Extractor {
       guard manifest == Manifest(header: header, entries: manifest.entries) else {
         throw refuse("its manifest's totals do not match its entries (the archive is corrupt)")
       }
+      if disk != nil { state.extracted = try NameSpelling.restore(state.extracted, as: manifest.entries) }
     }
     return Extraction(header: state.header, manifest: state.manifest, entries: state.extracted)
   }

@@ -23,12 +23,23 @@ public struct ConfigFile: Codable, Equatable, Sendable {
   public var allowInsecureHTTP: Bool?
   /// How new backups are compressed: `"zstd"` or `"none"` (the default).
   public var compress: String?
+  /// The keys of the file that SaveVault does not know (not part of the file's content).
+  public var unknownKeys: [UnknownConfigKey] = []
+
+  /// The file's keys: a new setting is added here too, or it is reported as unknown.
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case container, device, games, limits, endpoint, region, allowInsecureHTTP, compress
+  }
 
   /// `"limits": {"maxEntries": 150000, "maxDepth": 128, "maxBytes": 68719476736}`
   public struct Limits: Codable, Equatable, Sendable {
     public var maxEntries: Int?
     public var maxDepth: Int?
     public var maxBytes: Int64?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+      case maxEntries, maxDepth, maxBytes
+    }
   }
 
   public init(container: String? = nil, device: String? = nil, games: [String: GameEntry]? = nil) {
@@ -48,6 +59,11 @@ public struct ConfigFile: Codable, Equatable, Sendable {
     /// How this game's new backups are compressed, overriding the file's `compress`.
     public var compress: String?
 
+    /// An entry's keys: a new one is added here too, or it is refused as unknown.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+      case saveDir, container, steamAppId, compress
+    }
+
     public init(
       saveDir: String? = nil, container: String? = nil, steamAppId: String? = nil, compress: String? = nil
     ) {
@@ -58,7 +74,8 @@ public struct ConfigFile: Codable, Equatable, Sendable {
     }
   }
 
-  /// Loads the file at `path`. A missing file is an empty config unless `isRequired`.
+  /// Loads the file at `path`, with the keys it does not know in `unknownKeys`. A missing file
+  /// is an empty config unless `isRequired`.
   public static func load(path: String, isRequired: Bool) throws(ConfigError) -> ConfigFile {
     guard let data = FileManager.default.contents(atPath: path) else {
       if !FileManager.default.fileExists(atPath: path) && !isRequired { return ConfigFile() }
@@ -67,7 +84,9 @@ public struct ConfigFile: Codable, Equatable, Sendable {
         reason: FileManager.default.fileExists(atPath: path) ? "cannot read it" : "it does not exist")
     }
     do {
-      return try JSONDecoder().decode(ConfigFile.self, from: data)
+      var config = try JSONDecoder().decode(ConfigFile.self, from: data)
+      config.unknownKeys = ConfigKeys.unknown(in: data)
+      return config
     } catch let error as DecodingError {
       throw .unreadableFile(path: path, reason: "not valid config JSON (\(error.summary))")
     } catch {

@@ -61,6 +61,9 @@ public struct TargetRequest: Sendable, Equatable {
 extension Target {
   /// Resolves flags, config file and environment into a target.
   ///
+  /// A relative `saveDir` or folder `container` in the config file is taken from the config
+  /// file's folder (as its path names it); in flags and the environment, from the current one.
+  ///
   /// Container precedence: `--container`, the game's `container`, the file's `container`,
   /// `SAVEVAULT_CONTAINER`, then the embedded default. Device: `SAVEVAULT_DEVICE`, the file's
   /// `device`, then the host name. Compression: `--compress`, the game's `compress`, the
@@ -71,12 +74,22 @@ extension Target {
     let configPath = request.configFile.map { absolute($0, context: context, home: paths.home) }
     let config = try ConfigFile.load(
       path: configPath ?? paths.configFile, isRequired: configPath != nil)
+    // Relative paths in the config file are the file's, not the current folder's (a launcher
+    // runs the game, and so savevault, from wherever it likes).
+    let configFolder = Self.folder(ofConfig: configPath ?? paths.configFile, paths: paths, context: context)
     var gameName = request.game
     var saveDirectory = request.saveDirectory
+    var saveDirectoryBase = context.currentDirectory
     var gameEntry: ConfigFile.GameEntry?
     if let name = request.game, let entry = config.games?[name] {
+      if let unknown = config.unknownKeys.first(where: { $0.game == name }) {
+        throw .unknownKey(unknown, configPath: configPath ?? paths.configFile)
+      }
       gameEntry = entry
-      if saveDirectory == nil { saveDirectory = entry.saveDir }
+      if saveDirectory == nil {
+        saveDirectory = entry.saveDir
+        saveDirectoryBase = configFolder
+      }
     } else if let name = request.game, request.saveDirectory == nil {
       throw .unknownGame(name: name, configPath: configPath ?? paths.configFile)
     }
@@ -85,22 +98,17 @@ extension Target {
       throw .invalid(
         "no game given: pass --game NAME (a game added with 'savevault add') or --save-dir DIR")
     }
-    let saveDirectoryPath =
-      request.saveDirectory == nil
-      ? configuredSaveDirectory(
-        rawSaveDirectory, configPath: configPath ?? paths.configFile, paths: paths, context: context)
-      : absolute(rawSaveDirectory, context: context, home: paths.home)
+    let saveDirectoryPath = absolute(rawSaveDirectory, in: saveDirectoryBase, home: paths.home)
     let isNameFromFolder = gameName == nil
     if gameName == nil {
       gameName = saveDirectoryPath.split(separator: "/").last.map(String.init)
     }
     guard let game = gameName, isValidGameName(game) else {
-      throw .invalidGameName(gameName ?? "")
+      throw .invalidGameName(gameName ?? "", isFromSaveDirectory: request.game == nil)
     }
-    let containerURL = Self.containerURL(
-      request.containerURL ?? gameEntry?.container, config: config, paths: paths, context: context)
-    let location = try ContainerLocation.parse(
-      containerURL, currentDirectory: context.currentDirectory, home: paths.home)
+    let (containerURL, location) = try Self.container(
+      flag: request.containerURL, game: gameEntry, config: config, configFolder: configFolder, paths: paths,
+      context: context)
     let device =
       context.environment["SAVEVAULT_DEVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? config.device
       ?? context.hostName
@@ -130,18 +138,26 @@ extension Target {
       compression: compression, isNameFromFolder: isNameFromFolder)
   }
 
-  /// The container URL: `named` (the flag's or the game's), else the file's `container`,
+  /// The container URL and where it is: `--container` (relative to the current folder), else
+  /// the game's or the file's `container` (relative to the config file's folder), else
   /// `SAVEVAULT_CONTAINER`, then the embedded default.
-  static func containerURL(_ named: String?, config: ConfigFile, paths: Paths, context: Context) -> String {
-    named ?? config.container ?? context.environment["SAVEVAULT_CONTAINER"].flatMap { $0.isEmpty ? nil : $0 }
+  static func container(
+    flag: String?, game: ConfigFile.GameEntry?, config: ConfigFile, configFolder: String, paths: Paths,
+    context: Context
+  ) throws(ConfigError) -> (url: String, location: ContainerLocation) {
+    let configured = game?.container ?? config.container
+    let url =
+      flag ?? configured ?? context.environment["SAVEVAULT_CONTAINER"].flatMap { $0.isEmpty ? nil : $0 }
       ?? paths.defaultContainer
+    let location = try ContainerLocation.parse(
+      url, currentDirectory: flag == nil && configured != nil ? configFolder : context.currentDirectory,
+      home: paths.home)
+    return (url, location)
   }
 
-  /// A save directory as the config file at `configPath` gives it, made absolute.
-  static func configuredSaveDirectory(_ raw: String, configPath: String, paths: Paths, context: Context)
-    -> String
-  {
-    absolute(raw, context: context, home: paths.home)
+  /// The folder relative paths in the config file at `configPath` are taken from.
+  static func folder(ofConfig configPath: String, paths: Paths, context: Context) -> String {
+    absolute(configPath + "/..", context: context, home: paths.home)
   }
 
   /// Every game of `config` (read from `configPath`) with its save directory, absolute.
@@ -150,10 +166,9 @@ extension Target {
   )
     -> [String: String]
   {
-    (config.games ?? [:]).compactMapValues { entry in
-      entry.saveDir.flatMap {
-        $0.isEmpty ? nil : configuredSaveDirectory($0, configPath: configPath, paths: paths, context: context)
-      }
+    let folder = folder(ofConfig: configPath, paths: paths, context: context)
+    return (config.games ?? [:]).compactMapValues { entry in
+      entry.saveDir.flatMap { $0.isEmpty ? nil : absolute($0, in: folder, home: paths.home) }
     }
   }
 
@@ -166,10 +181,18 @@ extension Target {
     return (config.games ?? [:]).keys.sorted()
   }
 
-  /// Whether `name` can be a game folder: 1–100 characters, no `/`, NUL or control
-  /// characters, not starting with `.`.
+  /// The longest game name, in UTF-8 bytes. A name is part of file names of 255 bytes at most:
+  /// the longest is the ledger's `<game>-<12 hex>.index` while it is written, as
+  /// `<game>-<12 hex>.index.tmp-XXXXXX` (the name and 30 bytes); the rest is margin.
+  public static let maxGameNameBytes = 200
+
+  /// What `isValidGameName` accepts, in words (for errors and help).
+  public static let gameNameRule =
+    "1 to \(maxGameNameBytes) bytes in UTF-8, with no '/', '\\' or control character, not starting with '.'"
+
+  /// Whether `name` can be a game folder: see `gameNameRule`.
   public static func isValidGameName(_ name: String) -> Bool {
-    guard !name.isEmpty, name.count <= 100, !name.hasPrefix(".") else { return false }
+    guard !name.isEmpty, name.utf8.count <= maxGameNameBytes, !name.hasPrefix(".") else { return false }
     return !name.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7f }
   }
 }
@@ -177,13 +200,18 @@ extension Target {
 /// `path` made absolute: `~` and `~/…` expand to `home`, relative paths join the working
 /// directory, and `.`/`..`/empty components are folded lexically.
 func absolute(_ path: String, context: Context, home: String) -> String {
+  absolute(path, in: context.currentDirectory, home: home)
+}
+
+/// `path` made absolute as `absolute(_:context:home:)` does, with relative paths joining `folder`.
+func absolute(_ path: String, in folder: String, home: String) -> String {
   var full = path
   if full == "~" {
     full = home
   } else if full.hasPrefix("~/") {
     full = home + full.dropFirst(1)
   } else if !full.hasPrefix("/") {
-    full = context.currentDirectory + "/" + full
+    full = folder + "/" + full
   }
   var parts: [Substring] = []
   for part in full.split(separator: "/", omittingEmptySubsequences: true) {

@@ -58,11 +58,12 @@ extension Vault {
     var checks: [DoctorCheck] = []
     let configPath =
       request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
-    guard let games = checkConfig(path: configPath, isRequired: request.configFile != nil, into: &checks)
+    guard let config = checkConfig(path: configPath, isRequired: request.configFile != nil, into: &checks)
     else {
       return checks + [dialogCheck()]
     }
-    var targets: [(target: Target, checksSave: Bool)] = []
+    let games = (config.games ?? [:]).keys.sorted()
+    var targets: [(target: Target, checksSave: Bool, configuredSaveDir: String?)] = []
     let isNamed = request.game != nil || request.saveDirectory != nil
     let requests =
       isNamed
@@ -81,28 +82,39 @@ extension Vault {
         // With no game named anywhere, the working folder stands in for a save directory only
         // to find the container: where it lies is no problem of anyone's.
         let checksSave = isNamed || !games.isEmpty
-        targets.append(
-          (try checksSave ? resolve(one) : Target.resolve(one, paths: paths, context: context), checksSave))
+        let target = try checksSave ? resolve(one) : Target.resolve(one, paths: paths, context: context)
+        let configured = one.saveDirectory == nil ? config.games?[target.game]?.saveDir : nil
+        targets.append((target, checksSave, configured))
       } catch {
+        var fix = "see examples/config.json for a game's fields"
+        if case .unknownKey(let key, _) = error {
+          fix =
+            key.suggestion.map { "rename '\(key.key)' to '\($0)' in the file" }
+            ?? "remove '\(key.key)' from the file"
+        }
         checks.append(
-          DoctorCheck(
-            "game", one.game ?? one.saveDirectory ?? "", .problem, error.description,
-            fix: "see examples/config.json for a game's fields"))
+          DoctorCheck("game", one.game ?? one.saveDirectory ?? "", .problem, error.description, fix: fix))
       }
     }
     var containers: [String: (any Container)?] = [:]
-    for (target, _) in targets where containers[target.ledgerKey] == nil {
+    for (target, _, _) in targets where containers[target.ledgerKey] == nil {
       containers[target.ledgerKey] = checkContainer(target, into: &checks)
     }
-    for (target, checksSave) in targets where checksSave {
-      checks.append(checkSaveDirectory(target, container: containers[target.ledgerKey] ?? nil))
+    for (target, checksSave, configured) in targets where checksSave {
+      var check = checkSaveDirectory(target, container: containers[target.ledgerKey] ?? nil)
+      if let configured, configured != "~", !configured.hasPrefix("/"), !configured.hasPrefix("~/") {
+        check.message +=
+          " (saveDir '\(configured)' is relative: it is taken from the config file's folder, '\((configPath as NSString).deletingLastPathComponent)')"
+      }
+      checks.append(check)
     }
     return checks + [dialogCheck()]
   }
 
-  /// The config file parses, and names no key SaveVault does not know (a misspelt key is
-  /// ignored by the commands). Returns its games, or nil when it is unusable.
-  private func checkConfig(path: String, isRequired: Bool, into checks: inout [DoctorCheck]) -> [String]? {
+  /// The config file parses, and names no key SaveVault does not know outside the game
+  /// entries (such a key is ignored by the commands). Returns it, or nil when it is
+  /// unusable.
+  private func checkConfig(path: String, isRequired: Bool, into checks: inout [DoctorCheck]) -> ConfigFile? {
     let config: ConfigFile
     do {
       config = try ConfigFile.load(path: path, isRequired: isRequired)
@@ -118,7 +130,7 @@ extension Vault {
           "config", path, .ok,
           "no config file; commands need --save-dir DIR (name games in it to use --game NAME, see examples/config.json)"
         ))
-      return []
+      return ConfigFile()
     }
     let games = (config.games ?? [:]).keys.sorted()
     checks.append(
@@ -126,13 +138,14 @@ extension Vault {
         "config", path, .ok,
         "parses; \(games.count) game\(games.count == 1 ? "" : "s")"
           + (games.isEmpty ? "" : ": " + games.joined(separator: ", "))))
-    for key in ConfigKeys.unknown(in: path, known: config) {
+    // A game entry's unknown key is that game's problem (its commands refuse it), below.
+    for key in config.unknownKeys where key.game == nil {
       checks.append(
         DoctorCheck(
-          "config", path, .warning, "unknown key '\(key)' is ignored",
-          fix: "check its spelling (keys are case-sensitive: saveDir, container, device, games…)"))
+          "config", path, .warning, "\(key) is ignored",
+          fix: key.suggestion.map { "rename it to '\($0)' (keys are case-sensitive)" } ?? "remove it"))
     }
-    return games
+    return config
   }
 
   /// The container's checks; returns the container when it is reachable.
@@ -247,53 +260,6 @@ extension Vault {
       "clock", url, .warning,
       "this machine's clock is \(amount) \(side) the server's (S3 refuses requests 15 minutes off)",
       fix: "set the system time right (timedatectl set-ntp true)", area: .container)
-  }
-
-  private func checkSaveDirectory(_ target: Target, container: (any Container)?) -> DoctorCheck {
-    let path = target.saveDirectory
-    let game = target.game
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      let archives = (try? container?.list(game: game).count) ?? 0
-      if archives > 0 {
-        return DoctorCheck(
-          "save-dir", game, .warning,
-          "'\(path)' does not exist yet; the container holds \(archives) archive\(archives == 1 ? "" : "s") of it",
-          fix: "savevault restore --latest --game \(game) brings the newest here", area: .local)
-      }
-      return DoctorCheck(
-        "save-dir", game, .problem, "'\(path)' does not exist",
-        fix: "check the game's saveDir in the config file (or the --save-dir path)", area: .local)
-    }
-    guard info.st_mode & S_IFMT == S_IFDIR else {
-      return DoctorCheck(
-        "save-dir", game, .problem, "'\(path)' is not a directory", fix: "point saveDir at the save folder",
-        area: .local)
-    }
-    guard access(path, R_OK | X_OK) == 0, let names = try? Platform.directoryNames(path) else {
-      return DoctorCheck(
-        "save-dir", game, .problem, "'\(path)' cannot be read", fix: "check its permissions (chmod u+rx)",
-        area: .local)
-    }
-    if Platform.isMountPoint(path) {
-      return DoctorCheck(
-        "save-dir", game, .warning,
-        "'\(path)' is a mount point: backups work, but a restore cannot replace it",
-        fix: "point the game at a folder inside it (or mount the drive one level up)", area: .local)
-    }
-    if names.isEmpty {
-      return DoctorCheck(
-        "save-dir", game, .warning, "'\(path)' is empty; backup refuses an empty save",
-        fix: "play until the game writes a save, or restore one", area: .local)
-    }
-    let parent = (Platform.resolvedPath(path) as NSString).deletingLastPathComponent
-    guard access(parent, W_OK | X_OK) == 0 else {
-      return DoctorCheck(
-        "save-dir", game, .warning,
-        "'\(path)' is readable, but restore cannot replace it: '\(parent)' is not writable",
-        fix: "check the permissions of '\(parent)'", area: .local)
-    }
-    return DoctorCheck("save-dir", game, .ok, "'\(path)' exists and is readable", area: .local)
   }
 
   /// How a conflict is asked about when there is no terminal.

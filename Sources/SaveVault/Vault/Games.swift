@@ -57,11 +57,12 @@ extension Vault {
             "Steam app id \(id) already belongs to game '\(other)' in '\(path)': one id names one game")
         }
       }
-      let containerURL = Target.containerURL(container, config: config, paths: paths, context: context)
+      let (_, location) = try Target.container(
+        flag: container, game: nil, config: config,
+        configFolder: Target.folder(ofConfig: path, paths: paths, context: context), paths: paths,
+        context: context)
       let placement = Placement(
-        saveDirectory: saveDirectory, game: game.name,
-        container: try ContainerLocation.parse(
-          containerURL, currentDirectory: context.currentDirectory, home: paths.home),
+        saveDirectory: saveDirectory, game: game.name, container: location,
         games: Target.configuredSaveDirectories(config, configPath: path, paths: paths, context: context),
         paths: paths)
       if let problem = placement.problem() { throw problem }
@@ -116,6 +117,14 @@ extension Vault {
   )] {
     let config = try ConfigFile.load(path: configPath(configFile), isRequired: configFile != nil)
     return (config.games ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+  }
+
+  /// The keys of the config file outside the game entries (top level, `limits`) that SaveVault
+  /// does not know; they are ignored. None when the file is missing or unusable (the command
+  /// reports that itself). A game entry's unknown key is that game's error instead.
+  public func unknownConfigKeys(configFile: String?) -> [UnknownConfigKey] {
+    let config = try? ConfigFile.load(path: configPath(configFile), isRequired: false)
+    return config?.unknownKeys.filter { $0.game == nil } ?? []
   }
 
   /// The configured games whose `steamAppId` is `id` (what Steam puts in `SteamAppId` or

@@ -45,6 +45,13 @@ public struct StatusReport: Encodable, Sendable, Equatable {
   public struct Agreed: Encodable, Sendable, Equatable {
     public var archive: String
     public var agreedAtMs: Int64
+    /// The save directory it was about (absent in agreements older than this field).
+    public var saveDir: String?
+    /// The newer archive that `archive` was restored over on purpose (a rollback): the next
+    /// sync uploads the save.
+    public var rolledBackFrom: String?
+    /// A conflict or deletion a sync saw and nobody answered: it stays one until settled.
+    public var unanswered: UnresolvedConflict?
   }
 
   public struct Pending: Encodable, Sendable, Equatable {
@@ -76,6 +83,11 @@ public struct StatusReport: Encodable, Sendable, Equatable {
   public var repaired: [String] = []
   /// Whether another savevault was working on this game (then nothing was repaired).
   public var isBusy = false
+  /// Why the state is a question for the player (a conflict, or a deletion), nil otherwise.
+  public var conflictKind: ConflictKind?
+  /// The save folder this device's last agreement was about, when the game names another one
+  /// now (the two are compared by content).
+  public var movedFrom: String?
 
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Key.self)
@@ -89,9 +101,12 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     try c.encode(pending, forKey: .pending)
     try c.encode(repaired, forKey: .repaired)
     try c.encode(isBusy, forKey: .busy)
+    try c.encode(conflictKind, forKey: .conflictKind)
+    try c.encode(movedFrom, forKey: .movedFrom)
   }
   enum Key: String, CodingKey {
-    case game, state, device, local, cloud, ledger, preRestore, pending, repaired, busy
+    case game, state, device, local, cloud, ledger, preRestore, pending, repaired, busy, conflictKind,
+      movedFrom
   }
 }
 
@@ -163,13 +178,19 @@ extension Vault {
       cloud: .init(
         container: target.containerURL, latest: latest?.name, modifiedMs: latest?.modifiedMs,
         device: latest?.device, bytes: latest?.size, count: found.archives.count),
-      ledger: found.record.map { .init(archive: $0.archive, agreedAtMs: $0.agreedAtMs) },
+      ledger: found.record.map {
+        .init(
+          archive: $0.archive, agreedAtMs: $0.agreedAtMs, saveDir: $0.saveDir,
+          rolledBackFrom: $0.rolledBackFrom,
+          unanswered: $0.unresolved)
+      },
       preRestore: .init(
         directory: preRestoreStore().root + "/" + target.game, count: copies.count,
         latest: copies.first?.name),
       pending: .init(
         directory: pendingStore().root + "/" + target.game, count: pending.count,
-        archives: pending.map(\.name).reversed()), repaired: repaired, isBusy: isBusy)
+        archives: pending.map(\.name).reversed()), repaired: repaired, isBusy: isBusy,
+      conflictKind: found.conflictKind, movedFrom: found.movedFrom)
   }
 
   /// Reads the save directory, the container and the ledger, and decides the state.

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// `doctor` against a save that holds what a backup cannot read, through the built binary: it
+// must not say "Everything is ready" when `backup` then fails. Root reads everything, so as
+// root the binary runs as nobody (setpriv), in folders nobody may use.
+
+@Suite("Doctor: unreadable files and folders inside the save")
+struct DoctorUnreadableTests {
+  /// Runs the binary as this user or, as root, as nobody.
+  private func run(_ dir: TemporaryDirectory, _ arguments: [String]) throws -> RunResult {
+    let environment = ["HOME": dir.sub("home"), "PATH": "/usr/bin:/bin", "SAVEVAULT_DEVICE": "pc"]
+    guard getuid() == 0 else { return try runProgram(savevaultBinary, arguments, environment: environment) }
+    let setpriv = try #require(which("setpriv"), "setpriv (util-linux) is needed")
+    return try runProgram(
+      setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", savevaultBinary] + arguments,
+      environment: environment)
+  }
+
+  @Test("an unreadable file or folder inside the save is a problem (exit 1) naming the first few")
+  func unreadableInside() throws {
+    let dir = TemporaryDirectory("doctor-unreadable")
+    let save = dir.sub("saves/celeste")
+    try writeFile(save + "/slot1.sav", "chapter 3")
+    try writeFile(save + "/sub/options.ini", "vsync=1")
+    try makeDirectory(dir.sub("cloud"))
+    try makeDirectory(dir.sub("home"))
+    let folders = [dir.path, dir.sub("saves"), save, save + "/sub", dir.sub("cloud"), dir.sub("home")]
+    for path in folders { chmod(path, 0o777) }
+    for path in [save + "/slot1.sav", save + "/sub/options.ini"] { chmod(path, 0o666) }
+    let target = ["--save-dir", save, "--container", dir.sub("cloud")]
+
+    let ready = try run(dir, ["doctor"] + target)
+    #expect(
+      ready.code == 0 && ready.stdout.contains("Everything is ready."), "\(ready.stdout)\(ready.stderr)")
+
+    try writeFile(save + "/sub/locked.sav", "secret", mode: 0o000)
+    try writeFile(save + "/zz-private/notes.txt", "x")
+    chmod(save + "/zz-private", 0o000)
+    let doctor = try run(dir, ["doctor"] + target)
+    #expect(doctor.code == 1, "doctor: exit \(doctor.code)\n\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("Everything is ready"), "\(doctor.stdout)")
+    let line =
+      doctor.stdout.split(separator: "\n").first { $0.split(separator: " ").dropFirst().first == "save-dir" }
+      ?? ""
+    #expect(line.hasPrefix("problem"), "\(doctor.stdout)")
+    #expect(
+      line.contains("2 entries") && line.contains("sub/locked.sav") && line.contains("zz-private/"), "\(line)"
+    )
+
+    let backup = try run(dir, ["backup"] + target)
+    #expect(backup.code != 0, "doctor and backup agree: \(backup.stderr)")
+    chmod(save + "/zz-private", 0o777)
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+// Game names through the built binary: a name is part of the file names SaveVault keeps per
+// game (lock, ledger, journals, their temporary names), so it is limited in bytes, and the
+// rule the error states is the one `add --help` and the README state and the code applies.
+
+private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().path
+
+/// `text` with its lines joined by single spaces (help and README wrap their sentences).
+private func unwrapped(_ text: String) -> String {
+  text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    .joined(separator: " ")
+}
+
+@Suite("Game names: limited in bytes, with room for every file name SaveVault makes of them")
+struct GameNameTests {
+  static let rule = "1 to 200 bytes in UTF-8, with no '/', '\\' or control character, not starting with '.'"
+
+  @Test(
+    "a name of the longest length works in every command; one byte more is refused by add",
+    arguments: [String(repeating: "x", count: 200), String(repeating: "é", count: 100)])
+  func longestName(_ name: String) throws {
+    let player = try Player("longname")
+    try writeFile(player.dir.sub("saves/long/slot.sav"), "level 1")
+    try player.ok(["add", name, "--save-dir", "saves/long", "--container", "cloud"])
+    try player.ok(["backup", "--game", name])
+    try writeFile(player.dir.sub("saves/long/slot.sav"), "level 2")
+    try player.ok(["status", "--game", name])
+    try player.ok(["restore", "--game", name, "--latest"])
+    try player.ok(["restore", "--game", name, "--undo"])
+    try player.ok(["sync", "--game", name])
+    try player.ok(["prune", "--game", name, "--keep", "1"])
+    #expect(player.archives(name).count == 1)
+
+    let longer = try player.run(["add", name + "x", "--save-dir", "saves/long"])
+    #expect(longer.code == 2, "\(longer.stderr)")
+    #expect(longer.stderr.contains("(this one is 201 bytes)"), "\(longer.stderr)")
+  }
+
+  @Test("a name short in characters but long in bytes is refused by add, --game and --save-dir (exit 2)")
+  func longInBytes() throws {
+    let player = try Player("bytes")
+    let name = String(repeating: "🎮", count: 60)  // 60 characters, 240 bytes
+    let save = player.dir.sub("saves/" + name)
+    try writeFile(save + "/slot.sav", "level 1")
+
+    let added = try player.run(["add", name, "--save-dir", save, "--container", "cloud"])
+    #expect(added.code == 2, "add: exit \(added.code), \(added.stderr)")
+    #expect(added.stderr.contains(Self.rule), "\(added.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: player.config))
+
+    let derived = try player.run(["backup", "--save-dir", save, "--container", "cloud"])
+    #expect(derived.code == 2, "backup: exit \(derived.code), \(derived.stderr)")
+    #expect(derived.stderr.contains(Self.rule) && derived.stderr.contains("--game NAME"), "\(derived.stderr)")
+    #expect(!derived.stderr.contains("too long"), "\(derived.stderr)")
+
+    let given = try player.run(["backup", "--save-dir", save, "--game", name, "--container", "cloud"])
+    #expect(given.code == 2, "backup --game: exit \(given.code), \(given.stderr)")
+    try player.ok(["backup", "--save-dir", save, "--game", "short", "--container", "cloud"])
+  }
+
+  @Test("the error, add --help and the README state the same rule")
+  func oneRule() throws {
+    let player = try Player("rule")
+    let refused = try player.run(["add", ".hidden", "--save-dir", "/s"])
+    #expect(refused.code == 2)
+    #expect(refused.stderr.contains(Self.rule), "\(refused.stderr)")
+    let help = try player.ok(["add", "--help"]).stdout
+    #expect(unwrapped(help).contains(Self.rule), "\(help)")
+    let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+    #expect(unwrapped(readme).contains(Self.rule), "README does not state the rule")
+    // What the rule says is what is accepted: each clause, at its edge.
+    for (index, accepted) in ["a", "Hollow Knight: Silksong", "x.y", "名前"].enumerated() {
+      try player.ok(["add", accepted, "--save-dir", "/s\(index)"])  // one folder each: no overlaps
+    }
+    for refusedName in ["", ".x", "a/b", "a\\b", "a\u{7f}b", "a\nb", String(repeating: "x", count: 201)] {
+      #expect(
+        try player.run(["add", refusedName, "--save-dir", "/s"]).code == 2, "\(refusedName.debugDescription)")
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+// The text of `status` through the built binary: what it shows, and that the commands it
+// suggests work as printed, from any folder.
+
+@Suite("Status text: pending archives, and hints that work as printed")
+struct StatusTextTests {
+  @Test("text status shows the archives kept while the container was unreachable: count, folder, names")
+  func pendingArchives() throws {
+    let player = try Player("pending")
+    let save = player.dir.sub("saves/celeste")
+    try writeFile(save + "/slot.sav", "chapter 1")
+    let target = ["--save-dir", save, "--container", player.cloud]
+    try player.ok(["backup"] + target)
+    // The game changes the save, and the container's drive goes away while it runs.
+    let unplug = "echo 'chapter 2' > '\(save)/slot.sav' && mv '\(player.cloud)' '\(player.cloud)-away'"
+    try player.ok(["wrap"] + target + ["--", "/bin/sh", "-c", unplug])
+    try FileManager.default.moveItem(atPath: player.cloud + "-away", toPath: player.cloud)
+    let folder = player.home + "/.local/share/savevault/pending/celeste"
+    let pending = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+      $0.hasPrefix("packsave-")
+    }
+    try #require(pending.count == 1, "no pending archive in \(folder)")
+
+    let status = try player.ok(["status"] + target)
+    #expect(status.stdout.contains("pending 1 archive"), "\(status.stdout)")
+    #expect(status.stdout.contains(folder), "\(status.stdout)")
+    #expect(status.stdout.contains(pending[0]), "\(status.stdout)")
+  }
+
+  /// The command a status hint prints after `prefix`, as a shell line.
+  private func hint(_ text: String, after prefix: String) throws -> String {
+    let line = try #require(
+      text.split(separator: "\n").first { $0.contains(prefix) }, "no '\(prefix)' in \(text)")
+    let command = try #require(line.range(of: ": savevault "), "no command in \(line)")
+    return String(line[line.index(after: command.lowerBound)...]).trimmingCharacters(in: .whitespaces)
+  }
+
+  /// Runs a printed command line with the player's binary as `savevault`, from `/`.
+  private func runPrinted(_ player: Player, _ line: String) throws -> RunResult {
+    let binaries = player.dir.sub("bin")
+    try makeDirectory(binaries)
+    if !FileManager.default.fileExists(atPath: binaries + "/savevault") {
+      try FileManager.default.createSymbolicLink(
+        atPath: binaries + "/savevault", withDestinationPath: savevaultBinary)
+    }
+    var environment = player.environment
+    environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    return try runProgram("/bin/sh", ["-c", line], environment: environment, currentDirectory: "/")
+  }
+
+  @Test(
+    "each status hint is the exact command for the target, and works as printed from another folder",
+    arguments: ["save-dir", "game"])
+  func hintsWorkAsPrinted(_ how: String) throws {
+    let player = try Player("hints-\(how)")
+    let save = player.dir.sub("my saves/celeste")  // a space: the hint must quote it
+    try writeFile(save + "/slot.sav", "v1")
+    let config = player.dir.sub("elsewhere/config.json")
+    try writeFile(
+      config, "{\"games\": {\"celeste\": {\"saveDir\": \"\(save)\", \"container\": \"\(player.cloud)\"}}}")
+    // Relative paths, run from the player's folder: the hints must not depend on it.
+    let target =
+      how == "save-dir"
+      ? ["--save-dir", "my saves/celeste", "--container", "cloud"]
+      : ["--config", "elsewhere/config.json", "--game", "celeste"]
+    func status() throws -> String { try player.ok(["status"] + target).stdout }
+
+    let upload = try runPrinted(player, try hint(try status(), after: "To upload the local save"))
+    #expect(upload.code == 0, "\(upload.stderr)")
+    #expect(player.archives("celeste").count == 1)
+
+    // Another device uploads: only the cloud changed.
+    var other = player
+    other.device = "deck"
+    other.extra = ["HOME": player.dir.sub("deck-home")]
+    func otherUploads(_ content: String) throws {
+      try writeFile(player.dir.sub("deck/celeste/slot.sav"), content)
+      try other.ok([
+        "backup", "--save-dir", player.dir.sub("deck/celeste"), "--container", player.cloud, "--force",
+      ])
+    }
+    try otherUploads("v2 deck")
+    let restore = try runPrinted(player, try hint(try status(), after: "To get the cloud's save"))
+    #expect(restore.code == 0, "\(restore.stderr)")
+    #expect(FileManager.default.contents(atPath: save + "/slot.sav") == Data("v2 deck".utf8))
+
+    // A conflict: the other device uploads again, this one changes its save too.
+    try otherUploads("v3 deck")
+    try writeFile(save + "/slot.sav", "v3 local")
+    let conflict = try status()
+    #expect(conflict.contains("conflict"), "\(conflict)")
+    let keep = try runPrinted(player, try hint(conflict, after: "to keep the local save"))
+    #expect(keep.code == 0, "\(keep.stderr)")
+    #expect(try player.ok(["status", "--json"] + target).stdout.contains("\"in-sync\""))
+  }
+}
