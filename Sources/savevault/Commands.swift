@@ -174,7 +174,7 @@ struct Commands {
       if let newer = agreed.rolledBackFrom {
         lines.append("          restored on purpose over the newer \(newer): the next sync uploads it")
       }
-      if let unanswered = agreed.unanswered {
+      if let unanswered = agreed.unanswered, report.state != .inSync {
         lines.append(
           "  asked   a \(unanswered.kind.rawValue) seen \(Format.time(unanswered.seenAtMs)) is still unanswered: it stays one until you choose"
         )
@@ -192,7 +192,10 @@ struct Commands {
     }
     if report.pending.count > 0 {
       lines.append(
-        "  pending \(Format.count(report.pending.count, "archive")) kept while the container was unreachable, uploaded at the next run that reaches it, in \(report.pending.directory):"
+        "  pending \(Format.count(report.pending.count, "archive")) kept while the container was unreachable, in \(report.pending.directory), "
+          + (report.state == .conflict || report.ledger?.unanswered != nil
+            ? "waiting until the conflict is settled (then kept as pre-restore copies if another save wins):"
+            : "uploaded at the next run that reaches it:")
       )
       lines += report.pending.archives.map { "          \($0)" }
     }
@@ -220,9 +223,9 @@ struct Commands {
       return
         "To get the cloud's save (the local one is kept): \(commandLine(["restore", "--latest"], for: target))"
     case (.conflict, let kind):
-      // A save that came back after it was seen missing is uploaded only on purpose.
+      // A save that may not be the agreed one is uploaded only on purpose.
       let keep =
-        kind == .reappeared
+        kind?.mayUploadByPolicy == false
         ? commandLine(["backup", "--force"], for: target)
         : commandLine(["sync", "--on-conflict", "upload"], for: target)
       return """
@@ -286,7 +289,16 @@ struct Commands {
         message: "say which game to run: savevault wrap [TARGET] -- COMMAND [ARG...]", command: "wrap")
     }
     let policy = try policy()
-    guard let target = try wrapTarget() else { return try runUnwrapped(command) }  // Steam: by app id
+    // wrap never blocks play: a target it cannot use (the config file, a refused save
+    // directory) is not synced, and the game runs; the launch line's own flags are checked above.
+    let found: Target?
+    do {
+      found = try wrapTarget()
+    } catch let error as ConfigError {
+      console.log.warning("\(error.description); running the game without syncing")
+      return try runUnwrapped(command)
+    }
+    guard let target = found else { return try runUnwrapped(command) }  // Steam: by app id
     let json = arguments.has("json")
     let report = try vault.wrap(
       target, policy: policy, resolver: resolver,

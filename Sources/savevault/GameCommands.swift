@@ -169,9 +169,12 @@ extension Commands {
     do {
       let games = try vault.games(steamAppId: id, configFile: arguments.configFile)
       guard games.count == 1, let game = games.first else {
+        // A misspelt key in a game's entry (steamAppID) is the likely reason no game matches.
+        let misspelt = vault.unknownConfigKeys(configFile: arguments.configFile, inGames: true)
+          .map { "; the config file has \($0), which is not read" }.joined()
         console.log.warning(
           games.isEmpty
-            ? "no game in \(vault.configPath(arguments.configFile)) has Steam app id \(id) (add one with '\(commandLine(["add", "NAME", "--save-dir", "DIR", "--steam-app-id", id]))'): running it without syncing"
+            ? "no game in \(vault.configPath(arguments.configFile)) has Steam app id \(id) (add one with '\(commandLine(["add", "NAME", "--save-dir", "DIR", "--steam-app-id", id]))')\(misspelt): running it without syncing"
             : "Steam app id \(id) belongs to several games (\(games.joined(separator: ", "))): running it without syncing"
         )
         return nil

@@ -83,15 +83,18 @@ struct ArchiveCompressionTests {
 
     try makeDirectory(dir.sub("staging"))
     lseek(fd, 0, SEEK_SET)
-    let tight = Extractor(freeSpace: FreeSpace(path: dir.path, bytes: FreeSpace.margin + (1 << 20)))
-    #expect(throws: ArchiveError.noSpace(path: dir.path)) {
+    // 2 MiB free keeps 256 KiB (an eighth) for the filesystem: 3 MiB of content does not fit.
+    let tight = Extractor(freeSpace: FreeSpace(path: dir.path, bytes: 2 << 20))
+    #expect(
+      throws: ArchiveError.tooLittleSpace(path: dir.path, needed: 3 << 20, free: 2 << 20, kept: 256 << 10)
+    ) {
       try tight.extract(fd: fd, archiveName: "a.tar.zst", into: dir.sub("staging"))
     }
     #expect(!FileManager.default.fileExists(atPath: dir.sub("staging/big.sav")))
 
     try makeDirectory(dir.sub("roomy"))
     lseek(fd, 0, SEEK_SET)
-    let roomy = Extractor(freeSpace: FreeSpace(path: dir.path, bytes: FreeSpace.margin + (4 << 20)))
+    let roomy = Extractor(freeSpace: FreeSpace(path: dir.path, bytes: 4 << 20))
     let extraction = try roomy.extract(fd: fd, archiveName: "a.tar.zst", into: dir.sub("roomy"))
     #expect(extraction.isVerified)
     #expect(FileManager.default.contents(atPath: dir.sub("roomy/big.sav")) == Data(count: 3 << 20))

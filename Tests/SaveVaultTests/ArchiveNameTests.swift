@@ -36,10 +36,16 @@ struct ArchiveNameTests {
   @Test(
     "device names become safe file-name parts",
     arguments: [
-      ("steamdeck", "steamdeck"), ("Alice's PC", "Alice_s_PC"), ("..hidden", "hidden"), ("", "device"),
-      ("a/b", "a_b"), ("my-deck.local", "my-deck.local"),
+      ("steamdeck", "steamdeck"), ("Alice's PC", "Alice_s_PC-" + digest("Alice's PC")),
+      ("..hidden", "hidden-" + digest("..hidden")), ("", "device"), ("a/b", "a_b-" + digest("a/b")),
+      ("my-deck.local", "my-deck.local"), ("デッキ", "___-" + digest("デッキ")), ("パソコ", "___-" + digest("パソコ")),
+      (
+        String(repeating: "x", count: 70),
+        String(repeating: "x", count: 57) + "-" + digest(String(repeating: "x", count: 70))
+      ),
     ])
   func sanitize(device: String, expected: String) {
+    #expect(expected.count <= 64)
     #expect(ArchiveName.sanitize(device: device) == expected)
     let name = ArchiveName(createdMs: 5, device: device)
     #expect(ArchiveName(parsing: name.description)?.device == expected)
@@ -64,3 +70,6 @@ struct ArchiveNameTests {
     #expect(ArchiveName.isBackupName(name) == isBackup)
   }
 }
+
+/// The first six hex digits of the SHA-256 of `text`: what a device name that had to change carries.
+func digest(_ text: String) -> String { String(SHA256.hex(of: text).prefix(6)) }

@@ -54,7 +54,7 @@ struct ConflictPolicyTests {
     #expect(resolver.asked == [Self.conflict])
     #expect(
       ConflictPolicy.prompt.resolve(Self.conflict, resolver: NobodyToAsk())
-        == .unresolved(reason: "there is no terminal or desktop to ask"))
+        == .unresolved(reason: "nobody answered (no terminal or desktop to ask, or no answer)"))
   }
 }
 

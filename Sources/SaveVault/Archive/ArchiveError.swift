@@ -12,6 +12,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   case writeFailed(path: String, reason: String)
   /// The local disk filled up. Never retried.
   case noSpace(path: String)
+  /// What a restore would extract does not fit the free space beside the save directory
+  /// (measured before it starts); nothing was extracted.
+  case tooLittleSpace(path: String, needed: Int64, free: Int64, kept: Int64)
 
   public var description: String {
     switch self {
@@ -25,6 +28,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
       "cannot write '\(path)': \(reason)"
     case .noSpace(let path):
       "no space left on the device holding '\(path)': free some space and retry"
+    case .tooLittleSpace(let path, let needed, let free, let kept):
+      "the restore needs \(needed) bytes beside '\(path)', which has \(free) free (SaveVault keeps \(kept) of them free for the filesystem): nothing was restored; free some space and retry"
     }
   }
 }

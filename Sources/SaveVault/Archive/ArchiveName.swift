@@ -59,7 +59,10 @@ public struct ArchiveName: Hashable, Sendable, CustomStringConvertible {
       && !name.contains("/")
   }
 
-  /// A device name reduced to letters, digits, `.`, `_` and `-`; never empty, never hidden.
+  /// A device name reduced to letters, digits, `.`, `_` and `-`; never empty, never hidden,
+  /// at most 64 characters. A name that had to change carries a short digest of itself
+  /// (`My_Deck-5f0c2a` for `My Deck`), so that two names that reduce alike (`デッキ` and `パソコ`
+  /// both to `___`) stay two devices: prune keeps the newest archive of each.
   public static func sanitize(device: String) -> String {
     var out = ""
     for scalar in device.unicodeScalars {
@@ -69,8 +72,10 @@ public struct ArchiveName: Hashable, Sendable, CustomStringConvertible {
       out.unicodeScalars.append(isSafe ? scalar : "_")
     }
     while out.hasPrefix(".") { out.removeFirst() }
-    if out.count > 64 { out = String(out.prefix(64)) }
-    return out.isEmpty ? "device" : out
+    if device.isEmpty { return "device" }
+    if out == device && out.count <= 64 { return out }
+    let tag = "-" + String(SHA256.hex(of: device).prefix(6))
+    return String(out.prefix(64 - tag.count)) + tag
   }
 
   /// `yyyyMMdd'T'HHmmss.SSS'Z'` for epoch milliseconds.

@@ -19,12 +19,15 @@ struct FreeSpace: Equatable {
   /// The folder whose disk it is, for the message.
   var path: String
   var bytes: Int64
-  /// Room kept free for folders, inodes and everything else on the disk.
-  static let margin: Int64 = 16 << 20
+  /// Room kept free for folders, inodes and everything else on the disk: an eighth of what
+  /// is free, at most 16 MiB (a small SD card or tmpfs can still take a small save).
+  var margin: Int64 { min(16 << 20, bytes / 8) }
 
-  /// Throws `.noSpace` unless `total` bytes of content fit with the margin to spare.
+  /// Throws `.tooLittleSpace` unless `total` bytes of content fit with the margin to spare.
   func check(total: Int64) throws {
-    guard total <= bytes - Self.margin else { throw ArchiveError.noSpace(path: path) }
+    guard total <= bytes - margin else {
+      throw ArchiveError.tooLittleSpace(path: path, needed: total, free: bytes, kept: margin)
+    }
   }
 }
 

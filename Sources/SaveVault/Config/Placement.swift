@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where a save directory may be, pure apart from resolving symlinks: never holding the
-/// container or SaveVault's own folders, never inside them, never overlapping another game's
+/// Where a save directory may be, pure apart from resolving symlinks: never holding a
+/// container or SaveVault's own files, never inside them, never overlapping another game's
 /// save directory, and never under a game name another folder already has on this device.
 /// Each of these has lost a save: a container inside the save is packed into every backup and
 /// moved away by every restore; a save folder holding `$XDG_DATA_HOME` moves the pre-restore
@@ -13,10 +13,15 @@ struct Placement {
   var game: String
   /// The container's folder, for a folder container.
   var containerFolder: String?
-  /// SaveVault's own folders on this device.
+  /// SaveVault's own folders on this device: the save may neither hold them nor be in them.
   var ownFolders: [String]
-  /// Other configured games and their save directories.
+  /// SaveVault's own files (the config file): the save may not hold them.
+  var ownFiles: [String] = []
+  /// Other games this device knows (the config file's, and those it agreed about) and their
+  /// save directories.
   var otherGames: [(name: String, saveDirectory: String)]
+  /// The folder containers of other games this device knows.
+  var otherContainers: [(name: String, folder: String)] = []
   /// Save directories this game's name is bound to already on this device (the config file's
   /// entry, and every agreement's), when the name came from the folder's last component.
   var boundFolders: [String] = []
@@ -45,11 +50,30 @@ struct Placement {
         )
       }
     }
-    for other in otherGames {
+    if let own = ownFiles.first(where: { Self.isWithin(Platform.resolvedPath($0), save) }) {
+      return .invalid(
+        "the save directory '\(saveDirectory)' holds SaveVault's config file '\(own)': a restore would put back an old one. Name the game's own save folder, not a parent of it"
+      )
+    }
+    let container = containerFolder.map(Platform.resolvedPath)
+    for other in otherGames where other.name != game {
       let folder = Platform.resolvedPath(other.saveDirectory)
       if Self.isWithin(folder, save) || Self.isWithin(save, folder) {
         return .invalid(
           "the save directory '\(saveDirectory)' overlaps game '\(other.name)''s save directory '\(other.saveDirectory)': restoring one would change the other's save. Give each game a folder of its own"
+        )
+      }
+      if let container, let containerFolder, Self.isWithin(container, folder) {
+        return .invalid(
+          "the container '\(containerFolder)' is inside game '\(other.name)''s save directory '\(other.saveDirectory)': a restore of that game would move these backups away. Keep containers outside save directories"
+        )
+      }
+    }
+    for other in otherContainers where other.name != game {
+      let folder = Platform.resolvedPath(other.folder)
+      if Self.isWithin(folder, save) {
+        return .invalid(
+          "the save directory '\(saveDirectory)' holds game '\(other.name)''s container '\(other.folder)': a restore would move that game's backups away. Keep containers outside save directories"
         )
       }
     }
@@ -67,19 +91,45 @@ struct Placement {
   }
 }
 
-extension Placement {
-  /// The placement of a save directory for `game` with its `container`, among `games` (every
-  /// configured game's save directory; the game's own entry is left out) and this device's
-  /// folders; `bound` as for `boundFolders`.
+/// The games this device knows, with their save directories and folder containers: those of
+/// the config file and those of every agreement in the ledger (a `--save-dir` used without
+/// the config file is a game too).
+struct KnownGames {
+  var saveDirectories: [(name: String, saveDirectory: String)] = []
+  var containers: [(name: String, folder: String)] = []
+
   init(
-    saveDirectory: String, game: String, container: ContainerLocation, games: [String: String], paths: Paths,
-    bound: [String] = []
+    config: ConfigFile, configPath: String, records: [LedgerRecord], paths: Paths, context: Context
+  ) {
+    let folder = Target.folder(ofConfig: configPath, paths: paths, context: context)
+    for (name, entry) in (config.games ?? [:]).sorted(by: { $0.key < $1.key }) {
+      if let saveDir = entry.saveDir, !saveDir.isEmpty {
+        saveDirectories.append((name, absolute(saveDir, in: folder, home: paths.home)))
+      }
+      let container = try? Target.container(
+        flag: nil, game: entry, config: config, configFolder: folder, paths: paths, context: context)
+      if case .folder(let path)? = container?.location { containers.append((name, path)) }
+    }
+    for record in records {
+      if let saveDir = record.saveDir { saveDirectories.append((record.game, saveDir)) }
+      if record.container.hasPrefix("file://") {
+        containers.append((record.game, String(record.container.dropFirst("file://".count))))
+      }
+    }
+  }
+}
+
+extension Placement {
+  /// The placement of a save directory for `game` with its `container`, among the games this
+  /// device knows and its own folders; `bound` as for `boundFolders`.
+  init(
+    saveDirectory: String, game: String, container: ContainerLocation, known: KnownGames, paths: Paths,
+    configFile: String, bound: [String] = []
   ) {
     let folder: String? = if case .folder(let path) = container { path } else { nil }
     self.init(
       saveDirectory: saveDirectory, game: game, containerFolder: folder,
-      ownFolders: [paths.dataDirectory, paths.stateDirectory],
-      otherGames: games.filter { $0.key != game }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-      boundFolders: bound)
+      ownFolders: [paths.dataDirectory, paths.stateDirectory], ownFiles: [configFile],
+      otherGames: known.saveDirectories, otherContainers: known.containers, boundFolders: bound)
   }
 }

@@ -160,18 +160,6 @@ extension Target {
     absolute(configPath + "/..", context: context, home: paths.home)
   }
 
-  /// Every game of `config` (read from `configPath`) with its save directory, absolute.
-  static func configuredSaveDirectories(
-    _ config: ConfigFile, configPath: String, paths: Paths, context: Context
-  )
-    -> [String: String]
-  {
-    let folder = folder(ofConfig: configPath, paths: paths, context: context)
-    return (config.games ?? [:]).compactMapValues { entry in
-      entry.saveDir.flatMap { $0.isEmpty ? nil : absolute($0, in: folder, home: paths.home) }
-    }
-  }
-
   /// The games of the config file (`--config`, `SAVEVAULT_CONFIG` or the default), sorted.
   public static func configuredGames(configFile: String?, paths: Paths, context: Context) throws(ConfigError)
     -> [String]

@@ -13,6 +13,14 @@ public enum ConflictKind: String, Sendable, Equatable, Encodable {
   /// The local save was missing when an earlier sync looked (a drive not mounted?), nobody
   /// answered, and it has come back different from the cloud's: perhaps a new game's save.
   case reappeared
+  /// The save folder is on another filesystem than when this device last agreed with the
+  /// cloud (its drive not mounted, a folder left where it mounts), and differs from the
+  /// cloud's.
+  case otherDrive = "other-drive"
+
+  /// Whether a policy may upload the local save: not when it may be a folder left where a
+  /// drive mounts, or a new game's save written there.
+  public var mayUploadByPolicy: Bool { self != .reappeared && self != .otherDrive }
 
   /// What happened, as the part of a sentence after the game's name.
   public var situation: String {
@@ -25,6 +33,8 @@ public enum ConflictKind: String, Sendable, Equatable, Encodable {
     case .stillUnanswered: "a conflict seen before is still unanswered, and the two saves still differ"
     case .reappeared:
       "the local save was missing when last looked at (a drive not mounted?) and has come back different from the cloud's; it may be a new game's save"
+    case .otherDrive:
+      "the save folder is on another drive than when it last agreed with the cloud (is its drive mounted?), and it differs from the cloud's save"
     }
   }
 }
@@ -59,9 +69,9 @@ public struct Conflict: Sendable, Equatable, Encodable {
         ? "no choice uploads a missing or empty save over the cloud's (backup --force does it on purpose)"
         : "'\(choice.rawValue)' is not one of the choices here"
     }
-    if choice == .upload && kind == .reappeared && policy != .prompt {
+    if choice == .upload && !kind.mayUploadByPolicy && policy != .prompt {
       return
-        "the local save was missing when it was last looked at and has come back different, so no policy uploads it; choose in a terminal or dialog, or run backup --force"
+        "it may not be the save this device agreed on (a drive not mounted?), so no policy uploads it; choose in a terminal or dialog, or run backup --force"
     }
     return nil
   }
@@ -126,7 +136,7 @@ public enum ConflictPolicy: String, Sendable, CaseIterable {
     switch self {
     case .prompt:
       guard let choice = resolver.choose(conflict) else {
-        return .unresolved(reason: "there is no terminal or desktop to ask")
+        return .unresolved(reason: "nobody answered (no terminal or desktop to ask, or no answer)")
       }
       return .chosen(choice, by: "player")
     case .upload: return .chosen(.upload, by: "policy upload")

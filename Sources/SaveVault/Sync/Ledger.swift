@@ -19,6 +19,9 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
   public var saveDir: String?
   /// The same folder with every symlink resolved, when it existed.
   public var realSaveDir: String?
+  /// The filesystem the save folder was on (its `st_dev`), when it existed: another one at the
+  /// same path later is a drive not mounted, with a folder left where it mounts.
+  public var saveDevice: UInt64?
   /// The cloud's latest archive at the agreement when it was not `archive`: the player
   /// restored an older archive on purpose (a rollback), so the local save is this device's
   /// choice over that newer archive, and the next sync uploads it. Nil otherwise.
@@ -31,7 +34,7 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
   public init(
     game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
     files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
-    rolledBackFrom: String? = nil, unresolved: UnresolvedConflict? = nil
+    saveDevice: UInt64? = nil, rolledBackFrom: String? = nil, unresolved: UnresolvedConflict? = nil
   ) {
     self.game = game
     self.container = container
@@ -43,6 +46,7 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
     self.agreedAtMs = agreedAtMs
     self.saveDir = saveDir
     self.realSaveDir = realSaveDir
+    self.saveDevice = saveDevice
     self.rolledBackFrom = rolledBackFrom
     self.unresolved = unresolved
   }
@@ -65,6 +69,14 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
     if recorded == saveDir { return true }
     guard let real = realSaveDir, let recordedReal = self.realSaveDir else { return false }
     return real == recordedReal
+  }
+
+  /// Whether the save folder at this agreement's path is on another filesystem now than it was
+  /// (`device` is its `st_dev` now, nil when it does not exist): its drive is not mounted, and
+  /// what is there is a folder left where it mounts.
+  func isOnOtherDrive(device: UInt64?) -> Bool {
+    guard let saveDevice, let device else { return false }
+    return device != saveDevice
   }
 }
 
@@ -139,6 +151,15 @@ struct LedgerStore {
     }
     remove(game: record.game, container: former)
     return record
+  }
+
+  /// Every record of every game.
+  func allRecords() -> [LedgerRecord] {
+    ((try? Platform.directoryNames(directory)) ?? []).sorted().compactMap { name -> LedgerRecord? in
+      guard name.hasSuffix(".json"), let data = FileManager.default.contents(atPath: directory + "/" + name)
+      else { return nil }
+      return try? JSONDecoder().decode(LedgerRecord.self, from: data)
+    }
   }
 
   /// Every record of `game`, whatever its container.

@@ -148,7 +148,15 @@ extension Vault {
       report.newerCloudArchive = raced
       return report
     }
-    try recordAgreement(target: target, archive: stored.name, snapshot: packed, content: manifest.entries)
+    do {
+      try recordAgreement(target: target, archive: stored.name, snapshot: packed, content: manifest.entries)
+    } catch {
+      throw VaultError.io(
+        path: paths.ledgerDirectory,
+        reason:
+          "'\(stored.name)' was uploaded, but the agreement could not be recorded (\(Self.plainReason(error))); the next sync compares the save with the cloud by content"
+      )
+    }
     return report
   }
 
@@ -260,7 +268,7 @@ extension Vault {
       metadataDigest: snapshot.metadataDigest,
       contentDigest: try Fingerprint(snapshot: snapshot).contentDigest(known: known),
       files: snapshot.fileCount, bytes: snapshot.byteCount, agreedAtMs: context.clock(),
-      saveDir: target.saveDirectory, realSaveDir: Platform.realPath(target.saveDirectory),
+      saveDir: target.saveDirectory, realSaveDir: snapshot.root, saveDevice: Platform.deviceID(snapshot.root),
       rolledBackFrom: rolledBackFrom)
     try ledger.save(record, index: index)
   }

@@ -86,7 +86,7 @@ extension Vault {
         let configured = one.saveDirectory == nil ? config.games?[target.game]?.saveDir : nil
         targets.append((target, checksSave, configured))
       } catch {
-        var fix = "see examples/config.json for a game's fields"
+        var fix = "do what the message says (see examples/config.json for a game's fields)"
         if case .unknownKey(let key, _) = error {
           fix =
             key.suggestion.map { "rename '\(key.key)' to '\($0)' in the file" }

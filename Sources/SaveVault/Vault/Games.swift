@@ -61,11 +61,23 @@ extension Vault {
         flag: container, game: nil, config: config,
         configFolder: Target.folder(ofConfig: path, paths: paths, context: context), paths: paths,
         context: context)
+      let records = ledger.allRecords()
       let placement = Placement(
         saveDirectory: saveDirectory, game: game.name, container: location,
-        games: Target.configuredSaveDirectories(config, configPath: path, paths: paths, context: context),
-        paths: paths)
+        known: KnownGames(config: config, configPath: path, records: records, paths: paths, context: context),
+        paths: paths, configFile: path)
       if let problem = placement.problem() { throw problem }
+      // Backups of this name made from another folder: a different game, or this one moved.
+      if !replacing,
+        let other = records.first(where: {
+          $0.game == game.name && $0.saveDir != nil
+            && !$0.isAbout(saveDir: saveDirectory, realSaveDir: Platform.realPath(saveDirectory))
+        })?.saveDir
+      {
+        throw ConfigError.invalid(
+          "game '\(game.name)' already has backups on this device from another folder, '\(other)': pass another NAME for '\(saveDirectory)', or --replace if the game's saves moved there"
+        )
+      }
       var entry: [String: Any] = ["saveDir": saveDirectory]
       entry["container"] = container
       entry["steamAppId"] = game.steamAppId
@@ -122,9 +134,9 @@ extension Vault {
   /// The keys of the config file outside the game entries (top level, `limits`) that SaveVault
   /// does not know; they are ignored. None when the file is missing or unusable (the command
   /// reports that itself). A game entry's unknown key is that game's error instead.
-  public func unknownConfigKeys(configFile: String?) -> [UnknownConfigKey] {
+  public func unknownConfigKeys(configFile: String?, inGames: Bool = false) -> [UnknownConfigKey] {
     let config = try? ConfigFile.load(path: configPath(configFile), isRequired: false)
-    return config?.unknownKeys.filter { $0.game == nil } ?? []
+    return config?.unknownKeys.filter { ($0.game != nil) == inGames } ?? []
   }
 
   /// The configured games whose `steamAppId` is `id` (what Steam puts in `SteamAppId` or

@@ -76,7 +76,8 @@ extension Vault {
     let agreement = LedgerRecord(
       game: target.game, container: target.ledgerKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock(), saveDir: target.saveDirectory,
-      realSaveDir: Platform.realPath(target.saveDirectory))
+      realSaveDir: Platform.realPath(target.saveDirectory),
+      saveDevice: Platform.realPath(target.saveDirectory).flatMap(Platform.deviceID))
     try ledger.save(agreement, index: [])
     return newest.name
   }

@@ -88,6 +88,7 @@ extension Vault {
     if current != nil && Platform.isMountPoint(destination) {
       throw VaultError.saveDirectoryIsMountPoint(path: target.saveDirectory)
     }
+    try checkDriveMounted(target, destination: destination)
     let parent = (destination as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
@@ -281,7 +282,9 @@ extension Vault {
     let parent = (aside as NSString).deletingLastPathComponent
     let kept = parent + "/" + Self.keptPrefix(target.game) + String(context.clock())
     let place = rename(aside, kept) == 0 ? kept : aside
-    whenKept(copyPath ?? place)
+    // The folder holds everything (what no archive can, too): undo puts back the folder.
+    let undoCopy = place == kept ? kept : copyPath ?? place
+    whenKept(undoCopy)
     let why =
       replaced == nil
       ? "it could not be read"
@@ -289,7 +292,24 @@ extension Vault {
     context.log.warning(
       "kept the replaced save directory itself at '\(place)' (\(why)); 'savevault list --pre-restore' lists it and 'savevault restore --undo' puts it back"
     )
-    return copyPath ?? place
+    return undoCopy
+  }
+
+  /// Refuses to restore where the save directory (or, when it is missing, the nearest folder
+  /// above it that exists) is on another filesystem than the save was at this device's
+  /// agreement: an SD card not mounted, whose save would go onto the internal drive, under
+  /// the mount point.
+  private func checkDriveMounted(_ target: Target, destination: String) throws {
+    guard let record = ledger.load(target), let device = record.saveDevice,
+      record.isAbout(saveDir: target.saveDirectory, realSaveDir: nil)
+    else { return }
+    var nearest = destination
+    while Platform.deviceID(nearest) == nil, nearest != "/" {
+      nearest = (nearest as NSString).deletingLastPathComponent
+    }
+    if Platform.deviceID(nearest) != device {
+      throw VaultError.saveDriveNotMounted(path: target.saveDirectory, nearest: nearest)
+    }
   }
 
   /// The text of a failure, without the wrapping that names SaveVault's own folder a

@@ -121,6 +121,9 @@ struct Assessment {
   var state: SyncState
   /// The save folder the kept agreement was about, when the game now names another one.
   var movedFrom: String?
+  /// Whether the save folder is on another filesystem than at the agreement (a drive not
+  /// mounted, a folder left where it mounts): the agreement then says nothing about it.
+  var isOnOtherDrive = false
 
   var latest: StoredArchive? { archives.first }
 
@@ -138,6 +141,7 @@ struct Assessment {
   var conflictKind: ConflictKind? {
     if isLocalDeletion { return .localDeleted }
     guard state == .conflict else { return nil }
+    if isOnOtherDrive { return .otherDrive }
     guard let record else { return .noAgreement }
     switch record.unresolved?.kind {
     case .deletion?: return .reappeared
@@ -205,21 +209,33 @@ extension Vault {
     // An agreement about another folder (the game was pointed at a new one) says nothing about
     // this folder's content: compare it with the cloud as a new device would.
     let realSaveDir = snapshot?.root ?? Platform.realPath(target.saveDirectory)
+    let isOnOtherDrive = kept?.isOnOtherDrive(device: snapshot.flatMap { Platform.deviceID($0.root) }) == true
     let record = kept.flatMap {
-      $0.isAbout(saveDir: target.saveDirectory, realSaveDir: realSaveDir) ? $0 : nil
+      $0.isAbout(saveDir: target.saveDirectory, realSaveDir: realSaveDir) && !isOnOtherDrive ? $0 : nil
     }
-    let movedFrom = record == nil ? kept?.saveDir : nil
+    let movedFrom = record == nil && !isOnOtherDrive ? kept?.saveDir : nil
     if let movedFrom { verbose("the last agreement was about '\(movedFrom)', not this folder") }
+    if isOnOtherDrive {
+      verbose(
+        "the save folder is on another filesystem than at the last agreement: its drive is not mounted?")
+    }
     func isIdentical(to latest: StoredArchive, snapshot: Snapshot) throws -> Bool {
       if let record, latest.name == record.archive {
         return try !Fingerprint(snapshot: snapshot).hasChanged(
           since: record, index: { ledger.loadIndex(target) })
       }
       let local = try Fingerprint(snapshot: snapshot).contentDigest()
-      let cloud = try container.read(game: target.game, name: latest.name) { fd in
-        try contentDigest(fd: fd, archiveName: latest.name, limits: target.limits)
+      do {
+        let cloud = try container.read(game: target.game, name: latest.name) { fd in
+          try contentDigest(fd: fd, archiveName: latest.name, limits: target.limits)
+        }
+        return local == cloud
+      } catch let refused as ArchiveError {
+        // A damaged latest archive is no reason to stop: it is not this save, so the two differ.
+        context.log.warning(
+          "could not compare the save with '\(latest.name)' (\(refused)); taken as different")
+        return false
       }
-      return local == cloud
     }
     let hasSave = snapshot.map { !$0.isEmpty } ?? false
     var state = try Decision.state(localExists: hasSave, cloudHasArchives: latest != nil) {
@@ -269,6 +285,7 @@ extension Vault {
     }
     verbose("state: \(state.rawValue)")
     return Assessment(
-      snapshot: snapshot, archives: archives, record: record, state: state, movedFrom: movedFrom)
+      snapshot: snapshot, archives: archives, record: record, state: state, movedFrom: movedFrom,
+      isOnOtherDrive: isOnOtherDrive)
   }
 }

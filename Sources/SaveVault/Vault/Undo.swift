@@ -124,7 +124,10 @@ extension Vault {
       )
     }
     try ledger.putBack(record, indexText: point.index ?? "")
+    // Only a restore that brought a newer archive than the agreed one (not a rollback to an
+    // older one) would be restored again by the agreement put back.
     guard let archive = point.restoredArchive, archive != record.archive,
+      (ArchiveName(parsing: archive)?.createdMs ?? .max) > (record.newestKnownMs ?? .min),
       let snapshot = try Snapshot.scan(target.saveDirectory),
       try !Fingerprint(snapshot: snapshot).hasChanged(
         since: record, index: { ledger.loadIndex(game: game, container: point.container) })

@@ -27,15 +27,16 @@ public struct Vault: Sendable {
     let configPath =
       request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
     let config = try ConfigFile.load(path: configPath, isRequired: false)
-    let games = Target.configuredSaveDirectories(
-      config, configPath: configPath, paths: paths, context: context)
-    // A name taken from the folder is bound to the folder the config file or an agreement gives it.
+    let records = ledger.allRecords()
+    let known = KnownGames(
+      config: config, configPath: configPath, records: records, paths: paths, context: context)
+    // A name taken from the folder is bound to the folders the config file and the agreements give it.
     let bound =
       target.isNameFromFolder
-      ? [games[target.game]].compactMap { $0 } + ledger.records(game: target.game).compactMap(\.saveDir) : []
+      ? known.saveDirectories.filter { $0.name == target.game }.map(\.saveDirectory) : []
     let placement = Placement(
-      saveDirectory: target.saveDirectory, game: target.game, container: target.container, games: games,
-      paths: paths, bound: bound)
+      saveDirectory: target.saveDirectory, game: target.game, container: target.container, known: known,
+      paths: paths, configFile: configPath, bound: bound)
     if let problem = placement.problem() { throw problem }
     return target
   }

@@ -8,6 +8,10 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
   case saveDirectoryNotDirectory(path: String)
   /// The save directory is the root of a mount, which a restore cannot replace.
   case saveDirectoryIsMountPoint(path: String)
+  /// The save directory is missing and the nearest folder that exists is on another
+  /// filesystem than the save was: its drive is not mounted, and a restore would write the
+  /// save onto the wrong one.
+  case saveDriveNotMounted(path: String, nearest: String)
   /// The container holds no backup of this game.
   case noBackups(game: String, container: String)
   /// Another SaveVault process holds this game's lock.
@@ -38,6 +42,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
       "save directory '\(path)' is empty; refusing to make an empty backup the latest (pass --force to do it anyway)"
     case .saveDirectoryNotDirectory(let path):
       "save directory '\(path)' is not a directory"
+    case .saveDriveNotMounted(let path, let nearest):
+      "'\(nearest)' is on another drive than the save directory '\(path)' was when it last agreed with the cloud: is its drive mounted? Nothing was restored (it would have gone onto the wrong drive). If the save lives on this drive now, 'savevault backup --force' makes it the agreed one"
     case .saveDirectoryIsMountPoint(let path):
       "save directory '\(path)' is a mount point (a drive or a bind mount): a restore replaces the save folder itself, which a mount point cannot be, so nothing was changed. Point the game at a folder inside it, or mount the drive one level up"
     case .noBackups(let game, let container):
@@ -49,7 +55,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case .conflictUnresolved(let game, let reason, let kind, let hint):
       "\(game): \(kind.situation), and \(reason); nothing was changed. "
         + (hint
-          ?? "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal, or choose with --on-conflict upload|restore|newer|skip")
+          ?? (kind.mayUploadByPolicy
+            ? "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal, or choose with --on-conflict upload|restore|newer|skip"
+            : "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal; 'savevault backup --force' uploads this save, --on-conflict restore takes the cloud's"))
     case .gameNotStarted(let command, let reason):
       "cannot start '\(command)': \(reason)"
     case .io(let path, let reason):

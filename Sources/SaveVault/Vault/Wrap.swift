@@ -85,7 +85,7 @@ extension Vault {
         }
       } catch {
         warn(
-          "could not keep the save as a pending archive either (\(error)); the save directory is as the game left it"
+          "could not keep the save as a pending archive either (\(Self.plainReason(error))); the save directory is as the game left it"
         )
       }
       progress("after", nil)

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a pass over the binary with only the README in hand found: each through the binary.
+@Suite("The player's world: a tester's findings")
+struct PlayerWorldFindingsTests {
+  @Test("an SD card unmounted again, over a folder a game left there: asked about, never uploaded")
+  func staleFolderUnderTheMountPoint() throws {
+    try #require(getuid() == 0, "bind mounts need root (CI runs as root)")
+    let card = try DiskFullTests.SmallDisk(8, label: "sd-card")
+    let world = try BinaryWorld("stale-mount")
+    let mount = world.path("run/media/sd")
+    let save = mount + "/Saves"
+    try makeDirectory(mount)
+    func plugIn() throws {
+      try #require(try runProgram("/bin/mount", ["--bind", card.path, mount]).code == 0)
+    }
+    func unplug() throws { try #require(try runProgram("/bin/umount", [mount]).code == 0) }
+    try plugIn()
+    defer { _ = try? runProgram("/bin/umount", ["-l", mount]) }
+    try writeFile(save + "/slot.sav", "100 hours")
+    try world.ok("deck", ["backup", "--save-dir", save])
+    try world.ok("pc", ["sync", "--save-dir", world.path("pc/Saves")])
+    // Unmounted at launch: the game starts a new save on the internal drive.
+    try unplug()
+    try world.ok(
+      "deck",
+      [
+        "wrap", "--save-dir", save, "--", "/bin/sh", "-c",
+        "mkdir -p '\(save)' && echo new > '\(save)/slot.sav'",
+      ])
+    // Mounted again: the real save is back and plays on.
+    try plugIn()
+    #expect(try world.state("deck", ["--save-dir", save]) == "in-sync")
+    try world.ok("deck", ["sync", "--save-dir", save])
+    try writeFile(save + "/slot.sav", "101 hours")
+    try world.ok("deck", ["sync", "--save-dir", save])
+    let before = world.archives("Saves")
+    // Unmounted again: the folder the game left is there, on another drive.
+    try unplug()
+    #expect(text(save + "/slot.sav") == "new\n")
+    let wrap = try world.run(
+      "deck", ["wrap", "--save-dir", save, "--on-conflict", "upload", "--", "/bin/true"])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    #expect(world.archives("Saves") == before, "the left-behind folder was uploaded: \(wrap.stderr)")
+    let status = try world.status("deck", ["--save-dir", save])
+    #expect(status["conflictKind"] as? String == "other-drive", "\(status)")
+    let restore = try world.run("deck", ["restore", "--save-dir", save, "--latest"])
+    #expect(
+      restore.code == 1 && restore.stderr.contains("mounted"), "exit \(restore.code): \(restore.stderr)")
+    #expect(text(save + "/slot.sav") == "new\n", "restored onto the internal drive")
+    try plugIn()
+    try world.ok("pc", ["sync", "--save-dir", world.path("pc/Saves")])
+    #expect(text(world.path("pc/Saves/slot.sav")) == "101 hours")
+  }
+
+  @Test(
+    "save folders used with --save-dir alone are games too: nesting, sharing and containers inside are refused"
+  )
+  func adHocGamesOverlap() throws {
+    let world = try BinaryWorld("ad-hoc")
+    let outer = world.path("saves/outer")
+    try writeFile(outer + "/inner/slot.sav", "inner")
+    try writeFile(outer + "/slot.sav", "outer")
+    try world.ok("deck", ["backup", "--save-dir", outer])
+    let inner = try world.run("deck", ["backup", "--save-dir", outer + "/inner"])
+    #expect(inner.code == 2 && inner.stderr.contains(outer), "exit \(inner.code): \(inner.stderr)")
+    let renamed = try world.run("deck", ["backup", "--save-dir", outer, "--game", "other"])
+    #expect(renamed.code == 2, "one folder under two names: exit \(renamed.code)")
+    // Another game's container inside this save, and this container inside another's save.
+    try writeFile(world.path("saves/b/slot.sav"), "b")
+    let inside = try world.run(
+      "deck", ["backup", "--save-dir", world.path("saves/b"), "--container", outer + "/cloud"])
+    #expect(inside.code == 2 && inside.stderr.contains(outer), "exit \(inside.code): \(inside.stderr)")
+    try world.ok("deck", ["add", "A", "--save-dir", world.path("a")])
+    let add = try world.run(
+      "deck", ["add", "B", "--save-dir", world.path("b2"), "--container", world.path("a/cloud")])
+    #expect(add.code == 2 && add.stderr.contains("'A'"), "exit \(add.code): \(add.stderr)")
+    #expect(world.archives("inner").isEmpty && world.archives("other").isEmpty && world.archives("b").isEmpty)
+  }
+
+  @Test("a name with backups from another folder is not added over them without --replace")
+  func addNameBoundElsewhere() throws {
+    let world = try BinaryWorld("add-bound")
+    try writeFile(world.path("A/Saves/slot.sav"), "A")
+    try world.ok("deck", ["backup", "--save-dir", world.path("A/Saves")])
+    let add = try world.run("deck", ["add", "Saves", "--save-dir", world.path("B/Saves")])
+    #expect(add.code == 2 && add.stderr.contains(world.path("A/Saves")), "exit \(add.code): \(add.stderr)")
+    try world.ok("deck", ["add", "Saves", "--save-dir", world.path("B/Saves"), "--replace"])
+  }
+
+  @Test("two device names that reduce alike stay two devices: prune keeps the newest of each")
+  func deviceNamesThatReduceAlike() throws {
+    let world = try BinaryWorld("device-names")
+    try writeFile(world.path("a/Game/slot.sav"), "a")
+    try writeFile(world.path("b/Game/slot.sav"), "b")
+    try world.ok("デッキ", ["backup", "--save-dir", world.path("a/Game")])
+    try world.ok("パソコ", ["backup", "--save-dir", world.path("b/Game"), "--force"])
+    let pruned = try jsonObject(
+      try world.ok("パソコ", ["prune", "--save-dir", world.path("b/Game"), "--keep", "1", "--json"]).stdout)
+    #expect((pruned["deleted"] as? [String]) == [], "\(pruned)")
+    #expect(world.archives("Game").count == 2)
+  }
+
+  @Test("a damaged latest archive does not stop status, sync or backup: it is a conflict, not a refusal")
+  func damagedLatestArchive() throws {
+    let world = try BinaryWorld("damaged-latest")
+    let save = world.path("saves/Game")
+    try writeFile(save + "/slot.sav", "v1")
+    try world.ok("deck", ["backup", "--save-dir", save])
+    let good = world.cloud + "/Game/" + (try #require(world.archives("Game").first))
+    let data = try #require(FileManager.default.contents(atPath: good))
+    try data.prefix(3000).write(
+      to: URL(fileURLWithPath: world.cloud + "/Game/packsave-20991231T235959.000Z-pc.tar"))
+    try writeFile(save + "/slot.sav", "v2")
+    let status = try world.run("deck", ["status", "--save-dir", save, "--json"])
+    #expect(status.code == 0, "exit \(status.code): \(status.stderr)")
+    #expect(try jsonObject(status.stdout)["state"] as? String == "conflict")
+    let sync = try world.run("deck", ["sync", "--save-dir", save, "--on-conflict", "upload"])
+    #expect(sync.code == 0, "exit \(sync.code): \(sync.stderr)")
+    #expect(world.archives("Game").count == 3)
+  }
+
+  @Test("wrap with a broken game entry runs the game unsynced, saying why")
+  func wrapNeverBlocksPlay() throws {
+    let world = try BinaryWorld("wrap-config")
+    let config = world.home("deck") + "/.config/savevault/config.json"
+    try writeFile(config, #"{"games": {"g1": {"saveDir": "\#(world.path("g1"))", "contianer": "/nas"}}}"#)
+    let wrap = try world.run(
+      "deck", ["wrap", "--game", "g1", "--", "/bin/sh", "-c", "echo GAME-RAN; exit 7"])
+    #expect(wrap.code == 7, "the game's exit code: \(wrap.code), \(wrap.stderr)")
+    #expect(wrap.stdout.contains("GAME-RAN"))
+    #expect(wrap.stderr.contains("contianer") && wrap.stderr.contains("without syncing"), "\(wrap.stderr)")
+  }
+
+  @Test("a small save restores onto a small disk; one that does not fit says how much is needed and free")
+  func restoreOnASmallDisk() throws {
+    let disk = try DiskFullTests.SmallDisk(16, label: "small-restore")
+    let world = try BinaryWorld("small-restore")
+    let save = disk.path + "/Game"
+    try writeFile(save + "/slot.sav", "abc")
+    try world.ok("deck", ["backup", "--save-dir", save])
+    try writeFile(save + "/slot.sav", "abcd")
+    try world.ok("deck", ["restore", "--save-dir", save, "--latest"])
+    #expect(text(save + "/slot.sav") == "abc")
+  }
+
+  @Test("a FIFO or outside link whose name the archive uses comes back with restore --undo")
+  func clashingSpecialEntriesComeBack() throws {
+    let world = try BinaryWorld("fifo-clash")
+    let save = world.path("saves/Game")
+    try writeFile(save + "/pipe", "a file in the archive")
+    try world.ok("deck", ["backup", "--save-dir", save])
+    try FileManager.default.removeItem(atPath: save + "/pipe")
+    try #require(mkfifo(save + "/pipe", 0o600) == 0)
+    try writeFile(save + "/slot.sav", "local")
+    try world.ok("deck", ["restore", "--save-dir", save, "--latest"])
+    #expect(text(save + "/pipe") == "a file in the archive")
+    let listed = try jsonObject(
+      try world.ok("deck", ["list", "--pre-restore", "--save-dir", save, "--json"]).stdout)
+    let undoCopy = (listed["copies"] as? [[String: Any]])?.first { $0["isUndo"] as? Bool == true }
+    #expect(undoCopy?["kind"] as? String == "folder", "\(listed)")
+    try world.ok("deck", ["restore", "--save-dir", save, "--undo"])
+    var info = stat()
+    #expect(
+      lstat(save + "/pipe", &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO did not come back")
+    #expect(text(save + "/slot.sav") == "local")
+  }
+}
