@@ -5,7 +5,10 @@ running the old build, the new build and tar, `--runs 3` each, with the containe
 `sync` before every command; the script prints each round's medians and the median of the
 rounds.
 
-Usage: ab.py OLD_BIN NEW_BIN [--shape many] [--scale 1] [--rounds 10]
+Usage: ab.py OLD_BIN NEW_BIN [--shape many] [--scale 1] [--rounds 10] [--command backup-force]
+--command status or backup (unchanged) times an in-sync status or an unchanged backup instead,
+each build with a HOME of its own (its own ledger) backed up once before the rounds; tar -cf
+stays the reference.
 (build the old one from a worktree: `git worktree add /tmp/old HEAD~1`, then
 `swift build -c release --static-swift-stdlib --product savevault` in each.)
 """
@@ -27,6 +30,7 @@ def main():
     parser.add_argument("--shape", default="many")
     parser.add_argument("--scale", default="1")
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--command", default="backup-force", choices=["backup-force", "status", "backup"])
     args = parser.parse_args()
     if not shutil.which("hyperfine"):
         raise SystemExit("ab.py needs hyperfine (bash bench/run.sh --smoke installs it)")
@@ -39,12 +43,24 @@ def main():
                    XDG_DATA_HOME=f"{work}/home/data", XDG_STATE_HOME=f"{work}/home/state",
                    XDG_CONFIG_HOME=f"{work}/home/config")
         container = f"{work}/home/data/savevault/container/{args.shape}"
-        prepare = f"sh -c 'rm -f {container}/*.tar {work}/out.tar; sync'"
-        commands = [f"{args.old} --quiet backup --force --save-dir {save}",
-                    f"{args.new} --quiet backup --force --save-dir {save}",
-                    f"tar -cf {work}/out.tar -C {work} {args.shape}"]
+        tar = f"tar -cf {work}/out.tar -C {work} {args.shape}"
+        if args.command == "backup-force":
+            prepare = f"sh -c 'rm -f {container}/*.tar {work}/out.tar; sync'"
+            commands = [f"{args.old} --quiet backup --force --save-dir {save}",
+                        f"{args.new} --quiet backup --force --save-dir {save}", tar]
+        else:
+            prepare = "sync"
+            commands = []
+            for build, binary in (("old", args.old), ("new", args.new)):
+                home = f"{work}/home-{build}"
+                os.makedirs(home)
+                subprocess.run([binary, "--quiet", "backup", "--save-dir", save],
+                               env=dict(os.environ, HOME=home, SAVEVAULT_DEVICE="bench"), check=True)
+                commands.append(f"env HOME={home} SAVEVAULT_DEVICE=bench {binary} --quiet {args.command} --save-dir {save}")
+            commands.append(tar)
         medians = [[], [], []]
-        print(f"backup --force of {args.shape} ×{args.scale}: old, new, tar -cf (ms, median of 3)")
+        title = "backup --force" if args.command == "backup-force" else args.command
+        print(f"{title} of {args.shape} ×{args.scale}: old, new, tar -cf (ms, median of 3)")
         for _ in range(args.rounds):
             subprocess.run(["hyperfine", "-N", "--runs", "3", "--style", "none", "--export-json",
                             f"{work}/round.json", "--prepare", prepare, *commands],
