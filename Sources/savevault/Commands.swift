@@ -49,8 +49,7 @@ struct Commands {
     guard arguments.options["game"] == nil, arguments.options["save-dir"] == nil else {
       return try body(try target())
     }
-    let games = try Target.configuredGames(
-      configFile: arguments.configFile, paths: vault.paths, context: vault.context)
+    let games = try vault.configuredGameEntries(configFile: arguments.configFile).map(\.name)
     guard !games.isEmpty else { return try body(try target()) }  // says how to name a game
     var first: (any Error)?
     for game in games {
@@ -100,11 +99,15 @@ struct Commands {
 
   /// The target the flags name (`game` replacing --game), before resolution.
   func targetRequest(game: String? = nil) throws -> TargetRequest {
-    TargetRequest(
+    var request = TargetRequest(
       game: game ?? arguments.options["game"], saveDirectory: arguments.options["save-dir"],
       containerURL: arguments.options["container"], configFile: arguments.configFile,
       endpoint: arguments.options["endpoint"], allowsInsecureHTTP: arguments.has("allow-insecure-http"),
       compression: try compression())
+    // Reading the container only (not list --pre-restore): where the save lies is no matter.
+    request.checksPlacement =
+      !(arguments.command == "verify" || (arguments.command == "list" && !arguments.has("pre-restore")))
+    return request
   }
 
   private func backup() throws {

@@ -43,9 +43,14 @@ extension Commands {
     let name = try gameName(["json"], usage: "savevault remove NAME")
     let report = try vault.removeGame(name, configFile: arguments.configFile)
     if arguments.has("json") { return console.json(report) }
-    console.out("Removed \(name) from \(report.configFile).")
+    if report.isInConfig { console.out("Removed \(name) from \(report.configFile).") }
+    if !report.forgotten.isEmpty {
+      console.out(
+        "Forgot this device's agreements about \(name) (\(report.forgotten.joined(separator: ", "))): a sync of it compares the save with the cloud by content."
+      )
+    }
     console.out(
-      "Nothing was deleted: the save directory\(report.saveDir.map { " \($0)" } ?? ""), the archives in the container and the copies on this device stay as they are; '\(commandLine(["add", name, "--save-dir", "DIR"]))' brings the game back."
+      "No save was deleted: the save directory\(report.saveDir.map { " \($0)" } ?? ""), the archives in the container and the copies on this device stay as they are; '\(commandLine(["add", name, "--save-dir", "DIR"]))' brings the game back."
     )
   }
 

@@ -296,10 +296,12 @@ enum Help {
     "remove": """
     Usage: savevault remove NAME [--json]
 
-    Removes the game NAME from the config file. Nothing else is deleted: the save
-    directory, the archives in the container, the pre-restore copies and this device's
-    agreement stay as they are, and 'savevault add' brings the game back. An unknown NAME
-    exits 2.
+    Removes the game NAME from the config file and forgets this device's agreements about
+    it, so that its folder and name are free for another game. No save is deleted: the save
+    directory, the archives in the container and the pre-restore copies stay as they are,
+    and 'savevault add' brings the game back (its next sync compares the save with the
+    cloud by content). A game used with --save-dir alone is forgotten the same way. An
+    unknown NAME exits 2.
 
       --json     print what was removed as JSON
     """,

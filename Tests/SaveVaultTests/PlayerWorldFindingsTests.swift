@@ -172,4 +172,76 @@ struct PlayerWorldFindingsTests {
       lstat(save + "/pipe", &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO did not come back")
     #expect(text(save + "/slot.sav") == "local")
   }
+
+  @Test("a folder left under an unmounted card, offline too: its pending archive waits, never uploaded")
+  func staleFolderOfflinePending() throws {
+    try #require(getuid() == 0, "bind mounts need root (CI runs as root)")
+    let card = try DiskFullTests.SmallDisk(8, label: "sd-offline")
+    let world = try BinaryWorld("stale-offline")
+    let mount = world.path("run/media/sd")
+    let save = mount + "/Saves"
+    try makeDirectory(mount)
+    try #require(try runProgram("/bin/mount", ["--bind", card.path, mount]).code == 0)
+    defer { _ = try? runProgram("/bin/umount", ["-l", mount]) }
+    try writeFile(save + "/slot.sav", "100 hours")
+    try world.ok("deck", ["backup", "--save-dir", save])
+    try world.ok("pc", ["sync", "--save-dir", world.path("pc/Saves")])
+    // Unmounted, with a folder a game left there before; the network is gone too.
+    try #require(try runProgram("/bin/umount", [mount]).code == 0)
+    try writeFile(save + "/slot.sav", "stale")
+    try FileManager.default.moveItem(atPath: world.cloud, toPath: world.path("cloud.away"))
+    let wrap = try world.run(
+      "deck", ["wrap", "--save-dir", save, "--", "/bin/sh", "-c", "echo played >> '\(save)/slot.sav'"])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    try FileManager.default.moveItem(atPath: world.path("cloud.away"), toPath: world.cloud)
+    let before = world.archives("Saves")
+    let sync = try world.run("deck", ["sync", "--save-dir", save, "--on-conflict", "upload"])
+    #expect(sync.code == 3, "exit \(sync.code): \(sync.stderr)")
+    #expect(world.archives("Saves") == before, "the left-behind folder's pending archive was uploaded")
+    try world.ok("pc", ["sync", "--save-dir", world.path("pc/Saves")])
+    #expect(text(world.path("pc/Saves/slot.sav")) == "100 hours")
+    // The card is back, as it was: in sync, and the pending archive is kept aside, not uploaded.
+    try #require(try runProgram("/bin/mount", ["--bind", card.path, mount]).code == 0)
+    try world.ok("deck", ["sync", "--save-dir", save])
+    #expect(world.archives("Saves") == before)
+    #expect(text(save + "/slot.sav") == "100 hours")
+  }
+
+  @Test("a rollback to the archive already agreed on, killed after the swap, still sticks")
+  func rollbackKilledAfterSwap() throws {
+    let world = try BinaryWorld("rollback-kill")
+    let deck = world.path("deck/Game")
+    try writeFile(deck + "/slot.sav", "good")
+    try world.ok("deck", ["backup", "--save-dir", deck])
+    let good = try #require(world.archives("Game").first)
+    try writeFile(world.path("pc/Game/slot.sav"), "corrupt")
+    try world.ok("pc", ["backup", "--save-dir", world.path("pc/Game"), "--force"])
+    let killed = try world.run(
+      "deck", ["restore", "--save-dir", deck, "--archive", good],
+      environment: ["SAVEVAULT_FAILPOINTS": "restore.kept=kill"])
+    #expect(killed.wasSignaled, "the failpoint never fired: \(killed.stderr)")
+    #expect(try world.state("deck", ["--save-dir", deck]) == "local-changed")
+    try world.ok("deck", ["sync", "--save-dir", deck])
+    #expect(text(deck + "/slot.sav") == "good", "the corrupt save came back")
+  }
+
+  @Test("a removed game frees its folder and name: renaming a game works")
+  func renameAGame() throws {
+    let world = try BinaryWorld("rename")
+    let save = world.path("saves/Hades")
+    try writeFile(save + "/slot.sav", "run 12")
+    try world.ok("deck", ["add", "Hades", "--save-dir", save])
+    try world.ok("deck", ["backup", "--game", "Hades"])
+    #expect(try world.run("deck", ["add", "Hades II", "--save-dir", save]).code == 2)
+    let removed = try world.ok("deck", ["remove", "Hades"])
+    #expect(removed.stdout.contains("Forgot"), "\(removed.stdout)")
+    try world.ok("deck", ["add", "Hades II", "--save-dir", save])
+    // A game used with --save-dir alone is forgotten the same way.
+    try writeFile(world.path("adhoc/Saves/s"), "s")
+    try world.ok("deck", ["backup", "--save-dir", world.path("adhoc/Saves")])
+    #expect(
+      try world.run("deck", ["backup", "--save-dir", world.path("adhoc/Saves/inner"), "--force"]).code == 2)
+    try world.ok("deck", ["remove", "Saves"])
+    try world.ok("deck", ["status", "--save-dir", world.path("adhoc/Saves"), "--game", "Other"])
+  }
 }

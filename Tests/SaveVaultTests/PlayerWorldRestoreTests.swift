@@ -43,6 +43,7 @@ struct PlayerWorldRestoreTests {
       atPath: save + "/Documents", withDestinationPath: world.path("Documents"))
     try FileManager.default.createSymbolicLink(atPath: save + "/up", withDestinationPath: "../../Documents")
     try #require(mkfifo(save + "/pipe", 0o600) == 0)
+    try #require(mkfifo(save + "/shared.pipe", 0o666) == 0 && chmod(save + "/shared.pipe", 0o666) == 0)
     try world.ok("deck", ["backup", "--save-dir", save])
     try writeFile(save + "/slot.sav", "v2")
     func expectKept(_ moment: String) {
@@ -56,11 +57,16 @@ struct PlayerWorldRestoreTests {
       var info = stat()
       #expect(
         lstat(save + "/pipe", &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO is gone \(moment)")
+      #expect(
+        lstat(save + "/shared.pipe", &info) == 0 && info.st_mode & 0o777 == 0o666,
+        "a FIFO's mode changed \(moment)")
     }
     let restore = try world.ok("deck", ["restore", "--save-dir", save, "--latest"])
     #expect(text(save + "/slot.sav") == "v1")
     expectKept("after the restore")
     #expect(!restore.stderr.contains(".savevault-kept"), "\(restore.stderr)")
+    let beside = try FileManager.default.contentsOfDirectory(atPath: world.path("saves"))
+    #expect(beside == ["Game"], "kept beside the save: \(beside)")
     try world.ok("deck", ["restore", "--save-dir", save, "--undo"])
     #expect(text(save + "/slot.sav") == "v2")
     expectKept("after the undo")

@@ -133,6 +133,8 @@ struct PlayerWorldTests {
       #expect(result.stderr.contains("--game") && result.stderr.contains(stardew), "\(result.stderr)")
     }
     #expect(world.archives("Saves").count == 1)
+    // Reading the container only is no matter of where the save lies.
+    try world.ok("deck", ["list", "--save-dir", celeste])
     try world.ok("deck", ["backup", "--save-dir", celeste, "--game", "Celeste"])
     #expect(world.archives("Celeste").count == 1)
     // Another device whose folder of that name is its own first: a name is bound per device.

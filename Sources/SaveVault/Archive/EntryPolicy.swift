@@ -65,6 +65,15 @@ extension ExtractionLimits {
     if snapshot.byteCount > maxTotalBytes {
       return "it holds \(snapshot.byteCount) bytes, more than SaveVault restores (\(maxTotalBytes))"
     }
+    // Swift strings compare by canonical equivalence, as the restore's checks do, and libarchive
+    // reads UTF-8 names back in NFC: two spellings of one name could not both come back.
+    var seen: [String: String] = [:]
+    for entry in snapshot.entries where !entry.path.utf8.allSatisfy({ $0 < 0x80 }) {
+      if let twin = seen.updateValue(entry.path, forKey: entry.path) {
+        return
+          "'\(twin)' and '\(entry.path)' differ only in how Unicode spells them (as a Mac and Linux spell é), and a restore could not bring both back: rename one"
+      }
+    }
     return nil
   }
 

@@ -53,13 +53,18 @@ public struct AddGameReport: Codable, Sendable, Equatable {
   public var saveDirExists: Bool
 }
 
-/// What `remove` took out of the config file. Nothing else is touched.
+/// What `remove` took out of the config file, and the agreements it forgot. No save, archive
+/// or pre-restore copy is touched.
 public struct RemoveGameReport: Codable, Sendable, Equatable {
   public var game: String
   public var configFile: String
   /// The removed entry's save directory and container, as they were written.
   public var saveDir: String?
   public var container: String?
+  /// Whether the game was in the config file (false: only in this device's agreements).
+  public var isInConfig = true
+  /// The save directories of this device's agreements about the game, which it forgot.
+  public var forgotten: [String] = []
 }
 
 /// A game to add, as the flags give it (paths as typed).

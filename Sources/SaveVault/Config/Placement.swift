@@ -14,14 +14,14 @@ struct Placement {
   /// The container's folder, for a folder container.
   var containerFolder: String?
   /// SaveVault's own folders on this device: the save may neither hold them nor be in them.
-  var ownFolders: [String]
+  var ownFolders: [KnownFolder]
   /// SaveVault's own files (the config file): the save may not hold them.
-  var ownFiles: [String] = []
+  var ownFiles: [KnownFolder] = []
   /// Other games this device knows (the config file's, and those it agreed about) and their
   /// save directories.
-  var otherGames: [(name: String, saveDirectory: String)]
+  var otherGames: [KnownFolder]
   /// The folder containers of other games this device knows.
-  var otherContainers: [(name: String, folder: String)] = []
+  var otherContainers: [KnownFolder] = []
   /// Save directories this game's name is bound to already on this device (the config file's
   /// entry, and every agreement's), when the name came from the folder's last component.
   var boundFolders: [String] = []
@@ -42,40 +42,33 @@ struct Placement {
         )
       }
     }
-    for own in ownFolders {
-      let folder = Platform.resolvedPath(own)
-      if Self.isWithin(folder, save) || Self.isWithin(save, folder) {
-        return .invalid(
-          "the save directory '\(saveDirectory)' and SaveVault's own folder '\(own)' overlap: a backup would pack SaveVault's files (its backups and pre-restore copies among them) and a restore would move them. Name the game's own save folder, not a parent of it"
-        )
-      }
-    }
-    if let own = ownFiles.first(where: { Self.isWithin(Platform.resolvedPath($0), save) }) {
+    for own in ownFolders where Self.isWithin(own.resolved, save) || Self.isWithin(save, own.resolved) {
       return .invalid(
-        "the save directory '\(saveDirectory)' holds SaveVault's config file '\(own)': a restore would put back an old one. Name the game's own save folder, not a parent of it"
+        "the save directory '\(saveDirectory)' and SaveVault's own folder '\(own.path)' overlap: a backup would pack SaveVault's files (its backups and pre-restore copies among them) and a restore would move them. Name the game's own save folder, not a parent of it"
+      )
+    }
+    if let own = ownFiles.first(where: { Self.isWithin($0.resolved, save) }) {
+      return .invalid(
+        "the save directory '\(saveDirectory)' holds SaveVault's config file '\(own.path)': a restore would put back an old one. Name the game's own save folder, not a parent of it"
       )
     }
     let container = containerFolder.map(Platform.resolvedPath)
     for other in otherGames where other.name != game {
-      let folder = Platform.resolvedPath(other.saveDirectory)
-      if Self.isWithin(folder, save) || Self.isWithin(save, folder) {
+      if Self.isWithin(other.resolved, save) || Self.isWithin(save, other.resolved) {
         return .invalid(
-          "the save directory '\(saveDirectory)' overlaps game '\(other.name)''s save directory '\(other.saveDirectory)': restoring one would change the other's save. Give each game a folder of its own"
+          "the save directory '\(saveDirectory)' overlaps game '\(other.name)''s save directory '\(other.path)': restoring one would change the other's save. Give each game a folder of its own ('savevault remove \(other.name)' forgets a game no longer played)"
         )
       }
-      if let container, let containerFolder, Self.isWithin(container, folder) {
+      if let container, let containerFolder, Self.isWithin(container, other.resolved) {
         return .invalid(
-          "the container '\(containerFolder)' is inside game '\(other.name)''s save directory '\(other.saveDirectory)': a restore of that game would move these backups away. Keep containers outside save directories"
+          "the container '\(containerFolder)' is inside game '\(other.name)''s save directory '\(other.path)': a restore of that game would move these backups away. Keep containers outside save directories"
         )
       }
     }
-    for other in otherContainers where other.name != game {
-      let folder = Platform.resolvedPath(other.folder)
-      if Self.isWithin(folder, save) {
-        return .invalid(
-          "the save directory '\(saveDirectory)' holds game '\(other.name)''s container '\(other.folder)': a restore would move that game's backups away. Keep containers outside save directories"
-        )
-      }
+    for other in otherContainers where other.name != game && Self.isWithin(other.resolved, save) {
+      return .invalid(
+        "the save directory '\(saveDirectory)' holds game '\(other.name)''s container '\(other.path)': a restore would move that game's backups away. Keep containers outside save directories"
+      )
     }
     if let bound = boundFolders.first(where: { Platform.resolvedPath($0) != save && $0 != saveDirectory }) {
       return .invalid(
@@ -91,29 +84,47 @@ struct Placement {
   }
 }
 
+/// A game's folder (its save directory, or its container), as written and where it really is.
+struct KnownFolder {
+  var name: String
+  var path: String
+  var resolved: String
+
+  init(_ name: String, _ path: String) {
+    self.name = name
+    self.path = path
+    resolved = Platform.resolvedPath(path)
+  }
+}
+
 /// The games this device knows, with their save directories and folder containers: those of
 /// the config file and those of every agreement in the ledger (a `--save-dir` used without
 /// the config file is a game too).
 struct KnownGames {
-  var saveDirectories: [(name: String, saveDirectory: String)] = []
-  var containers: [(name: String, folder: String)] = []
+  var saveDirectories: [KnownFolder] = []
+  var containers: [KnownFolder] = []
+  /// SaveVault's own folders and files (the config file).
+  var ownFolders: [KnownFolder]
+  var ownFiles: [KnownFolder]
 
   init(
     config: ConfigFile, configPath: String, records: [LedgerRecord], paths: Paths, context: Context
   ) {
+    ownFolders = [KnownFolder("", paths.dataDirectory), KnownFolder("", paths.stateDirectory)]
+    ownFiles = [KnownFolder("", configPath)]
     let folder = Target.folder(ofConfig: configPath, paths: paths, context: context)
     for (name, entry) in (config.games ?? [:]).sorted(by: { $0.key < $1.key }) {
       if let saveDir = entry.saveDir, !saveDir.isEmpty {
-        saveDirectories.append((name, absolute(saveDir, in: folder, home: paths.home)))
+        saveDirectories.append(KnownFolder(name, absolute(saveDir, in: folder, home: paths.home)))
       }
       let container = try? Target.container(
         flag: nil, game: entry, config: config, configFolder: folder, paths: paths, context: context)
-      if case .folder(let path)? = container?.location { containers.append((name, path)) }
+      if case .folder(let path)? = container?.location { containers.append(KnownFolder(name, path)) }
     }
     for record in records {
-      if let saveDir = record.saveDir { saveDirectories.append((record.game, saveDir)) }
+      if let saveDir = record.saveDir { saveDirectories.append(KnownFolder(record.game, saveDir)) }
       if record.container.hasPrefix("file://") {
-        containers.append((record.game, String(record.container.dropFirst("file://".count))))
+        containers.append(KnownFolder(record.game, String(record.container.dropFirst("file://".count))))
       }
     }
   }
@@ -123,13 +134,12 @@ extension Placement {
   /// The placement of a save directory for `game` with its `container`, among the games this
   /// device knows and its own folders; `bound` as for `boundFolders`.
   init(
-    saveDirectory: String, game: String, container: ContainerLocation, known: KnownGames, paths: Paths,
-    configFile: String, bound: [String] = []
+    saveDirectory: String, game: String, container: ContainerLocation, known: KnownGames, bound: [String] = []
   ) {
     let folder: String? = if case .folder(let path) = container { path } else { nil }
     self.init(
       saveDirectory: saveDirectory, game: game, containerFolder: folder,
-      ownFolders: [paths.dataDirectory, paths.stateDirectory], ownFiles: [configFile],
+      ownFolders: known.ownFolders, ownFiles: known.ownFiles,
       otherGames: known.saveDirectories, otherContainers: known.containers, boundFolders: bound)
   }
 }

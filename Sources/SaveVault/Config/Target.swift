@@ -42,6 +42,9 @@ public struct TargetRequest: Sendable, Equatable {
   public var allowsInsecureHTTP = false
   /// `--compress`: how new backups are compressed, over the config file's `compress`.
   public var compression: ArchiveCompression?
+  /// Whether `Vault.resolve` checks where the save directory lies (`Placement`): not for
+  /// commands that only read the container (`list`, `verify`).
+  public var checksPlacement = true
 
   public init(
     game: String? = nil, saveDirectory: String? = nil, containerURL: String? = nil,
@@ -68,12 +71,15 @@ extension Target {
   /// `SAVEVAULT_CONTAINER`, then the embedded default. Device: `SAVEVAULT_DEVICE`, the file's
   /// `device`, then the host name. Compression: `--compress`, the game's `compress`, the
   /// file's, then none. Throws `ConfigError` (a usage error) for anything missing or invalid.
-  public static func resolve(_ request: TargetRequest, paths: Paths, context: Context)
-    throws(ConfigError) -> Target
-  {
+  /// `loadConfig` reads the config file (a vault reads it once per run).
+  public static func resolve(
+    _ request: TargetRequest, paths: Paths, context: Context,
+    loadConfig: (String, Bool) throws(ConfigError) -> ConfigFile = { (path, isRequired) throws(ConfigError) in
+      try ConfigFile.load(path: path, isRequired: isRequired)
+    }
+  ) throws(ConfigError) -> Target {
     let configPath = request.configFile.map { absolute($0, context: context, home: paths.home) }
-    let config = try ConfigFile.load(
-      path: configPath ?? paths.configFile, isRequired: configPath != nil)
+    let config = try loadConfig(configPath ?? paths.configFile, configPath != nil)
     // Relative paths in the config file are the file's, not the current folder's (a launcher
     // runs the game, and so savevault, from wherever it likes).
     let configFolder = Self.folder(ofConfig: configPath ?? paths.configFile, paths: paths, context: context)

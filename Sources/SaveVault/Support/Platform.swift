@@ -86,14 +86,29 @@ enum Platform {
     }
     if info.st_dev != parent.st_dev { return true }
     // A bind mount of a folder of the same filesystem keeps its device: ask the kernel's table.
-    guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else {
-      return false
-    }
-    return table.split(separator: "\n").contains { line in
+    return mountPoints()?.contains(real) ?? false
+  }
+
+  /// The folders things are mounted on, from the kernel's table (nil where there is none).
+  static func mountPoints() -> [String]? {
+    guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
+    return table.split(separator: "\n").compactMap { line in
       let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-      guard fields.count > 4 else { return false }
-      return unescapeMountField(fields[4]) == real
+      return fields.count > 4 ? unescapeMountField(fields[4]) : nil
     }
+  }
+
+  /// The mount point of the filesystem `path` is on (for a path that does not exist, the one
+  /// of the nearest folder above it that does), or nil where the mount table cannot be read.
+  /// The same after a remount at the same place, unlike a device number (which tmpfs, btrfs,
+  /// FUSE and network filesystems get anew at each mount).
+  static func mountPoint(of path: String) -> String? {
+    var existing = path
+    while realPath(existing) == nil, existing != "/" {
+      existing = (existing as NSString).deletingLastPathComponent
+    }
+    guard let real = realPath(existing), let points = mountPoints() else { return nil }
+    return points.filter { $0 == "/" || real == $0 || real.hasPrefix($0 + "/") }.max { $0.count < $1.count }
   }
 
   /// A mount table field with its octal escapes (`\040` for a space) undone.

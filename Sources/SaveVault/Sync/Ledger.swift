@@ -19,9 +19,9 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
   public var saveDir: String?
   /// The same folder with every symlink resolved, when it existed.
   public var realSaveDir: String?
-  /// The filesystem the save folder was on (its `st_dev`), when it existed: another one at the
-  /// same path later is a drive not mounted, with a folder left where it mounts.
-  public var saveDevice: UInt64?
+  /// The mount point of the filesystem the save folder was on: another one at the same path
+  /// later is a drive not mounted, with a folder left where it mounts (or the save missing).
+  public var saveMount: String?
   /// The cloud's latest archive at the agreement when it was not `archive`: the player
   /// restored an older archive on purpose (a rollback), so the local save is this device's
   /// choice over that newer archive, and the next sync uploads it. Nil otherwise.
@@ -34,7 +34,7 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
   public init(
     game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
     files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
-    saveDevice: UInt64? = nil, rolledBackFrom: String? = nil, unresolved: UnresolvedConflict? = nil
+    saveMount: String? = nil, rolledBackFrom: String? = nil, unresolved: UnresolvedConflict? = nil
   ) {
     self.game = game
     self.container = container
@@ -46,7 +46,7 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
     self.agreedAtMs = agreedAtMs
     self.saveDir = saveDir
     self.realSaveDir = realSaveDir
-    self.saveDevice = saveDevice
+    self.saveMount = saveMount
     self.rolledBackFrom = rolledBackFrom
     self.unresolved = unresolved
   }
@@ -72,11 +72,11 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
   }
 
   /// Whether the save folder at this agreement's path is on another filesystem now than it was
-  /// (`device` is its `st_dev` now, nil when it does not exist): its drive is not mounted, and
-  /// what is there is a folder left where it mounts.
-  func isOnOtherDrive(device: UInt64?) -> Bool {
-    guard let saveDevice, let device else { return false }
-    return device != saveDevice
+  /// (`mount` is the mount point of the filesystem there now, nil when unknown): its drive is
+  /// not mounted, and what is there is a folder left where it mounts.
+  func isOnOtherDrive(mount: String?) -> Bool {
+    guard let saveMount, let mount else { return false }
+    return mount != saveMount
   }
 }
 
@@ -153,10 +153,15 @@ struct LedgerStore {
     return record
   }
 
-  /// Every record of every game.
-  func allRecords() -> [LedgerRecord] {
+  /// Every record of every game but those of `skipping` (known from elsewhere: reading each
+  /// record costs, and `status` runs before every game launch).
+  func allRecords(skipping: Set<String> = []) -> [LedgerRecord] {
     ((try? Platform.directoryNames(directory)) ?? []).sorted().compactMap { name -> LedgerRecord? in
-      guard name.hasSuffix(".json"), let data = FileManager.default.contents(atPath: directory + "/" + name)
+      // `<game>-<12 hex>.json`: the game is in the name.
+      let suffix = 1 + 12 + ".json".utf8.count
+      guard name.hasSuffix(".json"), name.utf8.count > suffix,
+        !skipping.contains(String(name.utf8.dropLast(suffix)) ?? ""),
+        let data = FileManager.default.contents(atPath: directory + "/" + name)
       else { return nil }
       return try? JSONDecoder().decode(LedgerRecord.self, from: data)
     }

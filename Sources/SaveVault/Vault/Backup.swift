@@ -268,7 +268,8 @@ extension Vault {
       metadataDigest: snapshot.metadataDigest,
       contentDigest: try Fingerprint(snapshot: snapshot).contentDigest(known: known),
       files: snapshot.fileCount, bytes: snapshot.byteCount, agreedAtMs: context.clock(),
-      saveDir: target.saveDirectory, realSaveDir: snapshot.root, saveDevice: Platform.deviceID(snapshot.root),
+      saveDir: target.saveDirectory, realSaveDir: snapshot.root,
+      saveMount: Platform.mountPoint(of: snapshot.root),
       rolledBackFrom: rolledBackFrom)
     try ledger.save(record, index: index)
   }

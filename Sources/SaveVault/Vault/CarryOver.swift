@@ -15,17 +15,22 @@ import Foundation
 extension Vault {
   /// Makes in `staging` the entries `skipped` names in the save directory `save` that an
   /// archive cannot hold: symlinks with the same target, FIFOs with the same mode, with any
-  /// folder they need. Never replaces what the archive extracted.
-  func carryOver(_ skipped: [(path: String, reason: String)], from save: String, into staging: String) {
+  /// folder they need. Never replaces what the archive extracted. Returns the folders it made.
+  @discardableResult
+  func carryOver(_ skipped: [(path: String, reason: String)], from save: String, into staging: String)
+    -> [String]
+  {
+    var made: [String] = []
     for (path, _) in skipped {
       guard let kind = Self.carriedKind(path, under: save), !Self.exists(path, under: staging) else {
         continue
       }
-      Self.makeParents(of: path, under: staging)
+      made += Self.makeParents(of: path, under: staging)
       let isMade = RawName.withCString(path, under: staging) { made in
         switch kind {
         case .symlink(let target): RawName.withCString(target) { symlink($0, made) } == 0
-        case .fifo(let mode): mkfifo(made, mode) == 0
+        // Made under the umask: its mode is set after, as it was.
+        case .fifo(let mode): mkfifo(made, mode) == 0 && chmod(made, mode) == 0
         }
       }
       if !isMade {
@@ -36,6 +41,7 @@ extension Vault {
         verbose("kept '\(path)' (\(kind)) in the restored save: no archive holds it")
       }
     }
+    return made
   }
 
   /// Whether every entry `skipped` names in `folder` is in `save` just as it is in `folder`
@@ -87,9 +93,9 @@ extension Vault {
   }
 
   /// Makes the folders `path` (save-relative) needs under `root`, as the umask lets them be.
-  private static func makeParents(of path: String, under root: String) {
-    for folder in EntryPolicy.ancestors(of: path) where !exists(folder, under: root) {
-      _ = RawName.withCString(folder, under: root) { mkdir($0, 0o777) }
+  private static func makeParents(of path: String, under root: String) -> [String] {
+    EntryPolicy.ancestors(of: path).filter { folder in
+      !exists(folder, under: root) && RawName.withCString(folder, under: root) { mkdir($0, 0o777) } == 0
     }
   }
 }

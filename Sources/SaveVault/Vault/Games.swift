@@ -64,8 +64,7 @@ extension Vault {
       let records = ledger.allRecords()
       let placement = Placement(
         saveDirectory: saveDirectory, game: game.name, container: location,
-        known: KnownGames(config: config, configPath: path, records: records, paths: paths, context: context),
-        paths: paths, configFile: path)
+        known: KnownGames(config: config, configPath: path, records: records, paths: paths, context: context))
       if let problem = placement.problem() { throw problem }
       // Backups of this name made from another folder: a different game, or this one moved.
       if !replacing,
@@ -91,18 +90,36 @@ extension Vault {
 
   /// Removes `name` from the config file. Deletes nothing else: not the save directory, not
   /// an archive, not a pre-restore copy, not the ledger. An unknown name throws `ConfigError`.
+  /// Forgets this device's agreements about the game too (so that its folder and name are free
+  /// for another game), which loses no save: the next sync of a game added back compares the
+  /// save with the cloud by content. A game known only from agreements (used with `--save-dir`
+  /// alone) is forgotten the same way.
   public func removeGame(_ name: String, configFile: String?) throws -> RemoveGameReport {
-    try editGames(configFile) { games, path in
+    let records = ledger.records(game: name)
+    var report = try editGames(configFile) { games, path in
       guard let removed = games.removeValue(forKey: name) as? [String: Any] else {
-        let known = games.keys.sorted()
-        throw ConfigError.invalid(
-          "no game '\(name)' in config file '\(path)'; nothing removed"
-            + (known.isEmpty ? " (it has no games)" : " (its games: \(known.joined(separator: ", ")))"))
+        guard !records.isEmpty else {
+          let known = games.keys.sorted()
+          throw ConfigError.invalid(
+            "no game '\(name)' in config file '\(path)' or in this device's agreements; nothing removed"
+              + (known.isEmpty ? " (it has no games)" : " (its games: \(known.joined(separator: ", ")))"))
+        }
+        return RemoveGameReport(game: name, configFile: path, isInConfig: false)
       }
       return RemoveGameReport(
         game: name, configFile: path, saveDir: removed["saveDir"] as? String,
         container: removed["container"] as? String)
     }
+    if !records.isEmpty {
+      let held = try GameLock(
+        game: name, directory: paths.lockDirectory, waitSeconds: lockWaitSeconds,
+        holder: "pid \(getpid()), savevault remove")
+      withExtendedLifetime(held) {
+        for record in records { ledger.remove(game: name, container: record.container) }
+      }
+      report.forgotten = records.compactMap(\.saveDir)
+    }
+    return report
   }
 
   /// Changes the `games` object of the config file with the config lock held: `change` gets
@@ -127,7 +144,7 @@ extension Vault {
   public func configuredGameEntries(configFile: String?) throws(ConfigError) -> [(
     name: String, entry: ConfigFile.GameEntry
   )] {
-    let config = try ConfigFile.load(path: configPath(configFile), isRequired: configFile != nil)
+    let config = try cache.config(at: configPath(configFile), isRequired: configFile != nil)
     return (config.games ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
   }
 
@@ -135,7 +152,7 @@ extension Vault {
   /// does not know; they are ignored. None when the file is missing or unusable (the command
   /// reports that itself). A game entry's unknown key is that game's error instead.
   public func unknownConfigKeys(configFile: String?, inGames: Bool = false) -> [UnknownConfigKey] {
-    let config = try? ConfigFile.load(path: configPath(configFile), isRequired: false)
+    let config = try? cache.config(at: configPath(configFile), isRequired: false)
     return config?.unknownKeys.filter { ($0.game != nil) == inGames } ?? []
   }
 

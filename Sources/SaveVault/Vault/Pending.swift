@@ -17,6 +17,9 @@ extension Vault {
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)
     guard let snapshot = try Snapshot.scan(target.saveDirectory), !snapshot.isEmpty else { return nil }
+    // A folder on another drive than the agreed save (its drive not mounted) is kept too, but
+    // noted, so that it waits for the player instead of being uploaded as the save.
+    noteSaveNotAsAgreed(target)
     let store = pendingStore(creating: true)
     let agreed = ledger.load(target)?.newestKnownMs
     // Named after the agreement, and never with the time of a pre-restore copy: a pending
@@ -47,10 +50,13 @@ extension Vault {
     guard let newest = fresh.first else { return nil }
     let archives = try listArchives(target, container: container, record: record)
     let isCloudAsAgreed = archives.first == nil || archives.first?.name == record?.cloudLatestWhenAgreed
-    guard isCloudAsAgreed, record?.unresolved == nil else {
+    let isElsewhere = record?.isOnOtherDrive(mount: Platform.mountPoint(of: target.saveDirectory)) == true
+    guard isCloudAsAgreed, record?.unresolved == nil, !isElsewhere else {
       let why =
-        isCloudAsAgreed
-        ? "a conflict seen before is still unanswered" : "the cloud changed meanwhile"
+        !isCloudAsAgreed
+        ? "the cloud changed meanwhile"
+        : isElsewhere
+          ? "the save folder is on another drive than agreed" : "a conflict seen before is still unanswered"
       context.log.warning(
         "\(fresh.count) archive(s) of '\(target.game)' wait in '\(store.root)/\(target.game)': \(why), so they are not uploaded until you resolve it"
       )
@@ -76,8 +82,8 @@ extension Vault {
     let agreement = LedgerRecord(
       game: target.game, container: target.ledgerKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock(), saveDir: target.saveDirectory,
-      realSaveDir: Platform.realPath(target.saveDirectory),
-      saveDevice: Platform.realPath(target.saveDirectory).flatMap(Platform.deviceID))
+      realSaveDir: Platform.realPath(target.saveDirectory) ?? target.saveDirectory,
+      saveMount: Platform.mountPoint(of: target.saveDirectory))
     try ledger.save(agreement, index: [])
     return newest.name
   }

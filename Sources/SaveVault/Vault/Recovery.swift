@@ -120,8 +120,12 @@ extension Vault {
       }
       return restoreJournals.remove(game: journal.game)
     }
+    // Unless the restore recorded its agreement before the kill: the same archive, the same
+    // rollback, no mark (a rollback to the archive already agreed on differs only in those).
+    let agreed = ledger.load(target)
     if isRestored, let restored, let content, journal.container == target.ledgerKey,
-      ledger.load(target)?.archive != journal.archive
+      agreed?.archive != journal.archive || agreed?.rolledBackFrom != journal.rolledBackFrom
+        || agreed?.unresolved != nil
     {
       do {
         try recordAgreement(

@@ -136,8 +136,11 @@ extension Vault {
     }
     // What no archive holds stays in the save: from the folder an undo puts back, then from the
     // save replaced.
-    if let carrying { carryOver(carrying.skipped, from: carrying.folder, into: staging) }
-    if let current { carryOver(current.skipped, from: destination, into: staging) }
+    var made: [String] = []
+    if let carrying { made += carryOver(carrying.skipped, from: carrying.folder, into: staging) }
+    if let current { made += carryOver(current.skipped, from: destination, into: staging) }
+    // Folders made to hold them are part of the restored save's content.
+    let restoredContent = extraction.entries + made.map { ManifestEntry(path: $0, kind: .directory) }
     // Every folder, also those an archive implies without listing them (`a/b/f` alone).
     let folders = Set(
       extraction.entries.flatMap { entry in
@@ -158,7 +161,7 @@ extension Vault {
     let rolledBackFrom = undoing == nil && chosen.name != archives.first?.name ? archives.first?.name : nil
     let journal = RestoreJournal(
       game: target.game, container: target.ledgerKey, archive: chosen.name, destination: destination,
-      staging: staging, aside: aside, contentDigest: ContentDigest.of(extraction.entries), undoing: undoing,
+      staging: staging, aside: aside, contentDigest: ContentDigest.of(restoredContent), undoing: undoing,
       rolledBackFrom: rolledBackFrom)
     do {
       try restoreJournals.save(journal)
@@ -188,7 +191,7 @@ extension Vault {
     // An undo puts back the agreement it undoes (Undo.swift); a restore records a new one.
     if undoing == nil, let restored = try Snapshot.scan(destination) {
       try recordAgreement(
-        target: target, archive: chosen.name, snapshot: restored, content: extraction.entries,
+        target: target, archive: chosen.name, snapshot: restored, content: restoredContent,
         rolledBackFrom: rolledBackFrom)
     }
     try beforeDone()  // an undo's agreement: while the journal still lets recovery finish it
@@ -281,10 +284,13 @@ extension Vault {
     }
     let parent = (aside as NSString).deletingLastPathComponent
     let kept = parent + "/" + Self.keptPrefix(target.game) + String(context.clock())
+    // The folder holds everything (what no archive can, too): undo puts back the folder. Noted
+    // before the rename, as a move into the pre-restore folder is: a kill between the two leaves
+    // the folder set aside, and the next run keeps it (and notes it) again.
+    whenKept(kept)
     let place = rename(aside, kept) == 0 ? kept : aside
-    // The folder holds everything (what no archive can, too): undo puts back the folder.
     let undoCopy = place == kept ? kept : copyPath ?? place
-    whenKept(undoCopy)
+    if place != kept { whenKept(undoCopy) }
     let why =
       replaced == nil
       ? "it could not be read"
@@ -300,16 +306,14 @@ extension Vault {
   /// agreement: an SD card not mounted, whose save would go onto the internal drive, under
   /// the mount point.
   private func checkDriveMounted(_ target: Target, destination: String) throws {
-    guard let record = ledger.load(target), let device = record.saveDevice,
-      record.isAbout(saveDir: target.saveDirectory, realSaveDir: nil)
+    guard let record = ledger.load(target), record.isAbout(saveDir: target.saveDirectory, realSaveDir: nil),
+      record.isOnOtherDrive(mount: Platform.mountPoint(of: destination))
     else { return }
     var nearest = destination
-    while Platform.deviceID(nearest) == nil, nearest != "/" {
+    while Platform.realPath(nearest) == nil, nearest != "/" {
       nearest = (nearest as NSString).deletingLastPathComponent
     }
-    if Platform.deviceID(nearest) != device {
-      throw VaultError.saveDriveNotMounted(path: target.saveDirectory, nearest: nearest)
-    }
+    throw VaultError.saveDriveNotMounted(path: target.saveDirectory, nearest: nearest)
   }
 
   /// The text of a failure, without the wrapping that names SaveVault's own folder a

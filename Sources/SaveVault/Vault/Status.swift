@@ -209,10 +209,11 @@ extension Vault {
     // An agreement about another folder (the game was pointed at a new one) says nothing about
     // this folder's content: compare it with the cloud as a new device would.
     let realSaveDir = snapshot?.root ?? Platform.realPath(target.saveDirectory)
-    let isOnOtherDrive = kept?.isOnOtherDrive(device: snapshot.flatMap { Platform.deviceID($0.root) }) == true
-    let record = kept.flatMap {
-      $0.isAbout(saveDir: target.saveDirectory, realSaveDir: realSaveDir) && !isOnOtherDrive ? $0 : nil
-    }
+    let isAbout = kept?.isAbout(saveDir: target.saveDirectory, realSaveDir: realSaveDir) == true
+    let isOnOtherDrive =
+      isAbout && snapshot != nil
+      && kept?.isOnOtherDrive(mount: snapshot.flatMap { Platform.mountPoint(of: $0.root) }) == true
+    let record = isAbout && !isOnOtherDrive ? kept : nil
     let movedFrom = record == nil && !isOnOtherDrive ? kept?.saveDir : nil
     if let movedFrom { verbose("the last agreement was about '\(movedFrom)', not this folder") }
     if isOnOtherDrive {

@@ -141,11 +141,22 @@ extension Vault {
   /// new device (or folder) whose save is the cloud's, or both sides changed into the same
   /// content (a conflict that ended in identical saves), so that the next change is an upload.
   /// Returns the archive agreed on, nil when nothing needed recording.
+  /// An agreement on the same archive is written anew when its fast path no longer matches (a
+  /// save rewritten with the same bytes, a ledger from a version that kept less), so that the
+  /// next look needs no hashing; that returns nil too.
   @discardableResult
   func agreeOnIdentical(_ found: Assessment, target: Target) throws -> String? {
-    guard found.state == .inSync, let latest = found.latest, let snapshot = found.snapshot,
-      found.record?.archive != latest.name || found.record?.unresolved != nil
-    else { return nil }
+    guard found.state == .inSync, let latest = found.latest, let snapshot = found.snapshot else { return nil }
+    let record = found.record
+    if let record, record.archive == latest.name, record.unresolved == nil {
+      if record.metadataDigest != snapshot.metadataDigest || record.saveMount == nil {
+        try recordAgreement(
+          target: target, archive: record.archive, snapshot: snapshot,
+          content: try Fingerprint(snapshot: snapshot).contentEntries(known: ledger.loadIndex(target) ?? [:]),
+          rolledBackFrom: record.rolledBackFrom)
+      }
+      return nil
+    }
     try recordAgreement(
       target: target, archive: latest.name, snapshot: snapshot,
       content: try Fingerprint(snapshot: snapshot).contentEntries())

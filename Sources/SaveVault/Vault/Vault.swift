@@ -10,6 +10,9 @@ public struct Vault: Sendable {
   public var lockWaitSeconds: Double
   /// Makes the container for a target; replaced in tests to wrap containers.
   public var makeContainer: @Sendable (Target, Paths) throws -> any Container
+  /// The config file and the games this device knows, read once per run: a command over every
+  /// game resolves each of them, and each resolution checks against all of them.
+  let cache = VaultCache()
 
   public init(context: Context) throws(ConfigError) {
     self.context = context
@@ -23,20 +26,25 @@ public struct Vault: Sendable {
   /// Resolves flags, config and environment into a target, and refuses (`ConfigError`) a save
   /// directory placed where SaveVault would lose saves (`Placement`).
   public func resolve(_ request: TargetRequest) throws(ConfigError) -> Target {
-    let target = try Target.resolve(request, paths: paths, context: context)
+    let target = try Target.resolve(request, paths: paths, context: context, loadConfig: cache.config)
+    guard request.checksPlacement else { return target }
     let configPath =
       request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
-    let config = try ConfigFile.load(path: configPath, isRequired: false)
-    let records = ledger.allRecords()
-    let known = KnownGames(
-      config: config, configPath: configPath, records: records, paths: paths, context: context)
+    let known = try cache.knownGames(for: configPath) { () throws(ConfigError) in
+      let config = try cache.config(at: configPath, isRequired: false)
+      // The config file's games are known from it; the agreements add the games used with
+      // --save-dir alone.
+      return KnownGames(
+        config: config, configPath: configPath,
+        records: ledger.allRecords(skipping: Set((config.games ?? [:]).keys)),
+        paths: paths, context: context)
+    }
     // A name taken from the folder is bound to the folders the config file and the agreements give it.
     let bound =
-      target.isNameFromFolder
-      ? known.saveDirectories.filter { $0.name == target.game }.map(\.saveDirectory) : []
+      target.isNameFromFolder ? known.saveDirectories.filter { $0.name == target.game }.map(\.path) : []
     let placement = Placement(
       saveDirectory: target.saveDirectory, game: target.game, container: target.container, known: known,
-      paths: paths, configFile: configPath, bound: bound)
+      bound: bound)
     if let problem = placement.problem() { throw problem }
     return target
   }
@@ -63,4 +71,39 @@ public struct Vault: Sendable {
   }
 
   func verbose(_ message: @autoclosure () -> String) { context.log.verbose(message()) }
+}
+
+/// What a vault reads once per run: the config file (by path) and the games this device
+/// knows (`KnownGames`). Commands that change the config file read it themselves.
+final class VaultCache: @unchecked Sendable {
+  private let lock = NSLock()
+  private var configs: [String: ConfigFile] = [:]
+  private var known: [String: KnownGames] = [:]
+
+  /// The config file at `path`, read at its first use (a missing one is empty unless
+  /// `isRequired`; errors are not kept).
+  func config(at path: String, isRequired: Bool) throws(ConfigError) -> ConfigFile {
+    lock.lock()
+    defer { lock.unlock() }
+    let key = path + (isRequired ? "\u{0}required" : "")
+    if let config = configs[key] { return config }
+    let config = try ConfigFile.load(path: path, isRequired: isRequired)
+    configs[key] = config
+    return config
+  }
+
+  /// The games known with the config file at `configPath`, made by `make` at the first use.
+  func knownGames(for configPath: String, make: () throws(ConfigError) -> KnownGames) throws(ConfigError)
+    -> KnownGames
+  {
+    lock.lock()
+    let cached = known[configPath]
+    lock.unlock()
+    if let cached { return cached }
+    let games = try make()
+    lock.lock()
+    known[configPath] = games
+    lock.unlock()
+    return games
+  }
 }

@@ -98,13 +98,18 @@ extension Vault {
 }
 
 extension Vault {
-  /// When the sync before a game could not run and the save is missing or empty since the last
-  /// agreement (a drive not mounted, and no network either), notes the deletion as unanswered,
-  /// as a sync would have: a save the game writes now is asked about before it goes anywhere,
-  /// never uploaded (nor its pending archive) as if it continued the agreed one.
+  /// When the sync before a game could not run: if the save is missing or empty since the last
+  /// agreement (a drive not mounted, and no network either), or is on another drive than it
+  /// was (a folder left where the drive mounts), notes it as an unanswered deletion, as a sync
+  /// would have: a save the game writes now is asked about before it goes anywhere, never
+  /// uploaded (nor its pending archive) as if it continued the agreed one.
   func noteDeletionSeenOffline(_ target: Target) {
     guard let held = try? lock(target, purpose: "wrap") else { return }
-    defer { withExtendedLifetime(held) {} }
+    withExtendedLifetime(held) { noteSaveNotAsAgreed(target) }
+  }
+
+  /// `noteDeletionSeenOffline` with the game's lock held.
+  func noteSaveNotAsAgreed(_ target: Target) {
     guard var record = ledger.load(target), record.unresolved == nil,
       record.isAbout(saveDir: target.saveDirectory, realSaveDir: Platform.realPath(target.saveDirectory))
     else { return }
@@ -114,21 +119,26 @@ extension Vault {
         try Snapshot.scan(target.saveDirectory)
         ?? Snapshot(root: target.saveDirectory, entries: [], skipped: [])
     } catch {
-      return  // unreadable: no evidence of a deletion
+      return  // unreadable: no evidence either way
     }
-    guard snapshot.isEmpty,
-      (try? Fingerprint(snapshot: snapshot).hasChanged(since: record, index: { ledger.loadIndex(target) }))
+    let isElsewhere =
+      !snapshot.isEmpty && record.isOnOtherDrive(mount: Platform.mountPoint(of: snapshot.root))
+    let isGone =
+      snapshot.isEmpty
+      && (try? Fingerprint(snapshot: snapshot).hasChanged(since: record, index: { ledger.loadIndex(target) }))
         == true
-    else { return }
+    guard isElsewhere || isGone else { return }
     record.unresolved = UnresolvedConflict(
       kind: .deletion, cloudLatest: record.cloudLatestWhenAgreed, seenAtMs: context.clock())
     do {
       try ledger.saveRecord(record)
       context.log.warning(
-        "the save directory '\(target.saveDirectory)' is missing or empty (is its drive mounted?): a save the game writes now is asked about before it is uploaded"
+        isElsewhere
+          ? "the save directory '\(target.saveDirectory)' is on another drive than when it last agreed (is its drive mounted?): what is there is asked about before it is uploaded"
+          : "the save directory '\(target.saveDirectory)' is missing or empty (is its drive mounted?): a save the game writes now is asked about before it is uploaded"
       )
     } catch {
-      context.log.warning("could not note that the save of '\(target.game)' is missing: \(error)")
+      context.log.warning("could not note that the save of '\(target.game)' is not as agreed: \(error)")
     }
   }
 }
