@@ -83,13 +83,13 @@ enum CLI {
       ? "stopped by \(signal) after '\(arguments.command ?? "")' had finished" : interrupted.description
   }
 
-  /// DESIGN.md's exit codes.
+  /// The exit codes of the command-line contract.
   static func exitCode(for error: any Error) -> Int32 {
     switch error {
     case is UsageError, is ConfigError: return 2
     case is VerificationFailed: return 5
     case let interrupted as Interrupted: return 128 + interrupted.signal
-    case is SyncUnresolved: return 3
+    case is UnansweredQuestion: return 3
     case let error as ContainerError:
       switch error {
       case .unavailable, .transferFailed, .noSpace: return 4
@@ -101,7 +101,6 @@ enum CLI {
     case let error as VaultError:
       switch error {
       case .busy: return 6
-      case .conflictUnresolved: return 3
       case .gameNotStarted: return 127
       default: return 1
       }

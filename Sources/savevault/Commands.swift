@@ -263,7 +263,7 @@ struct Commands {
     } text: { report, _ in
       console.out(describe(report))
     } then: { report in
-      if report.action == .unresolved { throw SyncUnresolved(message: report.note ?? report.game) }
+      if let question = report.unanswered { throw question }
     }
   }
 
@@ -454,10 +454,4 @@ struct VerificationFailed: Error, CustomStringConvertible {
 /// An error already printed (one game's, while the others ran on): only its exit code is left.
 struct AlreadyReported: Error {
   var error: any Error
-}
-
-/// A sync left its question unanswered: exit 3, with the library's explanation.
-struct SyncUnresolved: Error, CustomStringConvertible {
-  var message: String
-  var description: String { message }
 }

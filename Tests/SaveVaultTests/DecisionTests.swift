@@ -6,70 +6,91 @@ import Testing
 struct DecisionTests {
   struct Row: CustomStringConvertible, Sendable {
     var description: String
-    var localExists: Bool
-    var cloudHasArchives: Bool
-    var agreement: Agreement
-    var expected: SyncState
+    var facts: SyncFacts
+    var state: SyncState
+    /// The step of a full sync (before a game, or `sync`).
+    var step: SyncStep
+    /// The step after a game, when it differs.
+    var afterGame: SyncStep?
+
+    init(
+      _ description: String, _ facts: SyncFacts, _ state: SyncState, _ step: SyncStep,
+      afterGame: SyncStep? = nil
+    ) {
+      self.description = description
+      self.facts = facts
+      self.state = state
+      self.step = step
+      self.afterGame = afterGame
+    }
   }
 
   static let rows: [Row] = [
     Row(
-      description: "ledger: nothing changed", localExists: true, cloudHasArchives: true,
-      agreement: .recorded(localChanged: false, cloudLatestIsAgreed: true), expected: .inSync),
+      "agreement: nothing changed", .bothHaveSaves(.recorded(localChanged: false, cloudLatestIsAgreed: true)),
+      .inSync, .nothing),
     Row(
-      description: "ledger: only local changed", localExists: true, cloudHasArchives: true,
-      agreement: .recorded(localChanged: true, cloudLatestIsAgreed: true), expected: .localChanged),
+      "agreement: only local changed",
+      .bothHaveSaves(.recorded(localChanged: true, cloudLatestIsAgreed: true)), .localChanged, .upload),
     Row(
-      description: "ledger: only cloud changed", localExists: true, cloudHasArchives: true,
-      agreement: .recorded(localChanged: false, cloudLatestIsAgreed: false), expected: .cloudChanged),
+      "agreement: only cloud changed",
+      .bothHaveSaves(.recorded(localChanged: false, cloudLatestIsAgreed: false)), .cloudChanged,
+      .restore, afterGame: .restoreAtNextLaunch),
     Row(
-      description: "ledger: both changed", localExists: true, cloudHasArchives: true,
-      agreement: .recorded(localChanged: true, cloudLatestIsAgreed: false), expected: .conflict),
+      "agreement: both changed", .bothHaveSaves(.recorded(localChanged: true, cloudLatestIsAgreed: false)),
+      .conflict, .ask(.bothChanged)),
+    Row("no agreement: identical content", .bothHaveSaves(.none(identicalContent: true)), .inSync, .nothing),
     Row(
-      description: "no ledger: identical content", localExists: true, cloudHasArchives: true,
-      agreement: .none(identicalContent: true), expected: .inSync),
+      "no agreement: different content", .bothHaveSaves(.none(identicalContent: false)), .conflict,
+      .ask(.noAgreement)),
     Row(
-      description: "no ledger: different content", localExists: true, cloudHasArchives: true,
-      agreement: .none(identicalContent: false), expected: .conflict),
+      "save on another drive than agreed: different content",
+      .bothHaveSaves(.none(identicalContent: false, isOnOtherDrive: true)),
+      .conflict, .ask(.otherDrive)),
     Row(
-      description: "no ledger: empty cloud", localExists: true, cloudHasArchives: false,
-      agreement: .none(identicalContent: false), expected: .cloudEmpty),
+      "save on another drive than agreed: identical content",
+      .bothHaveSaves(.none(identicalContent: true, isOnOtherDrive: true)), .inSync, .nothing),
+    Row("empty cloud, a local save", .cloudEmpty(hasSave: true), .cloudEmpty, .upload),
+    Row("nothing anywhere", .cloudEmpty(hasSave: false), .cloudEmpty, .nothing),
     Row(
-      description: "no ledger: missing local", localExists: false, cloudHasArchives: true,
-      agreement: .none(identicalContent: false), expected: .localMissing),
+      "no local save, nothing agreed that explains it", .noLocalSave(.unexplained), .localMissing, .restore,
+      afterGame: .restoreAtNextLaunch),
     Row(
-      description: "ledger: cloud emptied", localExists: true, cloudHasArchives: false,
-      agreement: .recorded(localChanged: false, cloudLatestIsAgreed: false), expected: .cloudEmpty),
+      "local save deleted since the agreement", .noLocalSave(.deletedSinceAgreement), .localMissing,
+      .ask(.localDeleted)),
+    Row("local save missing, as agreed", .noLocalSave(.agreedEmpty), .inSync, .nothing),
     Row(
-      description: "ledger: local deleted", localExists: false, cloudHasArchives: true,
-      agreement: .recorded(localChanged: true, cloudLatestIsAgreed: true), expected: .localMissing),
+      "unanswered conflict: still different", .bothHaveSaves(.unanswered(identicalContent: false)), .conflict,
+      .ask(.stillUnanswered)),
     Row(
-      description: "unanswered earlier: still different", localExists: true, cloudHasArchives: true,
-      agreement: .unresolved(identicalContent: false), expected: .conflict),
-    Row(
-      description: "unanswered earlier: now identical", localExists: true, cloudHasArchives: true,
-      agreement: .unresolved(identicalContent: true), expected: .inSync),
-    Row(
-      description: "nothing anywhere", localExists: false, cloudHasArchives: false,
-      agreement: .none(identicalContent: false), expected: .cloudEmpty),
+      "unanswered deletion: the save came back different",
+      .bothHaveSaves(.unanswered(identicalContent: false, wasDeletion: true)), .conflict,
+      .ask(.reappeared)),
+    Row("unanswered: now identical", .bothHaveSaves(.unanswered(identicalContent: true)), .inSync, .nothing),
   ]
 
-  @Test("DESIGN.md's table, every row", arguments: rows)
+  @Test("the decision table, every row, before and after a game", arguments: rows)
   func table(row: Row) {
-    let state = Decision.state(localExists: row.localExists, cloudHasArchives: row.cloudHasArchives) {
-      row.agreement
-    }
-    #expect(state == row.expected)
+    let full = Decision.plan(row.facts, phase: .full)
+    let after = Decision.plan(row.facts, phase: .afterGame)
+    #expect(full.state == row.state)
+    #expect(full.step == row.step)
+    #expect(after.state == row.state)
+    #expect(after.step == (row.afterGame ?? row.step))
+    #expect(!full.reason.isEmpty)
   }
 
-  @Test("the agreement is not consulted when one side is empty (no needless download)")
-  func lazyAgreement() {
-    var asked = false
-    _ = Decision.state(localExists: false, cloudHasArchives: true) {
-      asked = true
-      return .none(identicalContent: true)
+  @Test("no policy may upload a save that may not be the one agreed on")
+  func askKinds() {
+    for kind in [ConflictKind.reappeared, .otherDrive] { #expect(!kind.mayUploadByPolicy) }
+    for kind in [ConflictKind.bothChanged, .noAgreement, .stillUnanswered, .localDeleted] {
+      #expect(kind.mayUploadByPolicy)
     }
-    #expect(!asked)
+  }
+
+  @Test("after a game nothing is restored: no row's after-game step is a restore")
+  func noRestoreAfterGame() {
+    for row in Self.rows { #expect(Decision.plan(row.facts, phase: .afterGame).step != .restore, "\(row)") }
   }
 }
 

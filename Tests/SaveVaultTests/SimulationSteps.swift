@@ -68,7 +68,7 @@ extension SimulationScenario {
       let report = try vault.backup(target, force: force, resolver: answer.resolver)
       note("\(device.name) \(what): \(report.outcome.rawValue) \(report.archive)")
       if report.outcome != .skipped { try checkAgreement(device, vault: vault, target: target, what) }
-    } catch VaultError.conflictUnresolved where answer.isUnattended {
+    } catch is UnansweredQuestion where answer.isUnattended {
       note("\(device.name) \(what): conflict left unresolved")
       guard before == device.state else {
         throw SimulationFailure(

@@ -151,3 +151,34 @@ public enum ConflictPolicy: String, Sendable, CaseIterable {
     }
   }
 }
+
+/// A question nobody answered (no terminal or dialog to ask, or the `fail` policy): nothing
+/// was changed, and it stays a question until the player answers it. A sync reports it in its
+/// `SyncReport`; a backup throws it. Either way the exit code is 3.
+public struct UnansweredQuestion: Error, Sendable, Equatable, CustomStringConvertible {
+  public var game: String
+  /// Why nobody answered.
+  public var reason: String
+  public var kind: ConflictKind
+  /// What the player can do, when it is more particular than the kind's own advice.
+  public var hint: String?
+
+  public init(game: String, reason: String, kind: ConflictKind, hint: String? = nil) {
+    self.game = game
+    self.kind = kind
+    self.reason = reason
+    self.hint = hint
+  }
+
+  public var description: String {
+    if kind == .localDeleted {
+      return
+        "\(game): the local save was deleted (or its drive is not mounted) since it last agreed with the cloud, and \(reason); nothing was changed. Run 'savevault sync' in a terminal, or bring back the cloud's save with --on-conflict restore (a save that comes back meanwhile is asked about too); to make the deletion the cloud's latest, run 'savevault backup --force'"
+    }
+    return "\(game): \(kind.situation), and \(reason); nothing was changed. "
+      + (hint
+        ?? (kind.mayUploadByPolicy
+          ? "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal, or choose with --on-conflict upload|restore|newer|skip"
+          : "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal; 'savevault backup --force' uploads this save, --on-conflict restore takes the cloud's"))
+  }
+}

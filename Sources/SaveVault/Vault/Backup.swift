@@ -37,7 +37,7 @@ extension Vault {
   /// is still in the container), uploads nothing unless `force`. A missing or empty save
   /// directory is refused unless `force`, so an empty archive never silently becomes latest.
   /// When the cloud also changed since the agreement (a conflict), `resolver` is asked whether
-  /// to upload over it (nobody to ask: `VaultError.conflictUnresolved`, nothing changed);
+  /// to upload over it (nobody to ask: `UnansweredQuestion`, nothing changed);
   /// `force` uploads without asking. The report names the archive an upload went over.
   public func backup(_ target: Target, force: Bool, resolver: any ConflictResolver = NobodyToAsk()) throws
     -> BackupReport
@@ -50,7 +50,11 @@ extension Vault {
     try uploadPending(target, to: container)
     // --force is also the way out of a listing that looks incomplete: no assessment, which
     // would refuse it.
-    if force { return try performBackup(target, container: container, force: true) }
+    if force {
+      return try performBackup(
+        target, container: container, seen: look(target, container: container, checkingListing: false),
+        force: true, why: "uploading: forced")
+    }
     let found = try assess(target, container: container)
     if let agreed = try agreeOnIdentical(found, target: target) {
       verbose("the save is the content of '\(agreed)'; nothing to upload")
@@ -61,12 +65,12 @@ extension Vault {
     }
     guard found.state == .conflict, let conflict = conflict(found, target: target, choices: [.upload, .skip])
     else {
-      return try performBackup(target, container: container, force: false, known: found)
+      return try performBackup(target, container: container, seen: found.seen, force: false)
     }
     switch ConflictPolicy.prompt.resolve(conflict, resolver: resolver) {
     case .chosen(.upload, _):
       verbose("the player chose to upload over '\(conflict.cloudArchive)'")
-      return try performBackup(target, container: container, force: true, known: found)
+      return try performBackup(target, container: container, seen: found.seen, force: true)
     case .chosen:
       noteUnanswered(found, target: target)
       return BackupReport(
@@ -76,7 +80,7 @@ extension Vault {
         newerCloudArchive: conflict.cloudArchive)
     case .unresolved(let reason):
       noteUnanswered(found, target: target)
-      throw VaultError.conflictUnresolved(
+      throw UnansweredQuestion(
         game: target.game, reason: reason, kind: conflict.kind,
         hint:
           "The cloud's latest is \(conflict.cloudArchive), from \(conflict.cloudDevice ?? "another tool"): 'savevault backup --force' uploads over it (it stays in the container), or 'savevault sync' in a terminal asks which save to keep"
@@ -84,12 +88,14 @@ extension Vault {
     }
   }
 
-  /// `backup` with the lock held and the container probed. `known` is what the caller has
-  /// already read (a sync's assessment), so the save and the container are not read twice.
-  func performBackup(_ target: Target, container: any Container, force: Bool, known: Assessment? = nil) throws
-    -> BackupReport
+  /// `backup` with the lock held and the container probed, from what `seen` saw (so that a
+  /// sync reads the save and the container once). Without `force`, an unchanged save is not
+  /// uploaded, and the log says why one is; with it, `why` is what the log says (nil: the
+  /// caller has said it).
+  func performBackup(_ target: Target, container: any Container, seen: Seen, force: Bool, why: String? = nil)
+    throws -> BackupReport
   {
-    var snapshot = try known.map(\.snapshot) ?? Snapshot.scan(target.saveDirectory)
+    var snapshot = seen.snapshot
     if snapshot == nil || snapshot?.isEmpty == true {
       guard force else {
         if snapshot == nil { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
@@ -103,9 +109,8 @@ extension Vault {
       throw VaultError.io(path: snapshot.root, reason: "cannot be backed up: \(violation)")
     }
 
-    let record = known.map(\.record) ?? ledger.load(target)
-    let archives =
-      try known?.archives ?? listArchives(target, container: container, record: force ? nil : record)
+    let record = seen.record
+    let archives = seen.archives
     // The cloud's latest, when this device never agreed on it (another device's newer save).
     let unagreed = archives.first.flatMap { latest in
       latest.name != (record?.cloudLatestWhenAgreed ?? record?.archive) ? latest : nil
@@ -122,16 +127,7 @@ extension Vault {
         skipped: snapshot.skipped.map(\.path),
         newerCloudArchive: unagreed.flatMap { $0.device != target.device ? $0.name : nil })
     }
-    if known == nil || !force {  // a sync (which always forces) has said why already
-      verbose(
-        force
-          ? "uploading: --force"
-          : record.map {
-            archives.contains(where: { [name = $0.archive] in $0.name == name })
-              ? "uploading: the save changed since '\($0.archive)'"
-              : "uploading: the agreed '\($0.archive)' is no longer in the container"
-          } ?? "uploading: this device has agreed on nothing yet")
-    }
+    if let why = force ? why : Self.uploadReason(record: record, archives: archives) { verbose(why) }
     let (stored, manifest, packed) = try storeSettled(
       snapshot, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
     try context.failpoints.hit("backup.stored")  // not a checkpoint: once stored, the agreement is recorded
@@ -272,5 +268,15 @@ extension Vault {
       saveMount: Platform.mountPoint(of: snapshot.root),
       rolledBackFrom: rolledBackFrom)
     try ledger.save(record, index: index)
+  }
+}
+
+extension Vault {
+  /// Why an unforced backup uploads, for the log.
+  static func uploadReason(record: LedgerRecord?, archives: [StoredArchive]) -> String {
+    guard let record else { return "uploading: this device has agreed on nothing yet" }
+    return archives.contains(where: { $0.name == record.archive })
+      ? "uploading: the save changed since '\(record.archive)'"
+      : "uploading: the agreed '\(record.archive)' is no longer in the container"
   }
 }

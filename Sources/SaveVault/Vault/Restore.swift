@@ -51,20 +51,21 @@ extension Vault {
     let held = try lock(target, purpose: "restore")
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)
-    return try performRestore(target, container: container, selection: selection)
+    return try performRestore(
+      target, container: container, selection: selection,
+      seen: look(target, container: container, checkingListing: true))
   }
 
-  /// `restore` with the lock held; `known` is what the caller has already read (a sync's assessment).
+  /// `restore` with the lock held, from what `seen` saw (so that a sync reads the save and the
+  /// container once).
   func performRestore(
-    _ target: Target, container: any Container, selection: RestoreSelection, known: Assessment? = nil,
+    _ target: Target, container: any Container, selection: RestoreSelection, seen: Seen,
     undoing: UndoPoint? = nil, carrying: (folder: String, skipped: [(path: String, reason: String)])? = nil,
     beforeDone: () throws -> Void = {}
   ) throws
     -> RestoreReport
   {
-    let archives =
-      try known?.archives
-      ?? listArchives(target, container: container, record: undoing == nil ? ledger.load(target) : nil)
+    let archives = seen.archives
     let chosen: StoredArchive
     switch selection {
     case .latest:
@@ -83,7 +84,7 @@ extension Vault {
     }
     verbose("restoring '\(chosen.name)' (\(chosen.size) bytes, made by \(chosen.device ?? "another tool"))")
 
-    let current = try known.map(\.snapshot) ?? Snapshot.scan(target.saveDirectory)
+    let current = seen.snapshot
     let destination = current?.root ?? Platform.resolvedPath(target.saveDirectory)
     if current != nil && Platform.isMountPoint(destination) {
       throw VaultError.saveDirectoryIsMountPoint(path: target.saveDirectory)

@@ -110,7 +110,28 @@ public struct StatusReport: Encodable, Sendable, Equatable {
   }
 }
 
-/// Everything the decision looked at, and the state it found.
+/// What one look at the save folder, this device's agreement and the container saw: what a
+/// backup or a restore works from.
+struct Seen {
+  var snapshot: Snapshot?
+  var record: LedgerRecord?
+  /// The container's archives, newest first.
+  var archives: [StoredArchive]
+}
+
+extension Vault {
+  /// Looks at the save folder, this device's agreement and the container's archives.
+  /// `checkingListing`: whether a listing that lacks the agreed archive is refused (as
+  /// incomplete) rather than believed.
+  func look(_ target: Target, container: any Container, checkingListing: Bool) throws -> Seen {
+    let snapshot = try Snapshot.scan(target.saveDirectory)
+    let record = ledger.load(target)
+    let archives = try listArchives(target, container: container, record: checkingListing ? record : nil)
+    return Seen(snapshot: snapshot, record: record, archives: archives)
+  }
+}
+
+/// Everything the decision looked at, and what it decided.
 struct Assessment {
   var snapshot: Snapshot?
   /// The container's archives, newest first.
@@ -118,36 +139,32 @@ struct Assessment {
   /// This device's agreement about this save folder (nil when there is none, or when the one
   /// kept is about another folder: see `movedFrom`).
   var record: LedgerRecord?
-  var state: SyncState
+  /// What the decision looked at.
+  var facts: SyncFacts
   /// The save folder the kept agreement was about, when the game now names another one.
   var movedFrom: String?
-  /// Whether the save folder is on another filesystem than at the agreement (a drive not
-  /// mounted, a folder left where it mounts): the agreement then says nothing about it.
-  var isOnOtherDrive = false
 
   var latest: StoredArchive? { archives.first }
+
+  /// What a backup or restore that follows the decision works from.
+  var seen: Seen { Seen(snapshot: snapshot, record: record, archives: archives) }
+
+  /// The decision for a sync in `phase`.
+  func plan(_ phase: SyncPhase) -> SyncPlan { Decision.plan(facts, phase: phase) }
+
+  var state: SyncState { plan(.full).state }
 
   /// Whether there is a save to back up: the folder exists and holds a file or symlink.
   var hasSave: Bool { snapshot.map { !$0.isEmpty } ?? false }
 
   /// A save missing (or empty) while the cloud still holds what was last agreed: deleted here,
   /// or its drive not mounted. Restoring it unasked would undo the player's own change.
-  var isLocalDeletion: Bool {
-    guard state == .localMissing, let record, let latest else { return false }
-    return latest.name == record.cloudLatestWhenAgreed
-  }
+  var isLocalDeletion: Bool { facts == .noLocalSave(.deletedSinceAgreement) }
 
-  /// What kind of conflict the state is (nil when it is none).
+  /// What the player is asked about (nil when the decision asks nothing).
   var conflictKind: ConflictKind? {
-    if isLocalDeletion { return .localDeleted }
-    guard state == .conflict else { return nil }
-    if isOnOtherDrive { return .otherDrive }
-    guard let record else { return .noAgreement }
-    switch record.unresolved?.kind {
-    case .deletion?: return .reappeared
-    case .conflict?: return .stillUnanswered
-    case nil: return .bothChanged
-    }
+    if case .ask(let kind) = plan(.full).step { return kind }
+    return nil
   }
 }
 
@@ -238,17 +255,38 @@ extension Vault {
         return false
       }
     }
-    let hasSave = snapshot.map { !$0.isEmpty } ?? false
-    var state = try Decision.state(localExists: hasSave, cloudHasArchives: latest != nil) {
-      guard let snapshot, let latest else { return .none(identicalContent: false) }
+    let facts = try gatherFacts()
+    func gatherFacts() throws -> SyncFacts {
+      guard let latest else { return .cloudEmpty(hasSave: snapshot.map { !$0.isEmpty } ?? false) }
+      guard let snapshot, !snapshot.isEmpty else {
+        guard let record else { return .noLocalSave(.unexplained) }
+        // A missing or empty save agreed on as such with the cloud's latest (a deletion that
+        // was uploaded, or an empty backup that was restored): nothing to restore or ask.
+        if record.archive == latest.name, record.rolledBackFrom == nil,
+          try !Fingerprint(
+            snapshot: snapshot ?? Snapshot(root: target.saveDirectory, entries: [], skipped: [])
+          )
+          .hasChanged(since: record, index: { ledger.loadIndex(target) })
+        {
+          return .noLocalSave(.agreedEmpty)
+        }
+        return .noLocalSave(
+          latest.name == record.cloudLatestWhenAgreed ? .deletedSinceAgreement : .unexplained)
+      }
       guard let record else {
         verbose(
           "no agreement about this folder on this device: comparing the save's content with '\(latest.name)'")
-        return .none(identicalContent: try isIdentical(to: latest, snapshot: snapshot))
+        return .bothHaveSaves(
+          .none(
+            identicalContent: try isIdentical(to: latest, snapshot: snapshot), isOnOtherDrive: isOnOtherDrive)
+        )
       }
       if let unresolved = record.unresolved {
         verbose("a \(unresolved.kind.rawValue) seen at \(unresolved.seenAtMs) ms is still unanswered")
-        return .unresolved(identicalContent: try isIdentical(to: latest, snapshot: snapshot))
+        return .bothHaveSaves(
+          .unanswered(
+            identicalContent: try isIdentical(to: latest, snapshot: snapshot),
+            wasDeletion: unresolved.kind == .deletion))
       }
       let changed = try Fingerprint(snapshot: snapshot).hasChanged(
         since: record, index: { ledger.loadIndex(target) })
@@ -271,22 +309,14 @@ extension Vault {
         try isIdentical(to: latest, snapshot: snapshot)
       {
         verbose("both changed, into the content of '\(latest.name)'")
-        return .none(identicalContent: true)
+        return .bothHaveSaves(.none(identicalContent: true))
       }
-      return .recorded(localChanged: changed || record.rolledBackFrom != nil, cloudLatestIsAgreed: isAgreed)
+      return .bothHaveSaves(
+        .recorded(localChanged: changed || record.rolledBackFrom != nil, cloudLatestIsAgreed: isAgreed))
     }
-    // A missing or empty save agreed on as such with the cloud's latest (a deletion that was
-    // uploaded, or an empty backup that was restored) is in sync: nothing to restore or ask.
-    if state == .localMissing, let record, record.archive == latest?.name, record.rolledBackFrom == nil,
-      try !Fingerprint(snapshot: snapshot ?? Snapshot(root: target.saveDirectory, entries: [], skipped: []))
-        .hasChanged(since: record, index: { ledger.loadIndex(target) })
-    {
-      verbose("the save is empty, as agreed on '\(record.archive)'")
-      state = .inSync
-    }
-    verbose("state: \(state.rawValue)")
+    let plan = Decision.plan(facts, phase: .full)
+    verbose("state: \(plan.state.rawValue)")
     return Assessment(
-      snapshot: snapshot, archives: archives, record: record, state: state, movedFrom: movedFrom,
-      isOnOtherDrive: isOnOtherDrive)
+      snapshot: snapshot, archives: archives, record: record, facts: facts, movedFrom: movedFrom)
   }
 }

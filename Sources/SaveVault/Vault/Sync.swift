@@ -1,12 +1,3 @@
-/// When a sync runs.
-public enum SyncPhase: String, Sendable {
-  /// Any direction: upload, restore, or ask (`sync`, and `wrap` before the game).
-  case full
-  /// After the game (`wrap`): upload what the session changed, or ask on a conflict; never
-  /// restore unasked (a cloud that changed meanwhile is restored before the next launch).
-  case afterGame
-}
-
 /// What a sync did.
 public enum SyncAction: String, Sendable, Codable {
   case none, uploaded, restored, skipped
@@ -29,10 +20,16 @@ public struct SyncReport: Encodable, Sendable, Equatable {
   public var conflict: Conflict?
   /// Why nothing was done, when that needs saying.
   public var note: String?
+  /// The question nobody answered, when the action is `unresolved`.
+  public var unanswered: UnansweredQuestion?
+
+  enum CodingKeys: String, CodingKey {
+    case game, state, action, archive, decidedBy, preRestoreCopy, conflict, note
+  }
 }
 
 extension Vault {
-  /// Brings the save directory and the container into agreement, following DESIGN.md's table:
+  /// Brings the save directory and the container into agreement, as `Decision.plan` says:
   /// `in-sync` does nothing, `local-changed` and `cloud-empty` upload, `cloud-changed` and
   /// `local-missing` restore (keeping the local save), and a `conflict` is settled by `policy`
   /// (asking `resolver` for `prompt`). Nothing is ever lost: an upload only adds an archive,
@@ -52,42 +49,33 @@ extension Vault {
     var report = SyncReport(game: target.game, state: found.state, action: .none)
 
     func upload() throws {
-      let backup = try performBackup(target, container: container, force: true, known: found)
+      let backup = try performBackup(target, container: container, seen: found.seen, force: true)
       report.action = .uploaded
       report.archive = backup.archive
     }
     func restore() throws {
-      let restored = try performRestore(target, container: container, selection: .latest, known: found)
+      let restored = try performRestore(target, container: container, selection: .latest, seen: found.seen)
       report.action = .restored
       report.archive = restored.archive
       report.preRestoreCopy = restored.preRestoreCopy
     }
 
-    func restoreBeforeTheGame() throws {
-      if phase == .full {
-        try restore()
-      } else {
-        report.note = "the cloud has a newer save than this device; it is restored at the next sync"
-      }
-    }
-
-    verbose("\(found.state.rawValue): \(Self.plan(found))")
+    let plan = found.plan(phase)
+    verbose("\(plan.state.rawValue): \(plan.reason)")
     if let movedFrom = found.movedFrom {
       report.note =
         "this device's last agreement was about the save folder '\(movedFrom)'; this folder was compared by content"
     }
-    switch found.state {
-    case .inSync:
+    switch plan.step {
+    case .nothing:
       try agreeOnIdentical(found, target: target)
-    case .localChanged:
+    case .upload:
       try upload()
-    case .cloudEmpty:
-      if found.hasSave { try upload() }
-    case .cloudChanged:
-      try restoreBeforeTheGame()
-    case .localMissing where !found.isLocalDeletion:
-      try restoreBeforeTheGame()
-    case .conflict, .localMissing:
+    case .restore:
+      try restore()
+    case .restoreAtNextLaunch:
+      report.note = "the cloud has a newer save than this device; it is restored at the next sync"
+    case .ask:
       guard let conflict = conflict(found, target: target) else { break }
       report.conflict = conflict
       switch policy.resolve(conflict, resolver: resolver) {
@@ -102,11 +90,10 @@ extension Vault {
           noteUnanswered(found, target: target)
         }
       case .unresolved(let reason):
+        let question = UnansweredQuestion(game: target.game, reason: reason, kind: conflict.kind)
         report.action = .unresolved
-        report.note =
-          (found.isLocalDeletion
-          ? VaultError.deletionUnresolved(game: target.game, reason: reason)
-          : VaultError.conflictUnresolved(game: target.game, reason: reason, kind: conflict.kind)).description
+        report.unanswered = question
+        report.note = question.description
         noteUnanswered(found, target: target)
       }
     }
@@ -176,20 +163,6 @@ extension Vault {
       try ledger.saveRecord(record)
     } catch {
       context.log.warning("could not note that the conflict of '\(target.game)' is unanswered: \(error)")
-    }
-  }
-
-  /// What sync does in the state `found` is in, for `--verbose`.
-  static func plan(_ found: Assessment) -> String {
-    switch found.state {
-    case .inSync: "local and cloud agree; nothing to do"
-    case .localChanged: "only the local save changed since the agreement; uploading it"
-    case .cloudEmpty: "the container has no archive of this game; uploading the local save, if any"
-    case .cloudChanged,
-      .localMissing where !found.isLocalDeletion:
-      "only the cloud changed (or there is no local save); restoring its latest (before a game), keeping the local save"
-    case .conflict: "both changed since the agreement; asking, or applying --on-conflict"
-    case .localMissing: "the local save was deleted since the agreement; asking, or applying --on-conflict"
     }
   }
 }

@@ -90,8 +90,10 @@ extension Vault {
     _ source: PreRestoreCopy, target: Target, point: UndoPoint, beforeDone: () throws -> Void
   ) throws -> RestoreReport {
     guard source.isFolder else {
+      let store = preRestoreStore()
       return try performRestore(
-        target, container: preRestoreStore(), selection: .named(source.name), undoing: point,
+        target, container: store, selection: .named(source.name),
+        seen: look(target, container: store, checkingListing: false), undoing: point,
         beforeDone: beforeDone)
     }
     // Recovery (at the start of undo) removed what a killed undo left.
@@ -105,7 +107,8 @@ extension Vault {
       snapshot, game: target.game, device: target.device, in: scratch, reportsProgress: false)
     // What no archive holds (symlinks leading outside, FIFOs) comes back from the folder itself.
     return try performRestore(
-      target, container: scratch, selection: .named(packed.name), undoing: point,
+      target, container: scratch, selection: .named(packed.name),
+      seen: look(target, container: scratch, checkingListing: false), undoing: point,
       carrying: (source.path, snapshot.skipped), beforeDone: beforeDone)
   }
 

@@ -16,14 +16,6 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
   case noBackups(game: String, container: String)
   /// Another SaveVault process holds this game's lock.
   case busy(game: String, holder: String, lockPath: String)
-  /// Both sides changed and nobody chose (no terminal, no dialog, no policy), or the policy
-  /// was `fail`. Nothing was changed.
-  /// `hint` says what the player can do (nil: the sync's choices).
-  case conflictUnresolved(
-    game: String, reason: String, kind: ConflictKind = .bothChanged, hint: String? = nil)
-  /// The save was deleted since the last agreement (the cloud unchanged) and nobody chose
-  /// whether to restore it. Nothing was changed.
-  case deletionUnresolved(game: String, reason: String)
   /// `wrap` could not start the game.
   case gameNotStarted(command: String, reason: String)
   /// A local file operation failed.
@@ -50,14 +42,6 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
       "container '\(container)' has no backups of '\(game)' yet: run 'savevault backup' first"
     case .busy(let game, let holder, let lockPath):
       "another savevault is working on '\(game)' (\(holder); lock '\(lockPath)'): wait for it to finish"
-    case .deletionUnresolved(let game, let reason):
-      "\(game): the local save was deleted (or its drive is not mounted) since it last agreed with the cloud, and \(reason); nothing was changed. Run 'savevault sync' in a terminal, or bring back the cloud's save with --on-conflict restore (a save that comes back meanwhile is asked about too); to make the deletion the cloud's latest, run 'savevault backup --force'"
-    case .conflictUnresolved(let game, let reason, let kind, let hint):
-      "\(game): \(kind.situation), and \(reason); nothing was changed. "
-        + (hint
-          ?? (kind.mayUploadByPolicy
-            ? "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal, or choose with --on-conflict upload|restore|newer|skip"
-            : "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal; 'savevault backup --force' uploads this save, --on-conflict restore takes the cloud's"))
     case .gameNotStarted(let command, let reason):
       "cannot start '\(command)': \(reason)"
     case .io(let path, let reason):
