@@ -225,14 +225,14 @@ extension Vault {
           // A folder flushes the archive when it is written: start the disk on it meanwhile.
           let packer = Packer(
             header: header, compression: compression, meter: meter,
-            startsWriteback: container is FolderContainer)
+            startsWriteback: container.flushesUploadsToLocalDisk)
           let result = try packer.pack(scan, to: fd, outputName: name.description)
           manifest = result.manifest
           try context.checkpoint("backup.packed")
           return result.byteCount
         }
         verbose("stored '\(stored.name)' (\(stored.size) bytes) in '\(container.displayName)'")
-        return (stored, manifest)
+        return (container.archive(stored), manifest)
       } catch ContainerError.alreadyExists(let container, let name) where attempt == Self.nameAttempts {
         throw ContainerError.transferFailed(
           container: container, name: name,

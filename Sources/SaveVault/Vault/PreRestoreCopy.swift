@@ -121,7 +121,7 @@ extension Vault {
   func preRestoreCopies(game: String) -> [PreRestoreCopy] {
     let store = preRestoreStore()
     let folder = store.root + "/" + game
-    var copies = ((try? store.list(game: game)) ?? []).map {
+    var copies = ((try? store.catalog(game: game).all) ?? []).map {
       PreRestoreCopy(name: $0.name, path: folder + "/" + $0.name, modifiedMs: $0.modifiedMs, isFolder: false)
     }
     for name in (try? Platform.directoryNames(folder)) ?? [] {
