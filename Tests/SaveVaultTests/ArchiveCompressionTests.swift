@@ -74,11 +74,11 @@ struct ArchiveCompressionTests {
     let dir = TemporaryDirectory("zstd-space")
     try writeFile(dir.sub("save/small.sav"), "fits")
     try writeFile(dir.sub("save/big.sav"), Data(count: 3 << 20))
-    let snapshot = try #require(try Snapshot.scan(dir.sub("save")))
+    let scan = try #require(try SaveScan.scan(dir.sub("save")))
     let header = ArchiveHeader(format: 1, game: "g", device: "d", createdMs: 1)
     let (fd, path) = try Platform.makeTemporaryFile(prefix: dir.sub("archive-"))
     defer { close(fd) }
-    let packed = try Packer(header: header, compression: .zstd).pack(snapshot, to: fd, outputName: path)
+    let packed = try Packer(header: header, compression: .zstd).pack(scan, to: fd, outputName: path)
     #expect(packed.byteCount < 64 << 10, "3 MiB of zeros packed into \(packed.byteCount) bytes")
 
     try makeDirectory(dir.sub("staging"))

@@ -777,7 +777,7 @@ extension CloudEndToEndTests {
   static func s3(endpoint: String, allowsInsecureHTTP: Bool) throws -> S3Container {
     try S3Container(
       bucket: "bucket", prefix: "p",
-      settings: S3Settings(endpoint: endpoint, allowsInsecureHTTP: allowsInsecureHTTP),
+      endpoint: endpoint, allowsInsecureHTTP: allowsInsecureHTTP,
       credentials: AWSCredentials(accessKeyID: "K", secretAccessKey: "S"), displayName: "s3://bucket/p",
       clock: { 0 })
   }

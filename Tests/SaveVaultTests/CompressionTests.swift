@@ -312,7 +312,7 @@ struct CompressionTests {
     try #require(backup.code == 0, "backup: \(backup.stderr)")
     let name = try #require(try jsonObject(backup.stdout)["archive"] as? String)
     #expect(name.hasSuffix("-deck.tar.zst"))
-    let stored = try check.list(game: "Hades")
+    let stored = try check.archivesNewestFirst(game: "Hades")
     #expect(stored.map(\.name) == [name])
     #expect(stored.first?.modifiedMs == ArchiveName(parsing: name)?.createdMs)
     let atBackup = tree(save)

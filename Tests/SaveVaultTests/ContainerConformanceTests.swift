@@ -31,7 +31,7 @@ struct ContainerFixture: CustomStringConvertible, Sendable {
       makeUnavailable: { _ in
         let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
         return try S3Container(
-          bucket: "no-such-bucket-here", prefix: "p", settings: S3Settings(endpoint: server.endpoint),
+          bucket: "no-such-bucket-here", prefix: "p", endpoint: server.endpoint,
           credentials: server.credentials, displayName: "s3://no-such-bucket-here/p",
           clock: { Int64(Date().timeIntervalSince1970 * 1000) }, retry: RetryPolicy(maxAttempts: 1))
       })
@@ -92,8 +92,9 @@ struct ContainerConformanceTests {
     #expect(listed.count == 1)
     #expect(listed.first?.name == name1)
     #expect(listed.first?.size == Int64(data.count))
-    #expect(listed.first?.modifiedMs == 1_795_968_071_609)
-    #expect(listed.first?.device == "deck")
+    let archives = try container.archivesNewestFirst(game: "celeste")
+    #expect(archives.first?.modifiedMs == 1_795_968_071_609)
+    #expect(archives.first?.device == "deck")
     #expect(try container.list(game: "other").isEmpty)
   }
 
@@ -145,7 +146,7 @@ struct ContainerConformanceTests {
   func noPartialVisible(fixture: ContainerFixture) throws {
     let dir = TemporaryDirectory("conformance")
     let container = try fixture.make(dir)
-    var seenDuring: [StoredArchive] = []
+    var seenDuring: [ContainerFile] = []
     try container.upload(game: "g", name: name1) { fd in
       let count = try body(Data(repeating: 2, count: 50_000))(fd)
       seenDuring = try container.list(game: "g")
@@ -265,7 +266,7 @@ struct S3SpecificTests {
     let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
     let good = try server.container()
     let skewed = try S3Container(
-      bucket: good.bucket, prefix: "p", settings: S3Settings(endpoint: server.endpoint),
+      bucket: good.bucket, prefix: "p", endpoint: server.endpoint,
       credentials: server.credentials,
       displayName: "s3://\(good.bucket)/p", clock: { Int64(Date().timeIntervalSince1970 * 1000) + 3_575_000 },
       retry: RetryPolicy(maxAttempts: 1))
@@ -319,7 +320,7 @@ struct S3SpecificTests {
     try #require(try openUploads() == [key], "the server does not list multipart uploads")
     // Two hours later, another upload of the game cleans up.
     let later = try S3Container(
-      bucket: container.bucket, prefix: container.prefix, settings: S3Settings(endpoint: server.endpoint),
+      bucket: container.bucket, prefix: container.prefix, endpoint: server.endpoint,
       credentials: server.credentials, displayName: "later",
       clock: { Int64(Date().timeIntervalSince1970 * 1000) + 2 * 3_600_000 },
       retry: RetryPolicy(maxAttempts: 1))

@@ -120,10 +120,12 @@ final class FaultyContainer: Container, @unchecked Sendable {
     try base.probe()
   }
 
-  func list(game: String) throws -> [StoredArchive] {
+  func list(game: String) throws -> [ContainerFile] {
     guard let fault = fires(.list) else { return try base.list(game: game) }
     try generic(fault)
-    let archives = try base.archivesNewestFirst(game: game)
+    let files = try base.list(game: game)
+    let newestFirst = ArchiveCatalog(files).recognized.map(\.name)
+    let archives = newestFirst.compactMap { name in files.first { $0.name == name } }
     switch fault {
     case .partialListing: return Array(archives.dropFirst(archives.count / 2 + 1))
     case .emptyListing: return []
@@ -131,7 +133,7 @@ final class FaultyContainer: Container, @unchecked Sendable {
     }
   }
 
-  func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> StoredArchive {
+  func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
     guard let fault = fires(.upload) else { return try base.upload(game: game, name: name, body: body) }
     try generic(fault)
     let stored = try base.upload(game: game, name: name, body: body)

@@ -63,23 +63,23 @@ struct HardLinkTests {
 
   @Test("names of one file (same device and inode, more than one link) are hard links to the first")
   func hardlinkDetection() {
-    func file(_ path: String, inode: UInt64, links: UInt64 = 2, mtime: Int64 = 5) -> SnapshotEntry {
-      SnapshotEntry(
+    func file(_ path: String, inode: UInt64, links: UInt64 = 2, mtime: Int64 = 5) -> SaveScanEntry {
+      SaveScanEntry(
         path: path, kind: .file, size: 3, modifiedNs: mtime, mode: 0o644, changedNs: 7, inode: inode,
         device: 1,
         linkCount: links)
     }
-    let snapshot = Snapshot(
+    let scan = SaveScan(
       root: "/nowhere",
       entries: [
         file("a", inode: 10), file("b", inode: 11, links: 1), file("c", inode: 10), file("d", inode: 10),
         // Same inode, other facts: a filesystem whose inode numbers cannot be trusted.
         file("e", inode: 10, mtime: 6),
-        SnapshotEntry(
+        SaveScanEntry(
           path: "f", kind: .directory, size: 0, modifiedNs: 5, mode: 0o755, inode: 12, linkCount: 2),
-        SnapshotEntry(
+        SaveScanEntry(
           path: "f/g", kind: .directory, size: 0, modifiedNs: 5, mode: 0o755, inode: 12, linkCount: 2),
       ], skipped: [])
-    #expect(snapshot.hardlinks() == [2: 0, 3: 0])
+    #expect(scan.hardlinks() == [2: 0, 3: 0])
   }
 }

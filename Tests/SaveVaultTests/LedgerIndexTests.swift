@@ -48,7 +48,7 @@ struct LedgerIndexTests {
     let loaded = try #require(store.loadIndex(game: "g", container: "c"))
     let old = try #require(loaded["slot.sav"])
     #expect(old.detail == "ab12" && old.changedNs == nil && old.inode == nil)
-    let file = SnapshotEntry(path: "slot.sav", kind: .file, size: 3, modifiedNs: 100, mode: 0o644)
+    let file = SaveScanEntry(path: "slot.sav", kind: .file, size: 3, modifiedNs: 100, mode: 0o644)
     #expect(!old.matches(file), "unknown change time and inode: hashed, never taken as unchanged")
     let new = try #require(loaded["new.sav"])
     #expect(new.detail == "cd34" && new.changedNs == 5 && new.inode == 6)
@@ -66,21 +66,21 @@ struct LedgerIndexTests {
   @Test("takes each file's hash from the manifest, whatever the manifest's order")
   func detailsByPath() {
     let entries = [
-      SnapshotEntry(path: "a", kind: .file, size: 1, modifiedNs: 1, mode: 0o644),
-      SnapshotEntry(path: "b", kind: .symlink, size: 0, modifiedNs: 2, mode: 0o777, linkTarget: "a"),
-      SnapshotEntry(path: "c", kind: .directory, size: 0, modifiedNs: 3, mode: 0o755),
+      SaveScanEntry(path: "a", kind: .file, size: 1, modifiedNs: 1, mode: 0o644),
+      SaveScanEntry(path: "b", kind: .symlink, size: 0, modifiedNs: 2, mode: 0o777, linkTarget: "a"),
+      SaveScanEntry(path: "c", kind: .directory, size: 0, modifiedNs: 3, mode: 0o755),
     ]
-    let snapshot = Snapshot(root: "/nowhere", entries: entries, skipped: [])
+    let scan = SaveScan(root: "/nowhere", entries: entries, skipped: [])
     let content = [
       ManifestEntry(path: "a", kind: .file, size: 1, sha256: "hash-a"),
       ManifestEntry(path: "b", kind: .symlink, target: "a"),
       ManifestEntry(path: "c", kind: .directory),
     ]
-    let inOrder = LedgerIndexEntry.entries(snapshot: snapshot, content: content)
+    let inOrder = LedgerIndexEntry.entries(scan: scan, content: content)
     #expect(inOrder.map(\.detail) == ["hash-a", "a", ""])
-    #expect(LedgerIndexEntry.entries(snapshot: snapshot, content: content.reversed()) == inOrder)
+    #expect(LedgerIndexEntry.entries(scan: scan, content: content.reversed()) == inOrder)
     #expect(
-      LedgerIndexEntry.entries(snapshot: snapshot, content: Array(content.prefix(1))).map(\.detail) == [
+      LedgerIndexEntry.entries(scan: scan, content: Array(content.prefix(1))).map(\.detail) == [
         "hash-a", "", "",
       ])
   }

@@ -95,9 +95,9 @@ struct PackRestoreTests {
     try FileManager.default.createSymbolicLink(atPath: save + "/out", withDestinationPath: dir.sub("secret"))
     try FileManager.default.createSymbolicLink(atPath: save + "/up", withDestinationPath: "../secret")
     #expect(mkfifo(save + "/pipe", 0o644) == 0)
-    let snapshot = try #require(try Snapshot.scan(save))
-    #expect(snapshot.entries.map(\.path) == ["a.sav"])
-    #expect(Set(snapshot.skipped.map(\.path)) == ["out", "up", "pipe"])
+    let scan = try #require(try SaveScan.scan(save))
+    #expect(scan.entries.map(\.path) == ["a.sav"])
+    #expect(Set(scan.skipped.map(\.path)) == ["out", "up", "pipe"])
   }
 
   @Test("a save directory reached through a symlink is restored in place, and the link stays")

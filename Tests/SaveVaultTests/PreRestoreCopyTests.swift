@@ -33,8 +33,8 @@ struct PreRestoreCopyTests {
   func keptWhenUnchanged() throws {
     let (dir, vault, target, save) = try setUp("early-kept")
     let before = contentTree(save)
-    let snapshot = try #require(try Snapshot.scan(save))
-    let early = try #require(vault.startPreRestoreCopy(of: snapshot, target: target))
+    let scan = try #require(try SaveScan.scan(save))
+    let early = try #require(vault.startPreRestoreCopy(of: scan, target: target))
     let name = try #require(early.wait(), "the copy was not made")
     let kept = try #require(vault.keepReplaced(save, target: target, early: early))
     #expect((kept as NSString).lastPathComponent == name)
@@ -48,8 +48,8 @@ struct PreRestoreCopyTests {
   func sameMetadataNewBytes() throws {
     let (dir, vault, target, save) = try setUp("early-same-metadata")
     try writeFile(save + "/slot1.sav", "BBBB", modifiedNs: 1_700_000_000_000_000_000)
-    let snapshot = try #require(try Snapshot.scan(save))
-    let early = try #require(vault.startPreRestoreCopy(of: snapshot, target: target))
+    let scan = try #require(try SaveScan.scan(save))
+    let early = try #require(vault.startPreRestoreCopy(of: scan, target: target))
     let name = try #require(early.wait(), "the copy was not made")
     // What a tool restoring mtimes, or a coarse clock, does: new bytes, same size and time.
     try writeFile(save + "/slot1.sav", "CCCC", modifiedNs: 1_700_000_000_000_000_000)
@@ -62,8 +62,8 @@ struct PreRestoreCopyTests {
   @Test("when the folder changed after the copy was packed, the folder is packed again and nothing is lost")
   func repackedWhenChanged() throws {
     let (dir, vault, target, save) = try setUp("early-changed")
-    let snapshot = try #require(try Snapshot.scan(save))
-    let early = try #require(vault.startPreRestoreCopy(of: snapshot, target: target))
+    let scan = try #require(try SaveScan.scan(save))
+    let early = try #require(vault.startPreRestoreCopy(of: scan, target: target))
     let name = try #require(early.wait(), "the copy was not made")
     try writeFile(save + "/slot1.sav", "written after the copy")
     let after = contentTree(save)
@@ -78,8 +78,8 @@ struct PreRestoreCopyTests {
   func discardedWhenNotSwapped() throws {
     let (dir, vault, target, save) = try setUp("early-discarded")
     defer { withExtendedLifetime(dir) {} }
-    let snapshot = try #require(try Snapshot.scan(save))
-    let early = try #require(vault.startPreRestoreCopy(of: snapshot, target: target))
+    let scan = try #require(try SaveScan.scan(save))
+    let early = try #require(vault.startPreRestoreCopy(of: scan, target: target))
     let name = try #require(early.wait(), "the copy was not made")
     vault.discard(early, target: target)
     #expect(

@@ -64,13 +64,13 @@ struct FingerprintTests {
   func fastPath() throws {
     let dir = TemporaryDirectory("fingerprint")
     try writeFile(dir.sub("s/a.sav"), "a")
-    let snapshot = try #require(try Snapshot.scan(dir.sub("s")))
+    let scan = try #require(try SaveScan.scan(dir.sub("s")))
     let record = LedgerRecord(
-      game: "g", container: "c", archive: "x", metadataDigest: snapshot.metadataDigest,
+      game: "g", container: "c", archive: "x", metadataDigest: scan.metadataDigest,
       contentDigest: "ignored",
       files: 1, bytes: 1, agreedAtMs: 0)
     var indexRead = false
-    let changed = try Fingerprint(snapshot: snapshot).hasChanged(since: record) {
+    let changed = try Fingerprint(scan: scan).hasChanged(since: record) {
       indexRead = true
       return nil
     }
@@ -84,26 +84,26 @@ struct FingerprintTests {
     let dir = TemporaryDirectory("fingerprint")
     try writeFile(dir.sub("s/a.sav"), "same", modifiedNs: 1_000_000_000_000_000_000)
     try writeFile(dir.sub("s/b.sav"), "keep", modifiedNs: 1_000_000_000_000_000_000)
-    let agreed = try #require(try Snapshot.scan(dir.sub("s")))
-    let content = try Fingerprint(snapshot: agreed).contentEntries()
+    let agreed = try #require(try SaveScan.scan(dir.sub("s")))
+    let content = try Fingerprint(scan: agreed).contentEntries()
     let index = Dictionary(
-      uniqueKeysWithValues: LedgerIndexEntry.entries(snapshot: agreed, content: content).map { ($0.path, $0) }
+      uniqueKeysWithValues: LedgerIndexEntry.entries(scan: agreed, content: content).map { ($0.path, $0) }
     )
     let record = LedgerRecord(
       game: "g", container: "c", archive: "x", metadataDigest: agreed.metadataDigest,
       contentDigest: ContentDigest.of(content), files: 2, bytes: 8, agreedAtMs: 0)
 
     try writeFile(dir.sub("s/a.sav"), "same", modifiedNs: 1_100_000_000_000_000_000)
-    let touched = try #require(try Snapshot.scan(dir.sub("s")))
+    let touched = try #require(try SaveScan.scan(dir.sub("s")))
     #expect(touched.metadataDigest != agreed.metadataDigest)
-    #expect(try !Fingerprint(snapshot: touched).hasChanged(since: record) { index })
+    #expect(try !Fingerprint(scan: touched).hasChanged(since: record) { index })
     #expect(
-      try Fingerprint(snapshot: touched).hasChanged(since: record) { nil },
+      try Fingerprint(scan: touched).hasChanged(since: record) { nil },
       "no index must never mean agreement")
 
     try writeFile(dir.sub("s/a.sav"), "diff", modifiedNs: 1_100_000_000_000_000_000)
-    let edited = try #require(try Snapshot.scan(dir.sub("s")))
-    #expect(try Fingerprint(snapshot: edited).hasChanged(since: record) { index })
+    let edited = try #require(try SaveScan.scan(dir.sub("s")))
+    #expect(try Fingerprint(scan: edited).hasChanged(since: record) { index })
   }
 }
 

@@ -114,9 +114,8 @@ final class S3TestServer: Sendable {
   func container(bucket: String = "b" + UUID().uuidString.lowercased().prefix(12), prefix: String = "saves")
     throws -> S3Container
   {
-    let settings = S3Settings(endpoint: endpoint)
     let container = try S3Container(
-      bucket: bucket, prefix: prefix, settings: settings, credentials: credentials,
+      bucket: bucket, prefix: prefix, endpoint: endpoint, credentials: credentials,
       displayName: "s3://\(bucket)/\(prefix)", clock: { Int64(Date().timeIntervalSince1970 * 1000) },
       retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.05, maxSeconds: 2))
     try makeBucket(bucket, using: container)

@@ -51,24 +51,24 @@ public struct ExtractionLimits: Sendable, Equatable {
 }
 
 extension ExtractionLimits {
-  /// Why `snapshot` could not be restored under these limits, or nil if it can.
-  func violation(of snapshot: Snapshot) -> String? {
-    if snapshot.entries.count > maxEntries {
-      return "it has \(snapshot.entries.count) entries, more than SaveVault restores (\(maxEntries))"
+  /// Why `scan` could not be restored under these limits, or nil if it can.
+  func violation(of scan: SaveScan) -> String? {
+    if scan.entries.count > maxEntries {
+      return "it has \(scan.entries.count) entries, more than SaveVault restores (\(maxEntries))"
     }
-    // Snapshot paths are clean (no empty components): the depth is one more than the slashes.
-    if let deep = snapshot.entries.first(where: {
+    // Scanned paths are clean (no empty components): the depth is one more than the slashes.
+    if let deep = scan.entries.first(where: {
       $0.path.utf8.count >= maxDepth && Self.depth($0.path) > maxDepth
     }) {
       return "'\(deep.path.prefix(80))…' is nested deeper than SaveVault restores (\(maxDepth) levels)"
     }
-    if snapshot.byteCount > maxTotalBytes {
-      return "it holds \(snapshot.byteCount) bytes, more than SaveVault restores (\(maxTotalBytes))"
+    if scan.byteCount > maxTotalBytes {
+      return "it holds \(scan.byteCount) bytes, more than SaveVault restores (\(maxTotalBytes))"
     }
     // Swift strings compare by canonical equivalence, as the restore's checks do, and libarchive
     // reads UTF-8 names back in NFC: two spellings of one name could not both come back.
     var seen: [String: String] = [:]
-    for entry in snapshot.entries where !entry.path.utf8.allSatisfy({ $0 < 0x80 }) {
+    for entry in scan.entries where !entry.path.utf8.allSatisfy({ $0 < 0x80 }) {
       if let twin = seen.updateValue(entry.path, forKey: entry.path) {
         return
           "'\(twin)' and '\(entry.path)' differ only in how Unicode spells them (as a Mac and Linux spell é), and a restore could not bring both back: rename one"

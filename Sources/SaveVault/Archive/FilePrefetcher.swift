@@ -6,7 +6,7 @@ import Foundation
   import Darwin
 #endif
 
-/// Reads a snapshot's small files ahead of the packer, in its order, on a second thread: on a
+/// Reads a scan's small files ahead of the packer, in its order, on a second thread: on a
 /// save of many small files the opens, reads and `fstat`s (as much system time as `tar -cf`
 /// spends) then run beside the packer's hashing and header building instead of before them.
 ///
@@ -16,7 +16,7 @@ import Foundation
 /// which streams it. Each small file is checked as the packer checks the files it streams: a
 /// regular file, read to the size it had when opened, unchanged (size and time) after.
 final class FilePrefetcher: @unchecked Sendable {
-  /// What the packer gets for each file, in the snapshot's order.
+  /// What the packer gets for each file, in the scan's order.
   enum Item {
     /// The whole file, and its modification time when it was opened.
     case content([UInt8], modifiedNs: Int64)
@@ -217,8 +217,8 @@ final class SaveFileReading {
   }
 }
 
-/// Opens a snapshot's files relative to their open folder, keeping the last folder open: files
-/// come in the snapshot's order, folder by folder, so the kernel resolves one name per file
+/// Opens a scan's files relative to their open folder, keeping the last folder open: files
+/// come in the scan's order, folder by folder, so the kernel resolves one name per file
 /// instead of the whole path.
 final class FolderDescriptors {
   let root: String

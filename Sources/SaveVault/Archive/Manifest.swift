@@ -71,7 +71,7 @@ enum ContentDigest {
   /// One line per entry in path-byte order: `kind NUL path NUL detail LF`, where the detail is
   /// `size NUL sha256` for files, the target for symlinks, empty for folders.
   static func of(_ entries: [ManifestEntry]) -> String {
-    // Entries usually come in path-byte order already (a snapshot's order).
+    // Entries usually come in path-byte order already (a scan's order).
     let sorted =
       zip(entries, entries.dropFirst()).allSatisfy { pathPrecedes($0.path, $1.path) }
       ? entries : entries.sorted { pathPrecedes($0.path, $1.path) }

@@ -10,7 +10,7 @@ import Foundation
 /// Packs a save directory into a POSIX pax tar through libarchive, streaming: one fixed
 /// buffer, never a whole file or archive in memory; compressed with zstd when asked.
 ///
-/// Layout: `.savevault/header.json` first, then every entry of the snapshot in its stable
+/// Layout: `.savevault/header.json` first, then every entry of the scan in its stable
 /// order (relative paths, modes, nanosecond mtimes, empty folders, inside symlinks; hard links
 /// after the first name of their file; files with holes in GNU's pax sparse format; names
 /// that are not UTF-8 with their bytes under `hdrcharset=BINARY`), then
@@ -35,7 +35,7 @@ struct Packer {
 
   /// Writes the archive to `fd`. Throws `ArchiveError` (`.unreadable` naming the file that
   /// could not be read or changed while read; `.writeFailed`/`.noSpace` for output failures).
-  func pack(_ snapshot: Snapshot, to fd: Int32, outputName: String) throws -> Result {
+  func pack(_ scan: SaveScan, to fd: Int32, outputName: String) throws -> Result {
     _ = LibArchiveLocale.ensureUTF8
     guard let writer = LibArchiveHandle(archive_write_new, free: archive_write_free) else {
       throw ArchiveError.writeFailed(path: outputName, reason: "libarchive: out of memory")
@@ -60,16 +60,16 @@ struct Packer {
 
     try writeMetadataFile(ArchiveHeader.path, JSONEncoder.stable.encode(header), writer, outputName)
     var entries: [ManifestEntry] = []
-    entries.reserveCapacity(snapshot.entries.count)
+    entries.reserveCapacity(scan.entries.count)
     let entry = LibArchiveEntry()  // one, cleared for each item
     let e = entry.pointer
-    let hardlinks = snapshot.hardlinks()
-    let files = snapshot.entries.indices.filter { snapshot.entries[$0].kind == .file && hardlinks[$0] == nil }
-      .map { snapshot.entries[$0] }
-    let prefetcher = FilePrefetcher(root: snapshot.root, paths: files.map(\.path), sizes: files.map(\.size))
+    let hardlinks = scan.hardlinks()
+    let files = scan.entries.indices.filter { scan.entries[$0].kind == .file && hardlinks[$0] == nil }
+      .map { scan.entries[$0] }
+    let prefetcher = FilePrefetcher(root: scan.root, paths: files.map(\.path), sizes: files.map(\.size))
     defer { prefetcher.stop() }
-    let folders = FolderDescriptors(root: snapshot.root)  // the packer's own, for large files
-    for (index, item) in snapshot.entries.enumerated() {
+    let folders = FolderDescriptors(root: scan.root)  // the packer's own, for large files
+    for (index, item) in scan.entries.enumerated() {
       archive_entry_clear(e)
       // The name's bytes as they are: libarchive writes them as UTF-8 when they are, and with
       // `hdrcharset=BINARY` when they are not (pax allows any bytes).
@@ -88,7 +88,7 @@ struct Packer {
         entries.append(
           ManifestEntry(path: item.path, kind: .symlink, target: item.linkTarget).stamped(from: e))
       case .file where hardlinks[index] != nil:
-        // Manifest entries and snapshot entries go one for one: the first name's is known.
+        // Manifest entries and scan entries go one for one: the first name's is known.
         let first = entries[hardlinks[index] ?? index]
         archive_entry_set_filetype(e, SV_AE_IFREG)
         Self.setModified(e, first.modifiedNs ?? item.modifiedNs)  // one file: the time it was packed with
@@ -272,12 +272,4 @@ final class Writeback {
       unflushed = 0
     }
   }
-}
-
-/// Division rounding toward negative infinity (for times before 1970).
-func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a / b - (a % b < 0 ? 1 : 0) }
-/// The remainder that goes with `floorDiv`, always in `0..<b`.
-func floorMod(_ a: Int64, _ b: Int64) -> Int64 {
-  let remainder = a % b
-  return remainder < 0 ? remainder + b : remainder
 }

@@ -16,50 +16,11 @@ public struct S3Settings: Sendable, Equatable {
   }
 }
 
-/// AWS credentials and settings from the environment and the shared files, as the AWS CLI
-/// reads them: `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`/`AWS_SESSION_TOKEN`, else the profile
+/// AWS settings from the environment and the shared files, as the AWS CLI reads them (the
+/// credentials, which only an S3 container needs, are read where it is made): `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`/`AWS_SESSION_TOKEN`, else the profile
 /// `AWS_PROFILE` (default `default`) of `~/.aws/credentials` and `~/.aws/config`
 /// (`AWS_SHARED_CREDENTIALS_FILE`, `AWS_CONFIG_FILE`).
 enum AWSSharedConfig {
-  /// The credentials to use. A half-set pair, or none at all, is a usage error naming what to set.
-  static func credentials(environment: [String: String], home: String) throws(ConfigError) -> AWSCredentials {
-    let key = environment["AWS_ACCESS_KEY_ID"].flatMap { $0.isEmpty ? nil : $0 }
-    let secret = environment["AWS_SECRET_ACCESS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-    switch (key, secret) {
-    case (let key?, let secret?):
-      return AWSCredentials(
-        accessKeyID: key, secretAccessKey: secret,
-        sessionToken: environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
-    case (.some, nil):
-      throw .invalid(
-        "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not: set both, or neither to use a profile")
-    case (nil, .some):
-      throw .invalid(
-        "AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not: set both, or neither to use a profile")
-    case (nil, nil):
-      break
-    }
-    let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-    let file = environment["AWS_SHARED_CREDENTIALS_FILE"] ?? home + "/.aws/credentials"
-    let fromCredentials = section(profile, of: file)
-    let fromConfig = section(
-      profile == "default" ? "default" : "profile " + profile, of: configFile(environment, home))
-    let merged = fromConfig.merging(fromCredentials) { $1 }
-    switch (merged["aws_access_key_id"], merged["aws_secret_access_key"]) {
-    case (let key?, let secret?):
-      return AWSCredentials(
-        accessKeyID: key, secretAccessKey: secret, sessionToken: merged["aws_session_token"])
-    case (.some, nil), (nil, .some):
-      throw .invalid(
-        "profile '\(profile)' in '\(file)' has only half of its key pair: set aws_access_key_id and aws_secret_access_key"
-      )
-    case (nil, nil):
-      throw .invalid(
-        "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile '\(profile)' in '\(file)'"
-      )
-    }
-  }
-
   /// The region of the profile in `~/.aws/config`, if any.
   static func region(environment: [String: String], home: String) -> String? {
     let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
@@ -67,7 +28,7 @@ enum AWSSharedConfig {
       profile == "default" ? "default" : "profile " + profile, of: configFile(environment, home))["region"]
   }
 
-  private static func configFile(_ environment: [String: String], _ home: String) -> String {
+  static func configFile(_ environment: [String: String], _ home: String) -> String {
     environment["AWS_CONFIG_FILE"] ?? home + "/.aws/config"
   }
 

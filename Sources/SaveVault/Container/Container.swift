@@ -6,27 +6,23 @@ import Foundation
   import Darwin
 #endif
 
-/// One backup as a container lists it.
-public struct StoredArchive: Sendable, Equatable {
+/// One archive file as a container lists it: its name and what the storage says about it. What
+/// the name means (when the backup was made, on which device) is the archive catalog's to say.
+public struct ContainerFile: Sendable, Equatable {
   /// The file name, `packsave-….tar` or `packsave-….tar.zst`.
   public var name: String
   /// Its size in bytes.
   public var size: Int64
-  /// When it was made, in epoch milliseconds: SaveVault's own time from the name (or the
-  /// container's metadata), never only the storage's upload time.
+  /// When the storage last modified it, in epoch milliseconds (a folder's mtime, S3's
+  /// `LastModified`, rclone's `ModTime`; 0 when the storage does not say).
   public var modifiedMs: Int64
-  /// The device that made it, or nil for an archive another tool put there.
-  public var device: String?
   /// Container-specific facts (for a folder, its path).
   public var metadata: [String: String]
 
-  public init(
-    name: String, size: Int64, modifiedMs: Int64, device: String?, metadata: [String: String] = [:]
-  ) {
+  public init(name: String, size: Int64, modifiedMs: Int64, metadata: [String: String] = [:]) {
     self.name = name
     self.size = size
     self.modifiedMs = modifiedMs
-    self.device = device
     self.metadata = metadata
   }
 }
@@ -44,17 +40,18 @@ public protocol Container: Sendable {
   /// missing bucket or refused credentials throw `.unavailable`, never an empty answer.
   func probe() throws
 
-  /// Every backup of `game` (names `packsave-*.tar` and `packsave-*.tar.zst`), in no
-  /// particular order. A game never backed up gives `[]`; an unreachable container throws
-  /// `.unavailable`. Never returns a partial listing.
-  func list(game: String) throws -> [StoredArchive]
+  /// Every file of `game` named like a backup (`packsave-*.tar` and `packsave-*.tar.zst`), in
+  /// no particular order, as the storage describes it (the names are not parsed here). A game
+  /// never backed up gives `[]`; an unreachable container throws `.unavailable`. Never returns
+  /// a partial listing.
+  func list(game: String) throws -> [ContainerFile]
 
   /// Stores a new archive atomically: `body` writes the whole archive to the file descriptor
   /// it is given and returns the byte count. Nothing is visible under `name` until every byte
   /// is stored and flushed; a failed or interrupted upload leaves nothing under `name`.
   /// Never replaces an existing archive (`.alreadyExists`).
   @discardableResult
-  func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> StoredArchive
+  func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile
 
   /// Opens `name` for reading and hands `body` a file descriptor positioned at its start.
   /// Throws `.notFound` if there is no such archive.
@@ -68,6 +65,15 @@ public protocol Container: Sendable {
   /// Throws `.unavailable` (or `.noSpace`) when it cannot write or remove the probe. A folder
   /// that is created on first use is checked through its nearest existing parent instead.
   func checkWritable() throws -> WriteCheck
+
+  /// Whether `upload` hands `body` the archive's own file on a disk of this machine, flushed
+  /// once written (a folder), rather than a copy that goes elsewhere: a writer may then start
+  /// the disk on the data while it writes. False unless a container says so.
+  var flushesUploadsToLocalDisk: Bool { get }
+}
+
+extension Container {
+  public var flushesUploadsToLocalDisk: Bool { false }
 }
 
 /// What `Container.checkWritable()` learned besides that writing works.
@@ -80,35 +86,6 @@ public struct WriteCheck: Sendable, Equatable {
 
   /// A new name for a probe object: hidden, random, never a backup's name.
   static func probeName() -> String { ".savevault-probe-" + UUID().uuidString.lowercased() }
-}
-
-extension Container {
-  /// The backups of `game` whose names SaveVault made (`ArchiveName` parses them), newest
-  /// first (by SaveVault's time, then by name). Only these are ever a game's latest, a
-  /// device's, or weighed by a sync or prune.
-  public func archivesNewestFirst(game: String) throws -> [StoredArchive] {
-    try listSorted(game: game).recognized
-  }
-
-  /// Every `packsave-*` file of `game`, split into SaveVault's names (newest first) and the
-  /// rest (a stray `packsave-old.tar` put there by hand or by another tool), which can be
-  /// listed, verified and restored by name but are never latest.
-  public func listSorted(game: String) throws -> (recognized: [StoredArchive], unrecognized: [StoredArchive])
-  {
-    var recognized: [StoredArchive] = []
-    var unrecognized: [StoredArchive] = []
-    for archive in try list(game: game) {
-      if ArchiveName(parsing: archive.name) != nil {
-        recognized.append(archive)
-      } else {
-        unrecognized.append(archive)
-      }
-    }
-    func newestFirst(_ a: StoredArchive, _ b: StoredArchive) -> Bool {
-      a.modifiedMs != b.modifiedMs ? a.modifiedMs > b.modifiedMs : a.name > b.name
-    }
-    return (recognized.sorted(by: newestFirst), unrecognized.sorted(by: newestFirst))
-  }
 }
 
 /// An archive written to a local temporary file before it goes to a remote container: the
@@ -159,40 +136,6 @@ final class StagedArchive {
     } catch {
       throw ArchiveError.writeFailed(
         path: NSTemporaryDirectory(), reason: Platform.describe(errno: error.code))
-    }
-  }
-}
-
-/// Makes the container for a target.
-public enum ContainerFactory {
-  /// The container `target` names. The embedded default folder is created by its first
-  /// upload; any other folder must already exist (an unmounted drive must not look like an
-  /// empty container). S3 credentials are read here, from the environment and the shared
-  /// AWS files; their absence is a usage error.
-  public static func make(for target: Target, paths: Paths, context: Context) throws(ConfigError)
-    -> any Container
-  {
-    switch target.container {
-    case .folder(let path):
-      return FolderContainer(
-        root: path, displayName: target.containerURL, createsRoot: path == paths.defaultContainer,
-        sharing: .followsUmask)
-    case .s3(let bucket, let prefix):
-      let credentials = try AWSSharedConfig.credentials(environment: context.environment, home: paths.home)
-      let container = try S3Container(
-        bucket: bucket, prefix: prefix, settings: target.s3, credentials: credentials,
-        displayName: target.containerURL, clock: context.clock)
-      container.progress = context.reportProgress
-      container.checkpoint = { [context] in try context.checkpoint($0) }
-      if let mib = context.environment["SAVEVAULT_S3_PART_MIB"].flatMap(Int64.init), mib >= 1 {
-        // Smaller parts than the default 16 MiB (S3 wants at least 5, except for the last).
-        container.partSize = mib << 20
-        container.multipartThreshold = mib << 20
-      }
-      return container
-    case .rclone(let remote, let path):
-      return try RcloneContainer(
-        remote: remote, path: path, displayName: target.containerURL, environment: context.environment)
     }
   }
 }

@@ -28,3 +28,21 @@ public enum ContainerError: Error, Equatable, Sendable, CustomStringConvertible 
     }
   }
 }
+
+/// Settings a container cannot work with, found when it is made, before any request: the
+/// caller's settings are wrong, not the container.
+public enum ContainerSetupError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The S3 endpoint is not an http(s) URL, or is plain HTTP to another machine without leave.
+  case unusableEndpoint(container: String, reason: String)
+  /// A program the container works through is not installed (`install`: how to get it).
+  case missingProgram(container: String, program: String, install: String)
+
+  public var description: String {
+    switch self {
+    case .unusableEndpoint(let container, let reason):
+      "container URL '\(container)' is not usable: \(reason)"
+    case .missingProgram(let container, let program, let install):
+      "container '\(container)' needs \(program), which is not installed: \(install)"
+    }
+  }
+}

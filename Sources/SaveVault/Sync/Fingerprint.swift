@@ -12,25 +12,25 @@ import Foundation
 /// identical bytes raises no change; other bytes copied in with the old size and mtime
 /// (`cp -p`) do, as their ctime (and often inode) is new.
 struct Fingerprint {
-  var snapshot: Snapshot
+  var scan: SaveScan
 
   /// Whether the save differs from the agreed record. A missing or damaged index counts as
   /// changed (never as agreement).
   func hasChanged(since record: LedgerRecord, index: () -> [String: LedgerIndexEntry]?) throws -> Bool {
-    if snapshot.metadataDigest == record.metadataDigest { return false }
+    if scan.metadataDigest == record.metadataDigest { return false }
     guard let known = index() else { return true }
     return try contentDigest(known: known) != record.contentDigest
   }
 
-  /// The content digest of the snapshot, reusing `known` hashes for files whose metadata
+  /// The content digest of the scan, reusing `known` hashes for files whose metadata
   /// matches and hashing the rest.
   func contentDigest(known: [String: LedgerIndexEntry] = [:]) throws -> String {
     ContentDigest.of(try contentEntries(known: known))
   }
 
-  /// The snapshot as manifest entries, with content hashes.
+  /// The scan as manifest entries, with content hashes.
   func contentEntries(known: [String: LedgerIndexEntry] = [:]) throws -> [ManifestEntry] {
-    try snapshot.entries.map { entry in
+    try scan.entries.map { entry in
       switch entry.kind {
       case .directory: return ManifestEntry(path: entry.path, kind: .directory)
       case .symlink: return ManifestEntry(path: entry.path, kind: .symlink, target: entry.linkTarget)
@@ -38,7 +38,7 @@ struct Fingerprint {
         if let agreed = known[entry.path], agreed.matches(entry), !agreed.detail.isEmpty {
           return ManifestEntry(path: entry.path, kind: .file, size: entry.size, sha256: agreed.detail)
         }
-        let (size, digest) = try Self.hashFile(entry.path, under: snapshot.root)
+        let (size, digest) = try Self.hashFile(entry.path, under: scan.root)
         return ManifestEntry(path: entry.path, kind: .file, size: size, sha256: digest)
       }
     }
@@ -48,12 +48,18 @@ struct Fingerprint {
   static func hashFile(_ relative: String, under root: String) throws -> (Int64, String) {
     let path = root + "/" + relative
     let fd = RawName.withCString(relative, under: root) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-    guard fd >= 0 else { throw ArchiveError.unreadable(path: path, reason: Platform.describe(errno: errno)) }
+    guard fd >= 0 else {
+      throw SaveFolderError.unreadable(path: path, reason: Platform.describe(errno: errno))
+    }
     defer { close(fd) }
     let hash = SHA256()
-    let total = try Platform.forEachChunk(of: fd, path: path) { chunk in
-      if let base = chunk.baseAddress { hash.update(base, count: chunk.count) }
+    do {
+      let total = try Platform.forEachChunk(of: fd, path: path) { chunk in
+        if let base = chunk.baseAddress { hash.update(base, count: chunk.count) }
+      }
+      return (total, hash.finalize())
+    } catch let error as SystemError {
+      throw SaveFolderError.unreadable(path: path, reason: Platform.describe(errno: error.code))
     }
-    return (total, hash.finalize())
   }
 }

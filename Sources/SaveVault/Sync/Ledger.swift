@@ -7,7 +7,7 @@ public struct LedgerRecord: Codable, Equatable, Sendable {
   public var container: String
   /// The archive both sides held at the agreement.
   public var archive: String
-  /// The snapshot's metadata digest then (the fast path).
+  /// The scan's metadata digest then (the fast path).
   public var metadataDigest: String
   /// The content digest then (the fallback when metadata differs).
   public var contentDigest: String
@@ -95,7 +95,7 @@ public struct UnresolvedConflict: Codable, Equatable, Sendable {
   public var seenAtMs: Int64
 }
 
-/// One file of the agreed snapshot, with its content hash, so that a metadata change can be
+/// One file of the agreed scan, with its content hash, so that a metadata change can be
 /// checked against content without re-hashing unchanged files.
 struct LedgerIndexEntry: Equatable {
   var path: String
@@ -111,7 +111,7 @@ struct LedgerIndexEntry: Equatable {
 
   /// Whether `entry` is, by its metadata, the file this entry describes. Never for an entry
   /// without change time and inode: its file is hashed again.
-  func matches(_ entry: SnapshotEntry) -> Bool {
+  func matches(_ entry: SaveScanEntry) -> Bool {
     entry.kind == kind && entry.size == size && entry.modifiedNs == modifiedNs && entry.mode == mode
       && entry.changedNs == changedNs && entry.inode == inode
   }
@@ -191,7 +191,7 @@ struct LedgerStore {
     return record
   }
 
-  /// The agreed snapshot's files by path, or nil if the index is missing or damaged. Each line
+  /// The agreed scan's files by path, or nil if the index is missing or damaged. Each line
   /// is `kind TAB size TAB mtime TAB mode TAB ctime TAB inode TAB detail TAB path`; a line
   /// without ctime and inode (six fields, as written before they were recorded) loads with
   /// them unknown.
@@ -285,21 +285,21 @@ struct LedgerStore {
 }
 
 extension LedgerIndexEntry {
-  /// The index for a snapshot whose content is described by `content` (from a manifest).
-  static func entries(snapshot: Snapshot, content: [ManifestEntry]) -> [LedgerIndexEntry] {
-    func entry(_ item: SnapshotEntry, _ detail: String?) -> LedgerIndexEntry {
+  /// The index for a scan whose content is described by `content` (from a manifest).
+  static func entries(scan: SaveScan, content: [ManifestEntry]) -> [LedgerIndexEntry] {
+    func entry(_ item: SaveScanEntry, _ detail: String?) -> LedgerIndexEntry {
       LedgerIndexEntry(
         path: item.path, kind: item.kind, size: item.size, modifiedNs: item.modifiedNs, mode: item.mode,
         changedNs: item.changedNs, inode: item.inode, detail: detail ?? "")
     }
-    // A manifest packed from this snapshot lists the same paths in the same order.
-    if content.count == snapshot.entries.count,
-      zip(snapshot.entries, content).allSatisfy({ $0.path == $1.path })
+    // A manifest packed from this scan lists the same paths in the same order.
+    if content.count == scan.entries.count,
+      zip(scan.entries, content).allSatisfy({ $0.path == $1.path })
     {
-      return zip(snapshot.entries, content).map { entry($0, $1.sha256 ?? $1.target) }
+      return zip(scan.entries, content).map { entry($0, $1.sha256 ?? $1.target) }
     }
     var details: [String: String] = [:]
     for entry in content { details[entry.path] = entry.sha256 ?? entry.target ?? "" }
-    return snapshot.entries.map { entry($0, details[$0.path]) }
+    return scan.entries.map { entry($0, details[$0.path]) }
   }
 }

@@ -60,8 +60,8 @@ extension Vault {
       verbose("the save is the content of '\(agreed)'; nothing to upload")
       return BackupReport(
         game: target.game, container: target.containerURL, outcome: .unchanged, archive: agreed,
-        files: found.snapshot?.fileCount ?? 0, bytes: found.snapshot?.byteCount ?? 0, archiveBytes: 0,
-        skipped: found.snapshot?.skipped.map(\.path) ?? [])
+        files: found.scan?.fileCount ?? 0, bytes: found.scan?.byteCount ?? 0, archiveBytes: 0,
+        skipped: found.scan?.skipped.map(\.path) ?? [])
     }
     guard found.state == .conflict, let conflict = conflict(found, target: target, choices: [.upload, .skip])
     else {
@@ -76,7 +76,7 @@ extension Vault {
       return BackupReport(
         game: target.game, container: target.containerURL, outcome: .skipped,
         archive: found.record?.archive ?? conflict.cloudArchive, files: conflict.localFiles,
-        bytes: conflict.localBytes, archiveBytes: 0, skipped: found.snapshot?.skipped.map(\.path) ?? [],
+        bytes: conflict.localBytes, archiveBytes: 0, skipped: found.scan?.skipped.map(\.path) ?? [],
         newerCloudArchive: conflict.cloudArchive)
     case .unresolved(let reason):
       noteUnanswered(found, target: target)
@@ -95,18 +95,18 @@ extension Vault {
   func performBackup(_ target: Target, container: any Container, seen: Seen, force: Bool, why: String? = nil)
     throws -> BackupReport
   {
-    var snapshot = seen.snapshot
-    if snapshot == nil || snapshot?.isEmpty == true {
+    var scan = seen.scan
+    if scan == nil || scan?.isEmpty == true {
       guard force else {
-        if snapshot == nil { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
+        if scan == nil { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
         throw VaultError.saveDirectoryEmpty(path: target.saveDirectory)
       }
-      snapshot = snapshot ?? Snapshot(root: target.saveDirectory, entries: [], skipped: [])
+      scan = scan ?? SaveScan(root: target.saveDirectory, entries: [], skipped: [])
     }
-    guard let snapshot else { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
-    for item in snapshot.skipped { context.log.warning("skipped '\(item.path)': \(item.reason)") }
-    if let violation = target.limits.violation(of: snapshot) {
-      throw VaultError.io(path: snapshot.root, reason: "cannot be backed up: \(violation)")
+    guard let scan else { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
+    for item in scan.skipped { context.log.warning("skipped '\(item.path)': \(item.reason)") }
+    if let violation = target.limits.violation(of: scan) {
+      throw VaultError.io(path: scan.root, reason: "cannot be backed up: \(violation)")
     }
 
     let record = seen.record
@@ -117,19 +117,19 @@ extension Vault {
     }
     if !force, let record, record.rolledBackFrom == nil, record.unresolved == nil,
       archives.contains(where: { $0.name == record.archive }),
-      try !Fingerprint(snapshot: snapshot).hasChanged(
+      try !Fingerprint(scan: scan).hasChanged(
         since: record, index: { ledger.loadIndex(target) })
     {
       verbose("the save matches '\(record.archive)', agreed \(record.agreedAtMs) ms; nothing to upload")
       return BackupReport(
         game: target.game, container: target.containerURL, outcome: .unchanged, archive: record.archive,
-        files: snapshot.fileCount, bytes: snapshot.byteCount, archiveBytes: 0,
-        skipped: snapshot.skipped.map(\.path),
+        files: scan.fileCount, bytes: scan.byteCount, archiveBytes: 0,
+        skipped: scan.skipped.map(\.path),
         newerCloudArchive: unagreed.flatMap { $0.device != target.device ? $0.name : nil })
     }
     if let why = force ? why : Self.uploadReason(record: record, archives: archives) { verbose(why) }
     let (stored, manifest, packed) = try storeSettled(
-      snapshot, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
+      scan, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
     try context.failpoints.hit("backup.stored")  // not a checkpoint: once stored, the agreement is recorded
     var report = BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
@@ -145,7 +145,7 @@ extension Vault {
       return report
     }
     do {
-      try recordAgreement(target: target, archive: stored.name, snapshot: packed, content: manifest.entries)
+      try recordAgreement(target: target, archive: stored.name, scan: packed, content: manifest.entries)
     } catch {
       throw VaultError.io(
         path: paths.ledgerDirectory,
@@ -172,11 +172,11 @@ extension Vault {
   /// Packs a live save: when a file changes while it is read (the game is still writing), the
   /// half-made archive is dropped (the container never shows it), the save is scanned again
   /// and packed again, up to `attempts` times; then the backup fails naming the file. Returns
-  /// the snapshot that was packed.
+  /// the scan that was packed.
   func storeSettled(
-    _ snapshot: Snapshot, target: Target, in container: any Container, notBefore: Int64, attempts: Int = 4
-  ) throws -> (StoredArchive, Manifest, Snapshot) {
-    var current = snapshot
+    _ scan: SaveScan, target: Target, in container: any Container, notBefore: Int64, attempts: Int = 4
+  ) throws -> (StoredArchive, Manifest, SaveScan) {
+    var current = scan
     for attempt in 1...attempts {
       do {
         let (stored, manifest) = try store(
@@ -186,7 +186,7 @@ extension Vault {
       } catch ArchiveError.changedWhileReading(let path) where attempt < attempts {
         verbose("'\(path)' changed while it was read; packing again (attempt \(attempt + 1))")
         usleep(UInt32(100_000 * attempt))
-        guard let again = try Snapshot.scan(target.saveDirectory) else {
+        guard let again = try SaveScan.scan(target.saveDirectory) else {
           throw VaultError.saveDirectoryMissing(path: target.saveDirectory)
         }
         current = again
@@ -195,7 +195,7 @@ extension Vault {
     throw ArchiveError.changedWhileReading(path: target.saveDirectory)
   }
 
-  /// Packs `snapshot` into a new archive in `container`, named for now and `device`, ending
+  /// Packs `scan` into a new archive in `container`, named for now and `device`, ending
   /// in `.tar` or, compressed, `.tar.zst`.
   ///
   /// The name's time is never before `notBefore` (the newest archive the uploader has seen,
@@ -204,7 +204,7 @@ extension Vault {
   /// devices can never turn an upload into an older-looking archive. Nor is it one of the
   /// times in `avoiding`.
   func store(
-    _ snapshot: Snapshot, game: String, device: String, in container: any Container,
+    _ scan: SaveScan, game: String, device: String, in container: any Container,
     notBefore: Int64 = Int64.min, avoiding: Set<Int64> = [], compression: ArchiveCompression = .none,
     reportsProgress: Bool = true
   ) throws -> (StoredArchive, Manifest) {
@@ -217,18 +217,18 @@ extension Vault {
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in
           let meter =
-            reportsProgress ? ProgressMeter(.packing, total: snapshot.byteCount, context: context) : nil
+            reportsProgress ? ProgressMeter(.packing, total: scan.byteCount, context: context) : nil
           // A folder flushes the archive when it is written: start the disk on it meanwhile.
           let packer = Packer(
             header: header, compression: compression, meter: meter,
-            startsWriteback: container is FolderContainer)
-          let result = try packer.pack(snapshot, to: fd, outputName: name.description)
+            startsWriteback: container.flushesUploadsToLocalDisk)
+          let result = try packer.pack(scan, to: fd, outputName: name.description)
           manifest = result.manifest
           try context.checkpoint("backup.packed")
           return result.byteCount
         }
         verbose("stored '\(stored.name)' (\(stored.size) bytes) in '\(container.displayName)'")
-        return (stored, manifest)
+        return (container.archive(stored), manifest)
       } catch ContainerError.alreadyExists(let container, let name) where attempt == Self.nameAttempts {
         throw ContainerError.transferFailed(
           container: container, name: name,
@@ -247,25 +247,25 @@ extension Vault {
   static let nameAttempts = 32
 
   /// Writes the ledger: this device and the container agree on `archive`, which holds the
-  /// save as `snapshot` shows it.
+  /// save as `scan` shows it.
   /// Archives still pending were made before this agreement: they become pre-restore copies
   /// first, so that no later run uploads them over it (whatever the devices' clocks say).
   /// `rolledBackFrom` is the cloud's newer latest when the player restored an older archive.
   func recordAgreement(
-    target: Target, archive: String, snapshot: Snapshot, content: [ManifestEntry],
+    target: Target, archive: String, scan: SaveScan, content: [ManifestEntry],
     rolledBackFrom: String? = nil
   ) throws {
     retirePending((try? pendingStore().archivesNewestFirst(game: target.game)) ?? [], target: target)
-    let index = LedgerIndexEntry.entries(snapshot: snapshot, content: content)
+    let index = LedgerIndexEntry.entries(scan: scan, content: content)
     var known: [String: LedgerIndexEntry] = [:]
     for entry in index { known[entry.path] = entry }
     let record = LedgerRecord(
       game: target.game, container: target.ledgerKey, archive: archive,
-      metadataDigest: snapshot.metadataDigest,
-      contentDigest: try Fingerprint(snapshot: snapshot).contentDigest(known: known),
-      files: snapshot.fileCount, bytes: snapshot.byteCount, agreedAtMs: context.clock(),
-      saveDir: target.saveDirectory, realSaveDir: snapshot.root,
-      saveMount: Platform.mountPoint(of: snapshot.root),
+      metadataDigest: scan.metadataDigest,
+      contentDigest: try Fingerprint(scan: scan).contentDigest(known: known),
+      files: scan.fileCount, bytes: scan.byteCount, agreedAtMs: context.clock(),
+      saveDir: target.saveDirectory, realSaveDir: scan.root,
+      saveMount: Platform.mountPoint(of: scan.root),
       rolledBackFrom: rolledBackFrom)
     try ledger.save(record, index: index)
   }

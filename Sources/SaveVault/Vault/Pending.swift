@@ -16,7 +16,7 @@ extension Vault {
     let held = try lock(target, purpose: "wrap")
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)
-    guard let snapshot = try Snapshot.scan(target.saveDirectory), !snapshot.isEmpty else { return nil }
+    guard let scan = try SaveScan.scan(target.saveDirectory), !scan.isEmpty else { return nil }
     // A folder on another drive than the agreed save (its drive not mounted) is kept too, but
     // noted, so that it waits for the player instead of being uploaded as the save.
     noteSaveNotAsAgreed(target)
@@ -26,7 +26,7 @@ extension Vault {
     // archive retired there had the name the next one would get, and one name must never stand
     // for two saves of this device.
     let (archive, _) = try self.store(
-      snapshot, game: target.game, device: target.device, in: store, notBefore: (agreed ?? Int64.min) + 1,
+      scan, game: target.game, device: target.device, in: store, notBefore: (agreed ?? Int64.min) + 1,
       avoiding: Set(preRestoreCopies(game: target.game).map(\.modifiedMs)), compression: target.compression)
     return store.root + "/" + target.game + "/" + archive.name
   }
@@ -143,11 +143,15 @@ extension Vault {
 
   /// Copies a whole file between descriptors; returns the byte count.
   static func copy(from source: Int32, to destination: Int32, name: String) throws -> Int64 {
-    try Platform.forEachChunk(of: source, path: name) { chunk in
-      if let code = Platform.writeAll(destination, chunk) {
-        if code == ENOSPC || code == EDQUOT { throw ArchiveError.noSpace(path: name) }
-        throw ArchiveError.writeFailed(path: name, reason: Platform.describe(errno: code))
+    do {
+      return try Platform.forEachChunk(of: source, path: name) { chunk in
+        if let code = Platform.writeAll(destination, chunk) {
+          if code == ENOSPC || code == EDQUOT { throw ArchiveError.noSpace(path: name) }
+          throw ArchiveError.writeFailed(path: name, reason: Platform.describe(errno: code))
+        }
       }
+    } catch let error as SystemError {
+      throw ArchiveError.unreadable(path: error.path, reason: Platform.describe(errno: error.code))
     }
   }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// A restore that replaces nothing deletes the copy (the save it holds is still in place).
 final class EarlyPreRestoreCopy: @unchecked Sendable {
   /// The save as it was scanned before the extraction: what is packed.
-  let snapshot: Snapshot
+  let scan: SaveScan
   private let finished = DispatchSemaphore(value: 0)
   /// The copy's name; written by the packing thread before it signals `finished`.
   private var name: String?
@@ -22,8 +22,8 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
   private(set) var failure: (any Error)?
   private var isJoined = false
 
-  init(vault: Vault, snapshot: Snapshot, target: Target) {
-    self.snapshot = snapshot
+  init(vault: Vault, scan: SaveScan, target: Target) {
+    self.scan = scan
     let thread = Thread { [self] in
       defer { finished.signal() }
       let keeper = vault.preRestoreStore(creating: true)
@@ -34,7 +34,7 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
       finishing.context.interruption = Interruption()
       do {
         let (stored, manifest) = try finishing.store(
-          snapshot, game: target.game, device: target.device, in: keeper,
+          scan, game: target.game, device: target.device, in: keeper,
           notBefore: newest.map { $0 + 1 } ?? Int64.min, reportsProgress: false)
         name = stored.name
         contentDigest = ContentDigest.of(manifest.entries)
@@ -59,9 +59,9 @@ extension Vault {
   /// Starts packing the pre-restore copy of `current` on a second thread, when there is
   /// something to keep (what an archive cannot hold, symlinks leading outside and FIFOs, stays
   /// in the save directory: `carryOver`).
-  func startPreRestoreCopy(of current: Snapshot?, target: Target) -> EarlyPreRestoreCopy? {
+  func startPreRestoreCopy(of current: SaveScan?, target: Target) -> EarlyPreRestoreCopy? {
     guard let current, !current.isEmpty else { return nil }
-    return EarlyPreRestoreCopy(vault: self, snapshot: current, target: target)
+    return EarlyPreRestoreCopy(vault: self, scan: current, target: target)
   }
 
   /// Keeps the save a restore replaced, now set aside at `aside`: the early copy when the
@@ -73,10 +73,10 @@ extension Vault {
     // The copy stands for the replaced folder only when it holds the same bytes: the same
     // metadata is not enough (a rewrite with the same size and time, a coarse clock), so every
     // file of the folder is hashed again; a read, still cheaper than packing and flushing.
-    if let early, let name = early.wait(), let replaced = try? Snapshot.scan(aside),
+    if let early, let name = early.wait(), let replaced = try? SaveScan.scan(aside),
       isCarried(replaced.skipped, from: aside, into: Platform.resolvedPath(target.saveDirectory)),
-      replaced.metadataDigest == early.snapshot.metadataDigest,
-      let content = try? Fingerprint(snapshot: replaced).contentEntries(),
+      replaced.metadataDigest == early.scan.metadataDigest,
+      let content = try? Fingerprint(scan: replaced).contentEntries(),
       ContentDigest.of(content) == early.contentDigest
     {
       let path = preRestoreStore().root + "/" + target.game + "/" + name
@@ -121,7 +121,7 @@ extension Vault {
   func preRestoreCopies(game: String) -> [PreRestoreCopy] {
     let store = preRestoreStore()
     let folder = store.root + "/" + game
-    var copies = ((try? store.list(game: game)) ?? []).map {
+    var copies = ((try? store.catalog(game: game).all) ?? []).map {
       PreRestoreCopy(name: $0.name, path: folder + "/" + $0.name, modifiedMs: $0.modifiedMs, isFolder: false)
     }
     for name in (try? Platform.directoryNames(folder)) ?? [] {

@@ -46,7 +46,7 @@ extension Vault {
         var info = stat()
         let bytes =
           copy.isFolder
-          ? ((try? Snapshot.scan(copy.path))??.byteCount ?? 0)
+          ? ((try? SaveScan.scan(copy.path))??.byteCount ?? 0)
           : (lstat(copy.path, &info) == 0 ? Int64(info.st_size) : 0)
         return PreRestoreListing(
           name: copy.name, path: copy.path, kind: copy.isFolder ? .folder : .tar, modifiedMs: copy.modifiedMs,

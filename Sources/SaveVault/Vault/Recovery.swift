@@ -95,8 +95,8 @@ extension Vault {
       }
       return restoreJournals.remove(game: journal.game)
     }
-    let restored = try? Snapshot.scan(destination)
-    let content = restored.flatMap { try? Fingerprint(snapshot: $0).contentEntries() }
+    let restored = try? SaveScan.scan(destination)
+    let content = restored.flatMap { try? Fingerprint(scan: $0).contentEntries() }
     let isRestored = content.map(ContentDigest.of) == journal.contentDigest
     if let aside = journal.aside, exists(aside) {
       let kept = keepReplaced(aside, target: target) { kept in
@@ -129,7 +129,7 @@ extension Vault {
     {
       do {
         try recordAgreement(
-          target: target, archive: journal.archive, snapshot: restored, content: content,
+          target: target, archive: journal.archive, scan: restored, content: content,
           rolledBackFrom: journal.rolledBackFrom)
         note("recorded the interrupted restore of '\(journal.archive)' as this device's agreement")
       } catch {

@@ -84,7 +84,7 @@ extension Vault {
     }
     verbose("restoring '\(chosen.name)' (\(chosen.size) bytes, made by \(chosen.device ?? "another tool"))")
 
-    let current = seen.snapshot
+    let current = seen.scan
     let destination = current?.root ?? Platform.resolvedPath(target.saveDirectory)
     if current != nil && Platform.isMountPoint(destination) {
       throw VaultError.saveDirectoryIsMountPoint(path: target.saveDirectory)
@@ -190,9 +190,9 @@ extension Vault {
     try context.failpoints.hit("restore.kept")
 
     // An undo puts back the agreement it undoes (Undo.swift); a restore records a new one.
-    if undoing == nil, let restored = try Snapshot.scan(destination) {
+    if undoing == nil, let restored = try SaveScan.scan(destination) {
       try recordAgreement(
-        target: target, archive: chosen.name, snapshot: restored, content: restoredContent,
+        target: target, archive: chosen.name, scan: restored, content: restoredContent,
         rolledBackFrom: rolledBackFrom)
     }
     try beforeDone()  // an undo's agreement: while the journal still lets recovery finish it
@@ -244,10 +244,10 @@ extension Vault {
   /// `whenKept` runs once the replaced save is safe (with where it is, nil when it was empty)
   /// and before the set-aside folder goes, so a kill cannot fall between the two.
   func keepReplaced(_ aside: String, target: Target, whenKept: (String?) -> Void = { _ in }) -> String? {
-    let scanned = Result { try Snapshot.scan(aside) }
+    let scanned = Result { try SaveScan.scan(aside) }
     let save = Platform.resolvedPath(target.saveDirectory)
     // Whether everything an archive cannot hold is in the restored save too (`carryOver`).
-    let isWhole = { (found: Snapshot) in self.isCarried(found.skipped, from: aside, into: save) }
+    let isWhole = { (found: SaveScan) in self.isCarried(found.skipped, from: aside, into: save) }
     if case .success(let found) = scanned, found.map({ $0.isEmpty && isWhole($0) }) ?? true {
       whenKept(nil)
       removeKept(aside, game: target.game)

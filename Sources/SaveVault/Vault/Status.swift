@@ -113,7 +113,7 @@ public struct StatusReport: Encodable, Sendable, Equatable {
 /// What one look at the save folder, this device's agreement and the container saw: what a
 /// backup or a restore works from.
 struct Seen {
-  var snapshot: Snapshot?
+  var scan: SaveScan?
   var record: LedgerRecord?
   /// The container's archives, newest first.
   var archives: [StoredArchive]
@@ -124,16 +124,16 @@ extension Vault {
   /// `checkingListing`: whether a listing that lacks the agreed archive is refused (as
   /// incomplete) rather than believed.
   func look(_ target: Target, container: any Container, checkingListing: Bool) throws -> Seen {
-    let snapshot = try Snapshot.scan(target.saveDirectory)
+    let scan = try SaveScan.scan(target.saveDirectory)
     let record = ledger.load(target)
     let archives = try listArchives(target, container: container, record: checkingListing ? record : nil)
-    return Seen(snapshot: snapshot, record: record, archives: archives)
+    return Seen(scan: scan, record: record, archives: archives)
   }
 }
 
 /// Everything the decision looked at, and what it decided.
 struct Assessment {
-  var snapshot: Snapshot?
+  var scan: SaveScan?
   /// The container's archives, newest first.
   var archives: [StoredArchive]
   /// This device's agreement about this save folder (nil when there is none, or when the one
@@ -147,7 +147,7 @@ struct Assessment {
   var latest: StoredArchive? { archives.first }
 
   /// What a backup or restore that follows the decision works from.
-  var seen: Seen { Seen(snapshot: snapshot, record: record, archives: archives) }
+  var seen: Seen { Seen(scan: scan, record: record, archives: archives) }
 
   /// The decision for a sync in `phase`.
   func plan(_ phase: SyncPhase) -> SyncPlan { Decision.plan(facts, phase: phase) }
@@ -155,7 +155,7 @@ struct Assessment {
   var state: SyncState { plan(.full).state }
 
   /// Whether there is a save to back up: the folder exists and holds a file or symlink.
-  var hasSave: Bool { snapshot.map { !$0.isEmpty } ?? false }
+  var hasSave: Bool { scan.map { !$0.isEmpty } ?? false }
 
   /// A save missing (or empty) while the cloud still holds what was last agreed: deleted here,
   /// or its drive not mounted. Restoring it unasked would undo the player's own change.
@@ -186,16 +186,16 @@ extension Vault {
       verbose("could not take the lock to repair anything: \(error)")
     }
     let found = try assess(target, container: container)
-    let snapshot = found.snapshot
+    let scan = found.scan
     let latest = found.latest
     let copies = preRestoreCopies(of: target)
     let pending = (try? pendingStore().archivesNewestFirst(game: target.game)) ?? []
     return StatusReport(
       game: target.game, state: found.state, device: target.device,
       local: .init(
-        saveDir: target.saveDirectory, exists: snapshot != nil, modifiedMs: snapshot?.newestModifiedMs,
-        files: snapshot?.fileCount ?? 0, bytes: snapshot?.byteCount ?? 0,
-        skipped: snapshot?.skipped.count ?? 0),
+        saveDir: target.saveDirectory, exists: scan != nil, modifiedMs: scan?.newestModifiedMs,
+        files: scan?.fileCount ?? 0, bytes: scan?.byteCount ?? 0,
+        skipped: scan?.skipped.count ?? 0),
       cloud: .init(
         container: target.containerURL, latest: latest?.name, modifiedMs: latest?.modifiedMs,
         device: latest?.device, bytes: latest?.size, count: found.archives.count),
@@ -216,20 +216,20 @@ extension Vault {
 
   /// Reads the save directory, the container and the ledger, and decides the state.
   func assess(_ target: Target, container: any Container) throws -> Assessment {
-    let snapshot = try Snapshot.scan(target.saveDirectory)
+    let scan = try SaveScan.scan(target.saveDirectory)
     let kept = ledger.load(target)
     let archives = try listArchives(target, container: container, record: kept)
     let latest = archives.first
     verbose(
-      "local: '\(target.saveDirectory)' \(snapshot.map { $0.isEmpty ? "is empty" : "holds \($0.fileCount) file(s)" } ?? "does not exist"); cloud: \(archives.count) archive(s) in '\(target.containerURL)'"
+      "local: '\(target.saveDirectory)' \(scan.map { $0.isEmpty ? "is empty" : "holds \($0.fileCount) file(s)" } ?? "does not exist"); cloud: \(archives.count) archive(s) in '\(target.containerURL)'"
     )
     // An agreement about another folder (the game was pointed at a new one) says nothing about
     // this folder's content: compare it with the cloud as a new device would.
-    let realSaveDir = snapshot?.root ?? Platform.realPath(target.saveDirectory)
+    let realSaveDir = scan?.root ?? Platform.realPath(target.saveDirectory)
     let isAbout = kept?.isAbout(saveDir: target.saveDirectory, realSaveDir: realSaveDir) == true
     let isOnOtherDrive =
-      isAbout && snapshot != nil
-      && kept?.isOnOtherDrive(mount: snapshot.flatMap { Platform.mountPoint(of: $0.root) }) == true
+      isAbout && scan != nil
+      && kept?.isOnOtherDrive(mount: scan.flatMap { Platform.mountPoint(of: $0.root) }) == true
     let record = isAbout && !isOnOtherDrive ? kept : nil
     let movedFrom = record == nil && !isOnOtherDrive ? kept?.saveDir : nil
     if let movedFrom { verbose("the last agreement was about '\(movedFrom)', not this folder") }
@@ -237,12 +237,12 @@ extension Vault {
       verbose(
         "the save folder is on another filesystem than at the last agreement: its drive is not mounted?")
     }
-    func isIdentical(to latest: StoredArchive, snapshot: Snapshot) throws -> Bool {
+    func isIdentical(to latest: StoredArchive, scan: SaveScan) throws -> Bool {
       if let record, latest.name == record.archive {
-        return try !Fingerprint(snapshot: snapshot).hasChanged(
+        return try !Fingerprint(scan: scan).hasChanged(
           since: record, index: { ledger.loadIndex(target) })
       }
-      let local = try Fingerprint(snapshot: snapshot).contentDigest()
+      let local = try Fingerprint(scan: scan).contentDigest()
       do {
         let cloud = try container.read(game: target.game, name: latest.name) { fd in
           try contentDigest(fd: fd, archiveName: latest.name, limits: target.limits)
@@ -257,14 +257,14 @@ extension Vault {
     }
     let facts = try gatherFacts()
     func gatherFacts() throws -> SyncFacts {
-      guard let latest else { return .cloudEmpty(hasSave: snapshot.map { !$0.isEmpty } ?? false) }
-      guard let snapshot, !snapshot.isEmpty else {
+      guard let latest else { return .cloudEmpty(hasSave: scan.map { !$0.isEmpty } ?? false) }
+      guard let scan, !scan.isEmpty else {
         guard let record else { return .noLocalSave(.unexplained) }
         // A missing or empty save agreed on as such with the cloud's latest (a deletion that
         // was uploaded, or an empty backup that was restored): nothing to restore or ask.
         if record.archive == latest.name, record.rolledBackFrom == nil,
           try !Fingerprint(
-            snapshot: snapshot ?? Snapshot(root: target.saveDirectory, entries: [], skipped: [])
+            scan: scan ?? SaveScan(root: target.saveDirectory, entries: [], skipped: [])
           )
           .hasChanged(since: record, index: { ledger.loadIndex(target) })
         {
@@ -278,17 +278,17 @@ extension Vault {
           "no agreement about this folder on this device: comparing the save's content with '\(latest.name)'")
         return .bothHaveSaves(
           .none(
-            identicalContent: try isIdentical(to: latest, snapshot: snapshot), isOnOtherDrive: isOnOtherDrive)
+            identicalContent: try isIdentical(to: latest, scan: scan), isOnOtherDrive: isOnOtherDrive)
         )
       }
       if let unresolved = record.unresolved {
         verbose("a \(unresolved.kind.rawValue) seen at \(unresolved.seenAtMs) ms is still unanswered")
         return .bothHaveSaves(
           .unanswered(
-            identicalContent: try isIdentical(to: latest, snapshot: snapshot),
+            identicalContent: try isIdentical(to: latest, scan: scan),
             wasDeletion: unresolved.kind == .deletion))
       }
-      let changed = try Fingerprint(snapshot: snapshot).hasChanged(
+      let changed = try Fingerprint(scan: scan).hasChanged(
         since: record, index: { ledger.loadIndex(target) })
       verbose(
         "ledger: agreed on '\(record.archive)'; the local save \(changed ? "changed" : "is unchanged") since")
@@ -306,7 +306,7 @@ extension Vault {
       let agreedMs = ArchiveName(parsing: record.cloudLatestWhenAgreed)?.createdMs ?? Int64.max
       if changed || record.rolledBackFrom != nil, !isAgreed,
         archives.lazy.filter({ $0.modifiedMs > agreedMs }).count == 1,
-        try isIdentical(to: latest, snapshot: snapshot)
+        try isIdentical(to: latest, scan: scan)
       {
         verbose("both changed, into the content of '\(latest.name)'")
         return .bothHaveSaves(.none(identicalContent: true))
@@ -317,6 +317,6 @@ extension Vault {
     let plan = Decision.plan(facts, phase: .full)
     verbose("state: \(plan.state.rawValue)")
     return Assessment(
-      snapshot: snapshot, archives: archives, record: record, facts: facts, movedFrom: movedFrom)
+      scan: scan, archives: archives, record: record, facts: facts, movedFrom: movedFrom)
   }
 }

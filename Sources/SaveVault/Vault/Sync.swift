@@ -117,8 +117,8 @@ extension Vault {
     guard let latest = found.latest else { return nil }
     return Conflict(
       game: target.game, kind: found.conflictKind ?? .bothChanged, saveDir: target.saveDirectory,
-      localModifiedMs: found.snapshot?.newestModifiedMs, localFiles: found.snapshot?.fileCount ?? 0,
-      localBytes: found.snapshot?.byteCount ?? 0, cloudArchive: latest.name,
+      localModifiedMs: found.scan?.newestModifiedMs, localFiles: found.scan?.fileCount ?? 0,
+      localBytes: found.scan?.byteCount ?? 0, cloudArchive: latest.name,
       cloudModifiedMs: latest.modifiedMs,
       cloudDevice: latest.device, cloudBytes: latest.size, container: target.containerURL,
       choices: found.hasSave ? choices : choices.filter { $0 != .upload })
@@ -133,20 +133,20 @@ extension Vault {
   /// next look needs no hashing; that returns nil too.
   @discardableResult
   func agreeOnIdentical(_ found: Assessment, target: Target) throws -> String? {
-    guard found.state == .inSync, let latest = found.latest, let snapshot = found.snapshot else { return nil }
+    guard found.state == .inSync, let latest = found.latest, let scan = found.scan else { return nil }
     let record = found.record
     if let record, record.archive == latest.name, record.unresolved == nil {
-      if record.metadataDigest != snapshot.metadataDigest || record.saveMount == nil {
+      if record.metadataDigest != scan.metadataDigest || record.saveMount == nil {
         try recordAgreement(
-          target: target, archive: record.archive, snapshot: snapshot,
-          content: try Fingerprint(snapshot: snapshot).contentEntries(known: ledger.loadIndex(target) ?? [:]),
+          target: target, archive: record.archive, scan: scan,
+          content: try Fingerprint(scan: scan).contentEntries(known: ledger.loadIndex(target) ?? [:]),
           rolledBackFrom: record.rolledBackFrom)
       }
       return nil
     }
     try recordAgreement(
-      target: target, archive: latest.name, snapshot: snapshot,
-      content: try Fingerprint(snapshot: snapshot).contentEntries())
+      target: target, archive: latest.name, scan: scan,
+      content: try Fingerprint(scan: scan).contentEntries())
     return latest.name
   }
 

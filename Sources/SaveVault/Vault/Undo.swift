@@ -99,17 +99,17 @@ extension Vault {
     // Recovery (at the start of undo) removed what a killed undo left.
     let scratch = FolderContainer(root: Self.undoScratch(paths), createsRoot: true)
     defer { removeUndoScratch(game: target.game) }
-    guard let snapshot = try Snapshot.scan(source.path) else {
+    guard let scan = try SaveScan.scan(source.path) else {
       throw VaultError.nothingToUndo(
         game: target.game, reason: "the pre-restore copy '\(source.path)' is gone")
     }
     let (packed, _) = try store(
-      snapshot, game: target.game, device: target.device, in: scratch, reportsProgress: false)
+      scan, game: target.game, device: target.device, in: scratch, reportsProgress: false)
     // What no archive holds (symlinks leading outside, FIFOs) comes back from the folder itself.
     return try performRestore(
       target, container: scratch, selection: .named(packed.name),
       seen: look(target, container: scratch, checkingListing: false), undoing: point,
-      carrying: (source.path, snapshot.skipped), beforeDone: beforeDone)
+      carrying: (source.path, scan.skipped), beforeDone: beforeDone)
   }
 
   /// Sets the agreement `point` noted back, or forgets it (see `undoRestore`).
@@ -131,8 +131,8 @@ extension Vault {
     // older one) would be restored again by the agreement put back.
     guard let archive = point.restoredArchive, archive != record.archive,
       (ArchiveName(parsing: archive)?.createdMs ?? .max) > (record.newestKnownMs ?? .min),
-      let snapshot = try Snapshot.scan(target.saveDirectory),
-      try !Fingerprint(snapshot: snapshot).hasChanged(
+      let scan = try SaveScan.scan(target.saveDirectory),
+      try !Fingerprint(scan: scan).hasChanged(
         since: record, index: { ledger.loadIndex(game: game, container: point.container) })
     else {
       return (.restored, "back to '\(record.archive)', as before the restore")

@@ -4,8 +4,6 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
   case saveDirectoryMissing(path: String)
   /// The save directory has nothing in it to back up.
   case saveDirectoryEmpty(path: String)
-  /// The save directory is not a directory.
-  case saveDirectoryNotDirectory(path: String)
   /// The save directory is the root of a mount, which a restore cannot replace.
   case saveDirectoryIsMountPoint(path: String)
   /// The save directory is missing and the nearest folder that exists is on another
@@ -32,8 +30,6 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
       "save directory '\(path)' does not exist: check the path (or pass --force to back up nothing)"
     case .saveDirectoryEmpty(let path):
       "save directory '\(path)' is empty; refusing to make an empty backup the latest (pass --force to do it anyway)"
-    case .saveDirectoryNotDirectory(let path):
-      "save directory '\(path)' is not a directory"
     case .saveDriveNotMounted(let path, let nearest):
       "'\(nearest)' is on another drive than the save directory '\(path)' was when it last agreed with the cloud: is its drive mounted? Nothing was restored (it would have gone onto the wrong drive). If the save lives on this drive now, 'savevault backup --force' makes it the agreed one"
     case .saveDirectoryIsMountPoint(let path):

@@ -113,19 +113,19 @@ extension Vault {
     guard var record = ledger.load(target), record.unresolved == nil,
       record.isAbout(saveDir: target.saveDirectory, realSaveDir: Platform.realPath(target.saveDirectory))
     else { return }
-    let snapshot: Snapshot
+    let scan: SaveScan
     do {
-      snapshot =
-        try Snapshot.scan(target.saveDirectory)
-        ?? Snapshot(root: target.saveDirectory, entries: [], skipped: [])
+      scan =
+        try SaveScan.scan(target.saveDirectory)
+        ?? SaveScan(root: target.saveDirectory, entries: [], skipped: [])
     } catch {
       return  // unreadable: no evidence either way
     }
     let isElsewhere =
-      !snapshot.isEmpty && record.isOnOtherDrive(mount: Platform.mountPoint(of: snapshot.root))
+      !scan.isEmpty && record.isOnOtherDrive(mount: Platform.mountPoint(of: scan.root))
     let isGone =
-      snapshot.isEmpty
-      && (try? Fingerprint(snapshot: snapshot).hasChanged(since: record, index: { ledger.loadIndex(target) }))
+      scan.isEmpty
+      && (try? Fingerprint(scan: scan).hasChanged(since: record, index: { ledger.loadIndex(target) }))
         == true
     guard isElsewhere || isGone else { return }
     record.unresolved = UnresolvedConflict(

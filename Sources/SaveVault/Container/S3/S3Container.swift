@@ -23,7 +23,10 @@ public final class S3Container: Container, @unchecked Sendable {
   public let displayName: String
   let bucket: String
   let prefix: String
-  let settings: S3Settings
+  /// A custom endpoint (MinIO, Garage, R2, B2, …), addressed path-style; nil: AWS itself,
+  /// addressed virtual-hosted.
+  let endpoint: String?
+  let region: String
   let credentials: AWSCredentials
   let clock: @Sendable () -> Int64
   let http: HTTPClient
@@ -55,29 +58,32 @@ public final class S3Container: Container, @unchecked Sendable {
   private let port: Int?
   private let isPathStyle: Bool
 
-  /// Throws `ConfigError` for an unusable endpoint (and plain HTTP to another machine unless
-  /// allowed).
+  /// Throws `ContainerSetupError.unusableEndpoint` for an endpoint that is not http(s), or
+  /// plain HTTP to another machine unless `allowsInsecureHTTP`.
   public init(
-    bucket: String, prefix: String, settings: S3Settings, credentials: AWSCredentials, displayName: String,
+    bucket: String, prefix: String, endpoint: String? = nil, region: String = "us-east-1",
+    allowsInsecureHTTP: Bool = false, credentials: AWSCredentials, displayName: String,
     clock: @escaping @Sendable () -> Int64, retry: RetryPolicy = RetryPolicy(), idleTimeout: TimeInterval = 20
-  ) throws(ConfigError) {
+  ) throws(ContainerSetupError) {
     self.bucket = bucket
     self.prefix = prefix
-    self.settings = settings
+    self.endpoint = endpoint
+    self.region = region
     self.credentials = credentials
     self.displayName = displayName
     self.clock = clock
     self.http = HTTPClient(idleTimeout: idleTimeout, retry: retry)
     _ = Self.returnsLargeBuffers
-    if let endpoint = settings.endpoint {
+    if let endpoint {
       guard let url = URL(string: endpoint), let scheme = url.scheme?.lowercased(), let host = url.host,
         scheme == "http" || scheme == "https"
       else {
-        throw .invalidContainerURL(displayName, reason: "the endpoint '\(endpoint)' is not an http(s) URL")
+        throw .unusableEndpoint(
+          container: displayName, reason: "the endpoint '\(endpoint)' is not an http(s) URL")
       }
-      if scheme == "http" && !settings.allowsInsecureHTTP && !Self.isLoopback(host) {
-        throw .invalidContainerURL(
-          displayName,
+      if scheme == "http" && !allowsInsecureHTTP && !Self.isLoopback(host) {
+        throw .unusableEndpoint(
+          container: displayName,
           reason:
             "the endpoint '\(endpoint)' is plain HTTP to another machine, which would send the credentials' signatures and your saves unencrypted; use https, or pass --allow-insecure-http"
         )
@@ -88,7 +94,7 @@ public final class S3Container: Container, @unchecked Sendable {
       self.isPathStyle = true
     } else {
       self.scheme = "https"
-      self.host = "\(bucket).s3.\(settings.region).amazonaws.com"
+      self.host = "\(bucket).s3.\(region).amazonaws.com"
       self.port = nil
       self.isPathStyle = false
     }
@@ -115,21 +121,19 @@ public final class S3Container: Container, @unchecked Sendable {
     _ = try listPage(prefix: keyPrefix(game: nil), token: nil, maxKeys: 1)
   }
 
-  public func list(game: String) throws -> [StoredArchive] {
+  public func list(game: String) throws -> [ContainerFile] {
     let folder = keyPrefix(game: game)
     var token: String?
-    var archives: [StoredArchive] = []
+    var files: [ContainerFile] = []
     repeat {
       let page = try listPage(prefix: folder, token: token, maxKeys: pageSize)
       for object in page.objects {
         let name = String(object.key.dropFirst(folder.count))
         guard object.key.hasPrefix(folder), ArchiveName.isBackupName(name) else { continue }
-        let parsed = ArchiveName(parsing: name)
-        archives.append(
-          StoredArchive(
-            name: name, size: object.size,
-            modifiedMs: parsed?.createdMs ?? iso8601Ms(object.lastModified) ?? 0,
-            device: parsed?.device, metadata: ["key": object.key]))
+        files.append(
+          ContainerFile(
+            name: name, size: object.size, modifiedMs: iso8601Ms(object.lastModified) ?? 0,
+            metadata: ["key": object.key]))
       }
       token = page.isTruncated ? page.nextToken : nil
       if page.isTruncated && token == nil {
@@ -137,11 +141,11 @@ public final class S3Container: Container, @unchecked Sendable {
           container: displayName, reason: "the server cut the listing short without a continuation token")
       }
     } while token != nil
-    return archives
+    return files
   }
 
   @discardableResult
-  public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> StoredArchive {
+  public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
     let key = keyPrefix(game: game) + name
     if try head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
     let parsed = ArchiveName(parsing: name)
@@ -184,9 +188,7 @@ public final class S3Container: Container, @unchecked Sendable {
         container: displayName, name: name,
         reason: "the server does not hold all \(written) bytes after the upload")
     }
-    return StoredArchive(
-      name: name, size: written, modifiedMs: parsed?.createdMs ?? clock(), device: parsed?.device,
-      metadata: ["key": key])
+    return ContainerFile(name: name, size: written, modifiedMs: clock(), metadata: ["key": key])
   }
 
   public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {
@@ -276,7 +278,7 @@ public final class S3Container: Container, @unchecked Sendable {
       let signing = SigV4Request(
         method: method, path: path, query: query, headers: headers, payloadHash: payloadHash)
       let authorization = SigV4.authorization(
-        signing, credentials: self.credentials, amzDate: amzDate, region: self.settings.region)
+        signing, credentials: self.credentials, amzDate: amzDate, region: self.region)
       let queryText = SigV4.canonicalQuery(query)
       let text =
         "\(self.scheme)://\(hostHeader)\(SigV4.encode(path, keepSlash: true))"

@@ -12,7 +12,7 @@ public enum EntryKind: String, Codable, Sendable {
 }
 
 /// One entry of a save directory, by metadata.
-public struct SnapshotEntry: Equatable, Sendable {
+public struct SaveScanEntry: Equatable, Sendable {
   /// The path relative to the save directory, `/`-separated, every byte kept (`RawName`).
   public var path: String
   public var kind: EntryKind
@@ -35,16 +35,17 @@ public struct SnapshotEntry: Equatable, Sendable {
   public var linkCount: UInt64 = 1
 }
 
-/// The metadata of a save directory at one moment, in a stable order (by path bytes, so a
-/// directory always comes before what it holds).
+/// A scan of the live save folder: the metadata of each entry at one moment, in a stable order
+/// (by path bytes, so a directory always comes before what it holds). Not a stored backup: an
+/// archive is packed from a scan.
 ///
 /// Symlinks whose target stays inside the directory are kept as symlinks; others, and FIFOs,
 /// sockets and devices, are skipped with a reason. Nothing is followed out of the directory.
 /// The top-level `.savevault` folder is SaveVault's own and never part of a save.
-public struct Snapshot: Sendable {
+public struct SaveScan: Sendable {
   /// The save directory with every symlink resolved.
   public var root: String
-  public var entries: [SnapshotEntry]
+  public var entries: [SaveScanEntry]
   /// Entries left out, with why.
   public var skipped: [(path: String, reason: String)]
 
@@ -95,8 +96,8 @@ public struct Snapshot: Sendable {
   }
 }
 
-extension Snapshot {
-  /// The files that are hard links to a file earlier in the snapshot: for each, by index in
+extension SaveScan {
+  /// The files that are hard links to a file earlier in the scan: for each, by index in
   /// `entries`, the index of the first of its names. An archive stores the data once, under
   /// the first name. Names of one file agree on every other fact; a filesystem whose inode
   /// numbers say otherwise (some FUSE mounts) gets no links.
@@ -125,45 +126,28 @@ extension Snapshot {
   }
 }
 
-/// Appends `value` in decimal, as `"\(value)"` would spell it.
-func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-  if value < 0 { bytes.append(UInt8(ascii: "-")) }
-  var magnitude = value.magnitude
-  var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, filled backwards
-  var count = 0
-  withUnsafeMutableBytes(of: &digits) { buffer in
-    guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-    repeat {
-      count += 1
-      base[24 - count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-      magnitude /= 10
-    } while magnitude > 0
-    bytes.append(contentsOf: UnsafeBufferPointer(start: base + 24 - count, count: count))
-  }
-}
-
-/// The name of SaveVault's own folder inside archives (and ignored in save directories).
-let reservedFolder = ".savevault"
-
-extension Snapshot {
+extension SaveScan {
   /// Scans the directory at `path` (following symlinks to reach it, never inside it).
-  /// Returns nil when it does not exist. Throws for unreadable folders or a non-directory.
-  public static func scan(_ path: String) throws -> Snapshot? {
+  /// Returns nil when it does not exist. Throws `SaveFolderError` for unreadable folders or a
+  /// non-directory.
+  public static func scan(_ path: String) throws -> SaveScan? {
     guard let root = Platform.realPath(path) else {
       if errno == ENOENT || errno == ENOTDIR { return nil }
-      throw VaultError.io(path: path, reason: Platform.describe(errno: errno))
+      throw SaveFolderError.unresolvable(path: path, reason: Platform.describe(errno: errno))
     }
     var info = stat()
     guard stat(root, &info) == 0 else { return nil }
     guard info.st_mode & S_IFMT == S_IFDIR else {
-      throw VaultError.saveDirectoryNotDirectory(path: path)
+      throw SaveFolderError.notDirectory(path: path)
     }
     let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { throw ArchiveError.unreadable(path: root, reason: Platform.describe(errno: errno)) }
-    var snapshot = Snapshot(root: root, entries: [], skipped: [])
-    try snapshot.walk(fd, relative: "")
-    snapshot.entries.sort { pathPrecedes($0.path, $1.path) }
-    return snapshot
+    guard fd >= 0 else {
+      throw SaveFolderError.unreadable(path: root, reason: Platform.describe(errno: errno))
+    }
+    var scan = SaveScan(root: root, entries: [], skipped: [])
+    try scan.walk(fd, relative: "")
+    scan.entries.sort { pathPrecedes($0.path, $1.path) }
+    return scan
   }
 
   /// Lists the folder open at `fd` (and closes it) with one `fstatat` per entry relative to
@@ -173,7 +157,7 @@ extension Snapshot {
     guard let directory = fdopendir(fd) else {
       let code = errno
       close(fd)
-      throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: code))
+      throw SaveFolderError.unreadable(path: folder, reason: Platform.describe(errno: code))
     }
     defer { closedir(directory) }
     let folderFD = dirfd(directory)
@@ -181,7 +165,9 @@ extension Snapshot {
     while true {
       errno = 0
       guard let item = readdir(directory) else {
-        if errno != 0 { throw ArchiveError.unreadable(path: folder, reason: Platform.describe(errno: errno)) }
+        if errno != 0 {
+          throw SaveFolderError.unreadable(path: folder, reason: Platform.describe(errno: errno))
+        }
         break
       }
       let name = Platform.name(of: item)
@@ -190,9 +176,9 @@ extension Snapshot {
       var info = stat()
       guard RawName.withCString(name, { fstatat(folderFD, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
         if errno == ENOENT { continue }  // vanished while listing
-        throw ArchiveError.unreadable(path: folder + "/" + name, reason: Platform.describe(errno: errno))
+        throw SaveFolderError.unreadable(path: folder + "/" + name, reason: Platform.describe(errno: errno))
       }
-      var entry = SnapshotEntry(
+      var entry = SaveScanEntry(
         path: path, kind: .file, size: 0, modifiedNs: FileTimes.modifiedNs(info),
         mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil, changedNs: FileTimes.changedNs(info),
         inode: UInt64(info.st_ino), device: UInt64(info.st_dev), linkCount: UInt64(info.st_nlink))
@@ -222,7 +208,7 @@ extension Snapshot {
       }
       guard child >= 0 else {
         if errno == ENOENT { continue }  // vanished while listing
-        throw ArchiveError.unreadable(
+        throw SaveFolderError.unreadable(
           path: root + "/" + subfolder.path, reason: Platform.describe(errno: errno))
       }
       try walk(child, relative: subfolder.path)
@@ -233,46 +219,8 @@ extension Snapshot {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = RawName.withCString(name) { readlinkat(folderFD, $0, &buffer, buffer.count - 1) }
     guard count >= 0 else {
-      throw ArchiveError.unreadable(path: fullPath, reason: Platform.describe(errno: errno))
+      throw SaveFolderError.unreadable(path: fullPath, reason: Platform.describe(errno: errno))
     }
     return RawName.string(buffer[0..<count].map { UInt8(bitPattern: $0) })
-  }
-}
-
-/// Whether `a` sorts before `b` by their UTF-8 bytes (the snapshot's and the archive's order).
-func pathPrecedes(_ a: String, _ b: String) -> Bool {
-  let answer = a.utf8.withContiguousStorageIfAvailable { x in
-    b.utf8.withContiguousStorageIfAvailable { y -> Bool in
-      let common = min(x.count, y.count)
-      if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-        let order = memcmp(p, q, common)
-        if order != 0 { return order < 0 }
-      }
-      return x.count < y.count
-    }
-  }
-  return (answer ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
-}
-
-/// The rule for symlinks, shared by packing and extraction.
-enum SymlinkPolicy {
-  /// Whether a symlink at `linkPath` (relative to the root) pointing to `target` stays inside
-  /// the root whatever the other symlinks are: the target is relative, non-empty, made of
-  /// leading `..` components followed only by plain names, and never climbs above the root.
-  static func staysInside(linkPath: String, target: String) -> Bool {
-    guard !target.isEmpty, !target.hasPrefix("/"), !target.contains("\u{0}") else { return false }
-    var depth = linkPath.split(separator: "/").count - 1
-    var seenName = false
-    for component in target.split(separator: "/", omittingEmptySubsequences: true) {
-      if component == "." { return false }
-      if component == ".." {
-        if seenName { return false }
-        depth -= 1
-        if depth < 0 { return false }
-      } else {
-        seenName = true
-      }
-    }
-    return true
   }
 }

@@ -1,0 +1,89 @@
+/// One backup of a game: a container's file with what its name says, read once here.
+public struct StoredArchive: Sendable, Equatable {
+  /// The file name, `packsave-….tar` or `packsave-….tar.zst`.
+  public var name: String
+  /// Its size in bytes.
+  public var size: Int64
+  /// When it was made, in epoch milliseconds: SaveVault's own time from the name, or for a
+  /// name SaveVault did not make the storage's time, never only the storage's upload time.
+  public var modifiedMs: Int64
+  /// The device that made it, or nil for an archive another tool put there.
+  public var device: String?
+  /// Container-specific facts (for a folder, its path).
+  public var metadata: [String: String]
+
+  public init(
+    name: String, size: Int64, modifiedMs: Int64, device: String?, metadata: [String: String] = [:]
+  ) {
+    self.name = name
+    self.size = size
+    self.modifiedMs = modifiedMs
+    self.device = device
+    self.metadata = metadata
+  }
+
+  /// The archive `file` is: its time and device from its name when SaveVault made it
+  /// (`parsed`), else the storage's time and no device.
+  init(_ file: ContainerFile, parsed: ArchiveName?) {
+    self.init(
+      name: file.name, size: file.size, modifiedMs: parsed?.createdMs ?? file.modifiedMs,
+      device: parsed?.device, metadata: file.metadata)
+  }
+}
+
+/// A game's backups as a container lists them, each name parsed once: SaveVault's names
+/// (newest first, by SaveVault's time, then by name) and the rest (a stray `packsave-old.tar`
+/// put there by hand or by another tool), which can be listed, verified and restored by name
+/// but are never latest. Pure.
+public struct ArchiveCatalog: Sendable, Equatable {
+  /// The archives whose names SaveVault made, newest first. Only these are ever a game's
+  /// latest, a device's, or weighed by a sync or prune.
+  public var recognized: [StoredArchive]
+  /// The other `packsave-*` files, newest first.
+  public var unrecognized: [StoredArchive]
+
+  /// The catalog of `files`.
+  public init(_ files: [ContainerFile]) {
+    var recognized: [StoredArchive] = []
+    var unrecognized: [StoredArchive] = []
+    for file in files {
+      if let parsed = ArchiveName(parsing: file.name) {
+        recognized.append(StoredArchive(file, parsed: parsed))
+      } else {
+        unrecognized.append(StoredArchive(file, parsed: nil))
+      }
+    }
+    func newestFirst(_ a: StoredArchive, _ b: StoredArchive) -> Bool {
+      a.modifiedMs != b.modifiedMs ? a.modifiedMs > b.modifiedMs : a.name > b.name
+    }
+    self.recognized = recognized.sorted(by: newestFirst)
+    self.unrecognized = unrecognized.sorted(by: newestFirst)
+  }
+
+  /// Every archive, SaveVault's first.
+  public var all: [StoredArchive] { recognized + unrecognized }
+}
+
+extension Container {
+  /// The catalog of `game`'s backups.
+  public func catalog(game: String) throws -> ArchiveCatalog {
+    ArchiveCatalog(try list(game: game))
+  }
+
+  /// The backups of `game` whose names SaveVault made, newest first (`ArchiveCatalog`).
+  public func archivesNewestFirst(game: String) throws -> [StoredArchive] {
+    try catalog(game: game).recognized
+  }
+
+  /// Every `packsave-*` file of `game`, split as `ArchiveCatalog` does.
+  public func listSorted(game: String) throws -> (recognized: [StoredArchive], unrecognized: [StoredArchive])
+  {
+    let catalog = try catalog(game: game)
+    return (catalog.recognized, catalog.unrecognized)
+  }
+
+  /// The archive `upload` stored, as the catalog would list it.
+  func archive(_ file: ContainerFile) -> StoredArchive {
+    StoredArchive(file, parsed: ArchiveName(parsing: file.name))
+  }
+}

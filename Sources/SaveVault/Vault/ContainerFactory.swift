@@ -1,0 +1,97 @@
+import Foundation
+
+/// Makes the container for a target.
+public enum ContainerFactory {
+  /// The container `target` names. The embedded default folder is created by its first
+  /// upload; any other folder must already exist (an unmounted drive must not look like an
+  /// empty container). S3 credentials are read here, from the environment and the shared
+  /// AWS files; their absence is a usage error.
+  public static func make(for target: Target, paths: Paths, context: Context) throws(ConfigError)
+    -> any Container
+  {
+    switch target.container {
+    case .folder(let path):
+      return FolderContainer(
+        root: path, displayName: target.containerURL, createsRoot: path == paths.defaultContainer,
+        sharing: .followsUmask)
+    case .s3(let bucket, let prefix):
+      let credentials = try AWSSharedConfig.credentials(environment: context.environment, home: paths.home)
+      let container = try settingUp(target) { () throws(ContainerSetupError) in
+        try S3Container(
+          bucket: bucket, prefix: prefix, endpoint: target.s3.endpoint, region: target.s3.region,
+          allowsInsecureHTTP: target.s3.allowsInsecureHTTP, credentials: credentials,
+          displayName: target.containerURL, clock: context.clock)
+      }
+      container.progress = context.reportProgress
+      container.checkpoint = { [context] in try context.checkpoint($0) }
+      if let mib = context.environment["SAVEVAULT_S3_PART_MIB"].flatMap(Int64.init), mib >= 1 {
+        // Smaller parts than the default 16 MiB (S3 wants at least 5, except for the last).
+        container.partSize = mib << 20
+        container.multipartThreshold = mib << 20
+      }
+      return container
+    case .rclone(let remote, let path):
+      return try settingUp(target) { () throws(ContainerSetupError) in
+        try RcloneContainer(
+          remote: remote, path: path, displayName: target.containerURL, environment: context.environment)
+      }
+    }
+  }
+
+  /// Runs `make`, turning settings the container cannot work with into the usage error they are.
+  private static func settingUp<Made>(_ target: Target, _ make: () throws(ContainerSetupError) -> Made)
+    throws(ConfigError) -> Made
+  {
+    do {
+      return try make()
+    } catch {
+      switch error {
+      case .unusableEndpoint(_, let reason):
+        throw .invalidContainerURL(target.containerURL, reason: reason)
+      case .missingProgram:
+        throw .invalid(error.description)
+      }
+    }
+  }
+}
+
+extension AWSSharedConfig {
+  /// The credentials to use. A half-set pair, or none at all, is a usage error naming what to set.
+  static func credentials(environment: [String: String], home: String) throws(ConfigError) -> AWSCredentials {
+    let key = environment["AWS_ACCESS_KEY_ID"].flatMap { $0.isEmpty ? nil : $0 }
+    let secret = environment["AWS_SECRET_ACCESS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+    switch (key, secret) {
+    case (let key?, let secret?):
+      return AWSCredentials(
+        accessKeyID: key, secretAccessKey: secret,
+        sessionToken: environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+    case (.some, nil):
+      throw .invalid(
+        "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not: set both, or neither to use a profile")
+    case (nil, .some):
+      throw .invalid(
+        "AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not: set both, or neither to use a profile")
+    case (nil, nil):
+      break
+    }
+    let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+    let file = environment["AWS_SHARED_CREDENTIALS_FILE"] ?? home + "/.aws/credentials"
+    let fromCredentials = section(profile, of: file)
+    let fromConfig = section(
+      profile == "default" ? "default" : "profile " + profile, of: configFile(environment, home))
+    let merged = fromConfig.merging(fromCredentials) { $1 }
+    switch (merged["aws_access_key_id"], merged["aws_secret_access_key"]) {
+    case (let key?, let secret?):
+      return AWSCredentials(
+        accessKeyID: key, secretAccessKey: secret, sessionToken: merged["aws_session_token"])
+    case (.some, nil), (nil, .some):
+      throw .invalid(
+        "profile '\(profile)' in '\(file)' has only half of its key pair: set aws_access_key_id and aws_secret_access_key"
+      )
+    case (nil, nil):
+      throw .invalid(
+        "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile '\(profile)' in '\(file)'"
+      )
+    }
+  }
+}
