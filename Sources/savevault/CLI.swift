@@ -83,7 +83,7 @@ enum CLI {
       ? "stopped by \(signal) after '\(arguments.command ?? "")' had finished" : interrupted.description
   }
 
-  /// DESIGN.md's exit codes.
+  /// The exit codes of docs/commands.md.
   static func exitCode(for error: any Error) -> Int32 {
     switch error {
     case is UsageError, is ConfigError: return 2

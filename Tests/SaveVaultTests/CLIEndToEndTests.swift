@@ -801,7 +801,7 @@ extension CLIEndToEndTests {
     case dotDotEscape, absolutePath, tmpDotDot, symlinkAbsoluteThenFile, symlinkEscaping
     case characterDevice, fifo, duplicatePath, truncated, flippedByte, flippedMtimeDigit, editedManifestTotals
     case blockDevice, hardlinkThroughSymlink, tooManyEntries
-    // More from RELIABILITY.md's catalogue.
+    // More ways out of the save directory, and past its limits.
     case doubleSlashAbsolute, hardlinkOutsideWithData, directoryThenSymlink, symlinkChainEscaping
     case emptySymlinkTarget, hugeDeclaredSize, tooDeep
     case sparseMapOverlapping, sparseMapPastEnd

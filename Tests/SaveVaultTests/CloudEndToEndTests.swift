@@ -52,7 +52,7 @@ struct CloudEndToEndTests {
     #expect(try jsonObject(backup.stdout)["outcome"] as? String == "uploaded")
     let atBackup = tree(save)
 
-    // The object is where DESIGN.md says: <prefix>/<game>/<name>.
+    // The object is where docs/containers.md says: <prefix>/<game>/<name>.
     let stored = try check.list(game: game)
     #expect(stored.map(\.name) == [archive], "objects under some/prefix/\(game)/: \(stored.map(\.name))")
     #expect(stored.first?.metadata["key"] == "some/prefix/\(game)/\(archive)")

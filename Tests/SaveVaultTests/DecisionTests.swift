@@ -54,7 +54,7 @@ struct DecisionTests {
       agreement: .none(identicalContent: false), expected: .cloudEmpty),
   ]
 
-  @Test("DESIGN.md's table, every row", arguments: rows)
+  @Test("the sync decision table, every row", arguments: rows)
   func table(row: Row) {
     let state = Decision.state(localExists: row.localExists, cloudHasArchives: row.cloudHasArchives) {
       row.agreement

@@ -1,4 +1,4 @@
-/// Where a game stands between this device and the cloud (DESIGN.md's table).
+/// Where a game stands between this device and the cloud (the sync decision table in docs/architecture.md).
 public enum SyncState: String, Codable, Sendable, CaseIterable {
   case inSync = "in-sync"
   case localChanged = "local-changed"

@@ -32,7 +32,8 @@ public struct SyncReport: Encodable, Sendable, Equatable {
 }
 
 extension Vault {
-  /// Brings the save directory and the container into agreement, following DESIGN.md's table:
+  /// Brings the save directory and the container into agreement, following the sync decision table
+  /// (docs/architecture.md):
   /// `in-sync` does nothing, `local-changed` and `cloud-empty` upload, `cloud-changed` and
   /// `local-missing` restore (keeping the local save), and a `conflict` is settled by `policy`
   /// (asking `resolver` for `prompt`). Nothing is ever lost: an upload only adds an archive,
