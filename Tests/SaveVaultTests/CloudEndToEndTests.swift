@@ -322,8 +322,8 @@ struct CloudEndToEndTests {
       said.contains("timed out") || said.contains("timeout") || said.contains("no answer")
         || said.contains("not answer"),
       "the message does not say the server stopped answering: \(result.stderr)")
-    // README: failed requests are retried for at most 30 seconds; a stalled connection times
-    // out after 20 seconds without data. Not a speed test (RetryPolicy's own tests pin the
+    // docs/containers.md: failed requests are retried for at most 30 seconds; a stalled
+    // connection times out after 20 seconds without data. Not a speed test (RetryPolicy's own tests pin the
     // budget): a bound only to catch a hang, that holds on a loaded two-core machine.
     #expect(elapsed < 300, "a stalled server held the command for \(Int(elapsed)) s")
     #expect(tree(save) == before)

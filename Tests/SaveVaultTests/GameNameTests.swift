@@ -3,12 +3,12 @@ import Testing
 
 // Game names through the built binary: a name is part of the file names SaveVault keeps per
 // game (lock, ledger, journals, their temporary names), so it is limited in bytes, and the
-// rule the error states is the one `add --help` and the README state and the code applies.
+// rule the error states is the one `add --help` and docs/commands.md state and the code applies.
 
 private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().path
 
-/// `text` with its lines joined by single spaces (help and README wrap their sentences).
+/// `text` with its lines joined by single spaces (help and the docs wrap their sentences).
 private func unwrapped(_ text: String) -> String {
   text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
     .joined(separator: " ")
@@ -61,7 +61,7 @@ struct GameNameTests {
     try player.ok(["backup", "--save-dir", save, "--game", "short", "--container", "cloud"])
   }
 
-  @Test("the error, add --help and the README state the same rule")
+  @Test("the error, add --help and docs/commands.md state the same rule")
   func oneRule() throws {
     let player = try Player("rule")
     let refused = try player.run(["add", ".hidden", "--save-dir", "/s"])
@@ -69,8 +69,8 @@ struct GameNameTests {
     #expect(refused.stderr.contains(Self.rule), "\(refused.stderr)")
     let help = try player.ok(["add", "--help"]).stdout
     #expect(unwrapped(help).contains(Self.rule), "\(help)")
-    let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
-    #expect(unwrapped(readme).contains(Self.rule), "README does not state the rule")
+    let commands = try String(contentsOfFile: repositoryRoot + "/docs/commands.md", encoding: .utf8)
+    #expect(unwrapped(commands).contains(Self.rule), "docs/commands.md does not state the rule")
     // What the rule says is what is accepted: each clause, at its edge.
     for (index, accepted) in ["a", "Hollow Knight: Silksong", "x.y", "名前"].enumerated() {
       try player.ok(["add", accepted, "--save-dir", "/s\(index)"])  // one folder each: no overlaps
