@@ -22,7 +22,7 @@ struct GameNameTests {
     "a name of the longest length works in every command; one byte more is refused by add",
     arguments: [String(repeating: "x", count: 200), String(repeating: "é", count: 100)])
   func longestName(_ name: String) throws {
-    let player = try Player("longname")
+    let player = try Sandbox("longname")
     try writeFile(player.dir.sub("saves/long/slot.sav"), "level 1")
     try player.ok(["add", name, "--save-dir", "saves/long", "--container", "cloud"])
     try player.ok(["backup", "--game", name])
@@ -41,7 +41,7 @@ struct GameNameTests {
 
   @Test("a name short in characters but long in bytes is refused by add, --game and --save-dir (exit 2)")
   func longInBytes() throws {
-    let player = try Player("bytes")
+    let player = try Sandbox("bytes")
     let name = String(repeating: "🎮", count: 60)  // 60 characters, 240 bytes
     let save = player.dir.sub("saves/" + name)
     try writeFile(save + "/slot.sav", "level 1")
@@ -63,7 +63,7 @@ struct GameNameTests {
 
   @Test("the error, add --help and docs/commands.md state the same rule")
   func oneRule() throws {
-    let player = try Player("rule")
+    let player = try Sandbox("rule")
     let refused = try player.run(["add", ".hidden", "--save-dir", "/s"])
     #expect(refused.code == 2)
     #expect(refused.stderr.contains(Self.rule), "\(refused.stderr)")
