@@ -9,12 +9,11 @@ import Testing
 /// sharing the folder can read them; SaveVault's own stores on this device stay private.
 @Suite("Archive permissions follow the umask, through the binary")
 struct ArchivePermissionTests {
-  typealias Sandbox = CLIEndToEndTests.Sandbox
 
   /// Runs the binary under `umask`.
   func run(_ box: Sandbox, umask: String, _ arguments: [String]) throws -> RunResult {
     try runProgram(
-      "/bin/sh", ["-c", "umask \(umask); exec \"$0\" \"$@\"", CLIEndToEndTests.binary] + arguments,
+      "/bin/sh", ["-c", "umask \(umask); exec \"$0\" \"$@\"", savevaultBinary] + arguments,
       environment: box.environment([:]))
   }
 
@@ -31,9 +30,9 @@ struct ArchivePermissionTests {
     "a folder container's archives get 0666 less the umask; pending archives stay 0600",
     arguments: [("022", UInt32(0o644)), ("077", UInt32(0o600)), ("002", UInt32(0o664))])
   func followsUmask(umask: String, expected: UInt32) throws {
-    let box = try Sandbox("umask-\(umask)")
-    let save = box.tmp.sub("saves/shared")
-    let cloud = box.tmp.sub("shared-folder")
+    let box = try Sandbox("umask-\(umask)", device: "testbox")
+    let save = box.path("saves/shared")
+    let cloud = box.path("shared-folder")
     try makeDirectory(cloud)
     try writeFile(save + "/slot.sav", "one")
     let backup = try run(box, umask: umask, ["backup", "--save-dir", save, "--container", cloud])
@@ -45,7 +44,7 @@ struct ArchivePermissionTests {
     }
 
     // Offline: the session is kept on this device, for this user only.
-    try FileManager.default.moveItem(atPath: cloud, toPath: box.tmp.sub("unmounted"))
+    try FileManager.default.moveItem(atPath: cloud, toPath: box.path("unmounted"))
     let wrap = try run(
       box, umask: umask,
       [

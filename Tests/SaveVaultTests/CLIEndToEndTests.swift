@@ -16,8 +16,8 @@ struct CLIEndToEndTests {
   // 1
   @Test("round trip: backup, status, edit, restore, pre-restore copy")
   func roundTrip() throws {
-    let box = try Sandbox("roundtrip")
-    let save = box.tmp.sub("saves/MyGame")
+    let box = try Sandbox("roundtrip", device: "testbox")
+    let save = box.path("saves/MyGame")
     let edited = "Slot 1/Ünïcødé save.dat"
     try writeFile(save + "/" + edited, "level 3, 1200 coins, ✓\n")
     try writeFile(save + "/Slot 1/deep/nested/level.bin", Data((0..<1024).map { UInt8($0 % 256) }))
@@ -33,7 +33,7 @@ struct CLIEndToEndTests {
     let backupJSON = try jsonObject(backup.stdout)
     #expect(backupJSON["outcome"] as? String == "uploaded")
     let archive = try #require(backupJSON["archive"] as? String)
-    #expect(archiveNames(in: box.defaultContainer + "/MyGame") == [archive])
+    #expect(tarArchiveNames(in: box.defaultContainer + "/MyGame") == [archive])
     let afterBackup = tree(save)
     #expect(afterBackup["Empty Folder"]?.kind == "dir")
     #expect(afterBackup["config/secret.cfg"]?.mode == 0o600)
@@ -97,8 +97,8 @@ struct CLIEndToEndTests {
   // 2
   @Test("an unchanged backup uploads nothing; --force does")
   func unchangedBackupUploadsNothing() throws {
-    let box = try Sandbox("unchanged")
-    let save = box.tmp.sub("saves/hades")
+    let box = try Sandbox("unchanged", device: "testbox")
+    let save = box.path("saves/hades")
     try writeFile(save + "/slot.sav", "run 12")
     let folder = box.defaultContainer + "/hades"
 
@@ -110,19 +110,19 @@ struct CLIEndToEndTests {
     let third = try box.run(["backup", "--save-dir", save, "--json"])
     #expect(third.code == 0)
     #expect(try jsonObject(third.stdout)["outcome"] as? String == "unchanged")
-    #expect(archiveNames(in: folder).count == 1, "\(archiveNames(in: folder))")
+    #expect(tarArchiveNames(in: folder).count == 1, "\(tarArchiveNames(in: folder))")
 
     let forced = try box.run(["backup", "--save-dir", save, "--force", "--json"])
     #expect(forced.code == 0, "backup --force failed: \(forced.stderr)")
     #expect(try jsonObject(forced.stdout)["outcome"] as? String == "uploaded")
-    #expect(archiveNames(in: folder).count == 2, "\(archiveNames(in: folder))")
+    #expect(tarArchiveNames(in: folder).count == 2, "\(tarArchiveNames(in: folder))")
   }
 
   // 3
   @Test("rewriting identical bytes is still in sync")
   func identicalRewriteIsInSync() throws {
-    let box = try Sandbox("rewrite")
-    let save = box.tmp.sub("saves/stardew")
+    let box = try Sandbox("rewrite", device: "testbox")
+    let save = box.path("saves/stardew")
     try writeFile(save + "/farm.xml", "<farm>cows: 3</farm>")
     try writeFile(save + "/other.dat", "x")
     let backup = try box.run(["backup", "--save-dir", save])
@@ -136,7 +136,7 @@ struct CLIEndToEndTests {
     let again = try box.run(["backup", "--save-dir", save, "--json"])
     #expect(again.code == 0, "backup failed: \(again.stderr)")
     #expect(try jsonObject(again.stdout)["outcome"] as? String == "unchanged")
-    #expect(archiveNames(in: box.defaultContainer + "/stardew").count == 1)
+    #expect(tarArchiveNames(in: box.defaultContainer + "/stardew").count == 1)
   }
 
   // 4
@@ -145,10 +145,10 @@ struct CLIEndToEndTests {
     arguments: ["backup", "status", "list", "restore", "prune"])
   func missingContainer(_ command: String) throws {
     let extra: [String] = command == "restore" ? ["--latest"] : command == "prune" ? ["--keep", "1"] : []
-    let box = try Sandbox("nocontainer")
-    let save = box.tmp.sub("saves/celeste")
+    let box = try Sandbox("nocontainer", device: "testbox")
+    let save = box.path("saves/celeste")
     try writeFile(save + "/0.celeste", "deaths: 4000")
-    let missing = box.tmp.sub("does-not-exist")
+    let missing = box.path("does-not-exist")
     let result = try box.run([command, "--save-dir", save, "--container", missing] + extra)
     #expect(result.code == 4, "\(command): exit \(result.code), stderr: \(result.stderr)")
     #expect(result.stderr.contains(missing), "stderr does not name the folder: \(result.stderr)")
@@ -158,30 +158,30 @@ struct CLIEndToEndTests {
   // 5
   @Test("a missing or empty save directory is refused; --force allows an empty one")
   func missingOrEmptySaveDirectory() throws {
-    let box = try Sandbox("emptysave")
-    let missing = box.tmp.sub("saves/ghost")
+    let box = try Sandbox("emptysave", device: "testbox")
+    let missing = box.path("saves/ghost")
     let gone = try box.run(["backup", "--save-dir", missing])
     #expect(gone.code == 1, "exit \(gone.code), stderr: \(gone.stderr)")
     #expect(gone.stderr.contains(missing) && gone.stderr.contains("does not exist"), "stderr: \(gone.stderr)")
-    #expect(archiveNames(in: box.defaultContainer + "/ghost").isEmpty)
+    #expect(tarArchiveNames(in: box.defaultContainer + "/ghost").isEmpty)
 
-    let empty = box.tmp.sub("saves/blank")
+    let empty = box.path("saves/blank")
     try makeDirectory(empty)
     let refused = try box.run(["backup", "--save-dir", empty])
     #expect(refused.code == 1, "exit \(refused.code), stderr: \(refused.stderr)")
     #expect(refused.stderr.contains("empty"), "stderr: \(refused.stderr)")
-    #expect(archiveNames(in: box.defaultContainer + "/blank").isEmpty, "an empty backup was uploaded")
+    #expect(tarArchiveNames(in: box.defaultContainer + "/blank").isEmpty, "an empty backup was uploaded")
 
     let forced = try box.run(["backup", "--save-dir", empty, "--force"])
     #expect(forced.code == 0, "backup --force of an empty dir: exit \(forced.code), stderr: \(forced.stderr)")
-    #expect(archiveNames(in: box.defaultContainer + "/blank").count == 1)
+    #expect(tarArchiveNames(in: box.defaultContainer + "/blank").count == 1)
   }
 
   // 6
   @Test("a hostile archive is refused whole (exit 5), the save untouched", arguments: HostileArchive.allCases)
   func hostileArchive(_ hostile: HostileArchive) throws {
-    let box = try Sandbox("hostile")
-    let saves = box.tmp.sub("saves")
+    let box = try Sandbox("hostile", device: "testbox")
+    let saves = box.path("saves")
     let save = saves + "/game"
     let precious = "precious-save-content-0123456789-unique"
     try writeFile(save + "/slot1.sav", precious)
@@ -190,16 +190,16 @@ struct CLIEndToEndTests {
     let backup = try box.run(["backup", "--save-dir", save])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
     let folder = box.defaultContainer + "/game"
-    let real = try #require(archiveNames(in: folder).first)
+    let real = try #require(tarArchiveNames(in: folder).first)
     let evil = folder + "/packsave-20991231T235959.999Z-evil.tar"
 
     let token = "savevault-e2e-\(UUID().uuidString)"
     var mustNotExist: [String] = []
     let absoluteTarget = "/tmp/" + token
     defer { try? FileManager.default.removeItem(atPath: absoluteTarget) }
-    let outsideDirectory = box.tmp.sub("outside-dir")
+    let outsideDirectory = box.path("outside-dir")
     try makeDirectory(outsideDirectory)
-    let outsideFile = box.tmp.sub("outside-file")
+    let outsideFile = box.path("outside-file")
     try writeFile(outsideFile, "outside, must stay as it is\n")
 
     func buildWithPython(_ argument: String = "") throws {
@@ -210,19 +210,19 @@ struct CLIEndToEndTests {
     switch hostile {
     case .dotDotEscape:
       try buildWithPython(token)
-      mustNotExist = [saves + "/" + token, box.tmp.sub(token), save + "/" + token]
+      mustNotExist = [saves + "/" + token, box.path(token), save + "/" + token]
     case .absolutePath:
       try buildWithPython(absoluteTarget)
       mustNotExist = [absoluteTarget, save + absoluteTarget]
     case .tmpDotDot:
       try buildWithPython(token)
-      mustNotExist = [saves + "/" + token, box.tmp.sub(token), save + "/" + token]
+      mustNotExist = [saves + "/" + token, box.path(token), save + "/" + token]
     case .symlinkAbsoluteThenFile:
       try buildWithPython(outsideDirectory)
       mustNotExist = [outsideDirectory + "/pwned"]
     case .symlinkEscaping:
       try buildWithPython()
-      mustNotExist = [box.tmp.sub("outside")]
+      mustNotExist = [box.path("outside")]
     case .characterDevice, .fifo, .duplicatePath, .symlinkChainEscaping, .emptySymlinkTarget,
       .hugeDeclaredSize, .tooDeep, .blockDevice, .hardlinkThroughSymlink, .tooManyEntries,
       .sparseMapOverlapping, .sparseMapPastEnd:
@@ -258,7 +258,7 @@ struct CLIEndToEndTests {
       data.replaceSubrange(totals, with: Data("\"files\":3".utf8))
       try data.write(to: URL(fileURLWithPath: evil))
     }
-    #expect(archiveNames(in: folder) == [real, (evil as NSString).lastPathComponent])
+    #expect(tarArchiveNames(in: folder) == [real, (evil as NSString).lastPathComponent])
 
     let before = tree(save)
     let result = try box.run(["restore", "--latest", "--save-dir", save])
@@ -290,13 +290,13 @@ struct CLIEndToEndTests {
   // 7
   @Test("a plain GNU tar restores, with a warning that it could not be verified")
   func plainTarRestores() throws {
-    let box = try Sandbox("plaintar")
-    let save = box.tmp.sub("saves/game")
+    let box = try Sandbox("plaintar", device: "testbox")
+    let save = box.path("saves/game")
     try writeFile(save + "/old.sav", "the old save")
     let backup = try box.run(["backup", "--save-dir", save])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
 
-    let plain = box.tmp.sub("plain")
+    let plain = box.path("plain")
     try writeFile(plain + "/level1.sav", "made by another tool")
     try writeFile(plain + "/sub dir/level2.sav", Data([0, 1, 2, 255, 254]))
     let folder = box.defaultContainer + "/game"
@@ -314,8 +314,8 @@ struct CLIEndToEndTests {
   // 8
   @Test("list shows archives newest first")
   func listNewestFirst() throws {
-    let box = try Sandbox("list")
-    let save = box.tmp.sub("saves/portal")
+    let box = try Sandbox("list", device: "testbox")
+    let save = box.path("saves/portal")
     try writeFile(save + "/slot.sav", "chamber 19")
     var made: [String] = []
     for flags in [[], ["--force"], ["--force"]] {
@@ -343,8 +343,8 @@ struct CLIEndToEndTests {
   // 9
   @Test("prune keeps the newest overall and the newest of each device")
   func prune() throws {
-    let box = try Sandbox("prune")
-    let save = box.tmp.sub("saves/zelda")
+    let box = try Sandbox("prune", device: "testbox")
+    let save = box.path("saves/zelda")
     try writeFile(save + "/slot.sav", "hearts: 20")
     let folder = box.defaultContainer + "/zelda"
     func backup(device: String) throws -> String {
@@ -356,29 +356,29 @@ struct CLIEndToEndTests {
     let a1 = try backup(device: "a")
     let a2 = try backup(device: "a")
     let b1 = try backup(device: "b")
-    #expect(archiveNames(in: folder) == [a1, a2, b1].sorted())
+    #expect(tarArchiveNames(in: folder) == [a1, a2, b1].sorted())
 
     let noKeep = try box.run(["prune", "--save-dir", save])
     #expect(noKeep.code == 2, "prune without --keep: exit \(noKeep.code)")
     let zero = try box.run(["prune", "--save-dir", save, "--keep", "0"])
     #expect(zero.code == 2, "prune --keep 0: exit \(zero.code)")
-    #expect(archiveNames(in: folder).count == 3, "a refused prune deleted something")
+    #expect(tarArchiveNames(in: folder).count == 3, "a refused prune deleted something")
 
     let pruned = try box.run(["prune", "--save-dir", save, "--keep", "1", "--json"])
     #expect(pruned.code == 0, "prune failed: \(pruned.stderr)")
     let report = try jsonObject(pruned.stdout)
     #expect(report["deleted"] as? [String] == [a1])
     #expect(Set(report["kept"] as? [String] ?? []) == [a2, b1])
-    #expect(archiveNames(in: folder) == [a2, b1].sorted())
+    #expect(tarArchiveNames(in: folder) == [a2, b1].sorted())
   }
 
   // 10
   @Test("usage errors exit 2")
   func usageErrors() throws {
-    let box = try Sandbox("usage")
-    let save = box.tmp.sub("saves/game")
+    let box = try Sandbox("usage", device: "testbox")
+    let save = box.path("saves/game")
     try writeFile(save + "/slot.sav", "x")
-    let badConfig = box.tmp.sub("bad.json")
+    let badConfig = box.path("bad.json")
     try writeFile(badConfig, "{ \"games\": { not json")
     let cases: [[String]] = [
       ["frobnicate"],
@@ -397,12 +397,12 @@ struct CLIEndToEndTests {
       #expect(result.code == 2, "\(words): exit \(result.code), stderr: \(result.stderr)")
       #expect(!result.stderr.isEmpty, "\(words): no message on stderr")
     }
-    #expect(archiveNames(in: box.defaultContainer + "/game").isEmpty)
+    #expect(tarArchiveNames(in: box.defaultContainer + "/game").isEmpty)
   }
 
   @Test("--help on every command and --version exit 0")
   func helpAndVersion() throws {
-    let box = try Sandbox("help")
+    let box = try Sandbox("help", device: "testbox")
     for command in ["backup", "status", "restore", "list", "prune"] {
       for words in [[command, "--help"], ["--help", command], [command, "-h"]] {
         let result = try box.run(words)
@@ -421,17 +421,17 @@ struct CLIEndToEndTests {
   // 11
   @Test("a game from $XDG_CONFIG_HOME/savevault/config.json")
   func configFromXDGConfigHome() throws {
-    let box = try Sandbox("xdgconfig")
-    let save = box.tmp.sub("somewhere/Celeste Saves")
+    let box = try Sandbox("xdgconfig", device: "testbox")
+    let save = box.path("somewhere/Celeste Saves")
     try writeFile(save + "/0.celeste", "strawberries: 175")
-    let configHome = box.tmp.sub("xdg-config")
+    let configHome = box.path("xdg-config")
     let config = try JSONSerialization.data(withJSONObject: ["games": ["celeste": ["saveDir": save]]])
     try writeFile(configHome + "/savevault/config.json", config)
     let environment = ["XDG_CONFIG_HOME": configHome]
 
     let backup = try box.run(["backup", "--game", "celeste"], environment: environment)
     #expect(backup.code == 0, "backup --game celeste failed: \(backup.stderr)")
-    #expect(archiveNames(in: box.defaultContainer + "/celeste").count == 1)
+    #expect(tarArchiveNames(in: box.defaultContainer + "/celeste").count == 1)
     let status = try box.run(["status", "--game", "celeste", "--json"], environment: environment)
     #expect(status.code == 0, "status failed: \(status.stderr)")
     let report = try jsonObject(status.stdout)
@@ -445,15 +445,15 @@ struct CLIEndToEndTests {
 
   @Test("SAVEVAULT_CONTAINER is the container when no flag names one")
   func containerFromEnvironment() throws {
-    let box = try Sandbox("envcontainer")
-    let save = box.tmp.sub("saves/doom")
+    let box = try Sandbox("envcontainer", device: "testbox")
+    let save = box.path("saves/doom")
     try writeFile(save + "/savegame0.dsg", "E1M1")
-    let container = box.tmp.sub("cloud")
+    let container = box.path("cloud")
     try makeDirectory(container)
     let backup = try box.run(["backup", "--save-dir", save], environment: ["SAVEVAULT_CONTAINER": container])
     #expect(backup.code == 0, "backup failed: \(backup.stderr)")
-    #expect(archiveNames(in: container + "/doom").count == 1)
-    #expect(archiveNames(in: box.defaultContainer + "/doom").isEmpty)
+    #expect(tarArchiveNames(in: container + "/doom").count == 1)
+    #expect(tarArchiveNames(in: box.defaultContainer + "/doom").isEmpty)
     let list = try box.run(
       ["list", "--save-dir", save, "--json"], environment: ["SAVEVAULT_CONTAINER": container])
     #expect(list.code == 0)
@@ -462,37 +462,37 @@ struct CLIEndToEndTests {
 
   @Test("--container file:///path is a folder")
   func fileURLContainer() throws {
-    let box = try Sandbox("fileurl")
-    let save = box.tmp.sub("saves/quake")
+    let box = try Sandbox("fileurl", device: "testbox")
+    let save = box.path("saves/quake")
     try writeFile(save + "/s0.sav", "E1M7")
-    let container = box.tmp.sub("nas share")
+    let container = box.path("nas share")
     try makeDirectory(container)
     let url =
       "file://" + (container.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? container)
     let backup = try box.run(["backup", "--save-dir", save, "--container", url])
     #expect(backup.code == 0, "backup --container \(url) failed: \(backup.stderr)")
-    #expect(archiveNames(in: container + "/quake").count == 1)
-    #expect(archiveNames(in: box.defaultContainer + "/quake").isEmpty)
+    #expect(tarArchiveNames(in: container + "/quake").count == 1)
+    #expect(tarArchiveNames(in: box.defaultContainer + "/quake").isEmpty)
   }
 
   @Test("SAVEVAULT_CONFIG names the config file")
   func configFromEnvironment() throws {
-    let box = try Sandbox("envconfig")
-    let save = box.tmp.sub("saves/HollowKnight")
+    let box = try Sandbox("envconfig", device: "testbox")
+    let save = box.path("saves/HollowKnight")
     try writeFile(save + "/user1.dat", "geo: 3000")
-    let container = box.tmp.sub("box")
+    let container = box.path("box")
     try makeDirectory(container)
-    let configPath = box.tmp.sub("custom/savevault.json")
+    let configPath = box.path("custom/savevault.json")
     let config = try JSONSerialization.data(
       withJSONObject: ["games": ["hollow": ["saveDir": save, "container": container]]])
     try writeFile(configPath, config)
 
     let backup = try box.run(["backup", "--game", "hollow"], environment: ["SAVEVAULT_CONFIG": configPath])
     #expect(backup.code == 0, "backup --game hollow failed: \(backup.stderr)")
-    #expect(archiveNames(in: container + "/hollow").count == 1)
+    #expect(tarArchiveNames(in: container + "/hollow").count == 1)
 
     // --config wins over SAVEVAULT_CONFIG.
-    let other = box.tmp.sub("other.json")
+    let other = box.path("other.json")
     try writeFile(other, "{\"games\":{}}")
     let overridden = try box.run(
       ["backup", "--game", "hollow", "--config", other], environment: ["SAVEVAULT_CONFIG": configPath])
@@ -502,8 +502,8 @@ struct CLIEndToEndTests {
   // 12
   @Test("another process holding the game's lock makes backup exit 6")
   func busy() throws {
-    let box = try Sandbox("busy")
-    let save = box.tmp.sub("saves/factorio")
+    let box = try Sandbox("busy", device: "testbox")
+    let save = box.path("saves/factorio")
     try writeFile(save + "/world.zip", "belts")
     let lockDirectory = box.home + "/.local/state/savevault/locks"
     try makeDirectory(lockDirectory)
@@ -536,7 +536,7 @@ struct CLIEndToEndTests {
     let backup = try box.run(["backup", "--save-dir", save], environment: ["SAVEVAULT_LOCK_WAIT": "0.3"])
     #expect(backup.code == 6, "backup while locked: exit \(backup.code), stderr: \(backup.stderr)")
     #expect(backup.stderr.contains("factorio"), "stderr: \(backup.stderr)")
-    #expect(archiveNames(in: box.defaultContainer + "/factorio").isEmpty)
+    #expect(tarArchiveNames(in: box.defaultContainer + "/factorio").isEmpty)
 
     holder.terminate()
     holder.waitUntilExit()
@@ -547,8 +547,8 @@ struct CLIEndToEndTests {
   // 13
   @Test("archives are plain tar: tar and Python's tarfile read them")
   func archivesArePlainTar() throws {
-    let box = try Sandbox("plain")
-    let save = box.tmp.sub("saves/witcher")
+    let box = try Sandbox("plain", device: "testbox")
+    let save = box.path("saves/witcher")
     try writeFile(save + "/QuickSave.sav", Data((0..<5000).map { UInt8(($0 * 7) % 256) }))
     try writeFile(save + "/Ünïcødé dir/slot 2.sav", "Geralt")
     try writeFile(save + "/empty.sav", "")
@@ -573,7 +573,7 @@ struct CLIEndToEndTests {
     let pythonNames = Set(python.stdout.split(separator: "\n").map(String.init))
     #expect(pythonNames == tarNames, "tar: \(tarNames.sorted()), tarfile: \(pythonNames.sorted())")
 
-    let out = box.tmp.sub("extracted")
+    let out = box.path("extracted")
     try makeDirectory(out)
     let extracted = try runProgram(try tarTool(), ["-xf", archive, "-C", out])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
@@ -584,8 +584,8 @@ struct CLIEndToEndTests {
 
   @Test("setuid, setgid and sticky bits from an archive are cleared")
   func specialModeBitsCleared() throws {
-    let box = try Sandbox("suid")
-    let save = box.tmp.sub("saves/game")
+    let box = try Sandbox("suid", device: "testbox")
+    let save = box.path("saves/game")
     try writeFile(save + "/old.sav", "old")
     let folder = box.defaultContainer + "/game"
     try makeDirectory(folder)
@@ -612,13 +612,13 @@ struct CLIEndToEndTests {
 
   @Test("two devices sharing a container: local-missing, restore, cloud-changed, conflict")
   func twoDevices() throws {
-    let box = try Sandbox("twodevices")
-    let cloud = box.tmp.sub("cloud")
+    let box = try Sandbox("twodevices", device: "testbox")
+    let cloud = box.path("cloud")
     try makeDirectory(cloud)
-    let deck = ["HOME": box.tmp.sub("home-deck"), "SAVEVAULT_DEVICE": "deck", "SAVEVAULT_CONTAINER": cloud]
-    let desk = ["HOME": box.tmp.sub("home-desk"), "SAVEVAULT_DEVICE": "desk", "SAVEVAULT_CONTAINER": cloud]
-    let deckSave = box.tmp.sub("deck/celeste")
-    let deskSave = box.tmp.sub("desk/celeste")
+    let deck = ["HOME": box.path("home-deck"), "SAVEVAULT_DEVICE": "deck", "SAVEVAULT_CONTAINER": cloud]
+    let desk = ["HOME": box.path("home-desk"), "SAVEVAULT_DEVICE": "desk", "SAVEVAULT_CONTAINER": cloud]
+    let deckSave = box.path("deck/celeste")
+    let deskSave = box.path("desk/celeste")
     func state(_ save: String, _ environment: [String: String]) throws -> String? {
       let status = try box.run(["status", "--save-dir", save, "--json"], environment: environment)
       #expect(status.code == 0, "status: exit \(status.code), stderr: \(status.stderr)")
@@ -653,48 +653,6 @@ struct CLIEndToEndTests {
 // MARK: - Helpers, inside the suite so that they never clash with other test files
 
 extension CLIEndToEndTests {
-  /// The built `savevault`, next to the test runner.
-  static let binary = savevaultBinary
-
-  /// One test's world: a temporary directory with a private HOME, and the binary run with an
-  /// exact environment (HOME, PATH, SAVEVAULT_DEVICE=testbox, plus what the test adds).
-  struct Sandbox {
-    let tmp: TemporaryDirectory
-
-    init(_ label: String) throws {
-      tmp = TemporaryDirectory("e2e-\(label)")
-      try makeDirectory(tmp.sub("home"))
-    }
-
-    var home: String { tmp.sub("home") }
-    /// The embedded default container under the private HOME.
-    var defaultContainer: String { home + "/.local/share/savevault/container" }
-
-    func environment(_ extra: [String: String]) -> [String: String] {
-      var environment = [
-        "HOME": home,
-        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-        "SAVEVAULT_DEVICE": "testbox",
-      ]
-      environment.merge(extra) { $1 }
-      return environment
-    }
-
-    @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
-      let binary = CLIEndToEndTests.binary
-      try #require(
-        FileManager.default.isExecutableFile(atPath: binary), "the savevault binary is missing at \(binary)")
-      return try runProgram(binary, arguments, environment: environment(extra))
-    }
-  }
-
-  /// The `packsave-*.tar` names in `folder`, sorted; [] when the folder does not exist.
-  func archiveNames(in folder: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-      .filter { $0.hasPrefix("packsave-") && $0.hasSuffix(".tar") }.sorted()
-  }
-
   /// Whether anything (even a dangling symlink) exists at `path`.
   func exists(_ path: String) -> Bool {
     var info = stat()
@@ -801,7 +759,7 @@ extension CLIEndToEndTests {
     case dotDotEscape, absolutePath, tmpDotDot, symlinkAbsoluteThenFile, symlinkEscaping
     case characterDevice, fifo, duplicatePath, truncated, flippedByte, flippedMtimeDigit, editedManifestTotals
     case blockDevice, hardlinkThroughSymlink, tooManyEntries
-    // More from RELIABILITY.md's catalogue.
+    // More ways out of the save directory, and past its limits.
     case doubleSlashAbsolute, hardlinkOutsideWithData, directoryThenSymlink, symlinkChainEscaping
     case emptySymlinkTarget, hugeDeclaredSize, tooDeep
     case sparseMapOverlapping, sparseMapPastEnd

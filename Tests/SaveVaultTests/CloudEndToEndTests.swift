@@ -26,7 +26,7 @@ struct CloudEndToEndTests {
     arguments: S3TestServer.Kind.allCases, EndpointSource.allCases)
   func s3RoundTrip(kind: S3TestServer.Kind, endpointFrom source: EndpointSource) async throws {
     let server = try #require(S3TestServer.shared(kind), "the \(kind) S3 server did not start")
-    let box = try CloudBox("s3rt-\(kind)-\(source)", device: "pc")
+    let box = try Sandbox("s3rt-\(kind)-\(source)", device: "pc")
     let bucket = Self.newBucket()
     let check = try server.container(bucket: bucket, prefix: "some/prefix")
     let url = "s3://\(bucket)/some/prefix"
@@ -39,25 +39,25 @@ struct CloudEndToEndTests {
     }
     // A game name with a space, '+' and non-ASCII letters exercises SigV4's key encoding.
     let game = "Ünï Game+1"
-    let save = box.tmp.sub("saves/" + game)
+    let save = box.path("saves/" + game)
     try writeFile(save + "/slot 1.sav", "level 3, 1200 coins, ✓\n")
     try writeFile(save + "/deep/nested/level+2.bin", Data((0..<4096).map { UInt8(($0 * 7) % 256) }))
     try writeFile(save + "/empty.txt", "")
     try writeFile(save + "/config.cfg", "vsync=1\n", mode: 0o600)
     let common = ["--save-dir", save, "--container", url] + endpointFlag
 
-    let backup = try await box.run(["backup"] + common + ["--json"], environment: environment)
+    let backup = try await box.runAwaiting(["backup"] + common + ["--json"], environment: environment)
     try #require(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
     let archive = try #require(try jsonObject(backup.stdout)["archive"] as? String)
     #expect(try jsonObject(backup.stdout)["outcome"] as? String == "uploaded")
     let atBackup = tree(save)
 
-    // The object is where DESIGN.md says: <prefix>/<game>/<name>.
+    // The object is where docs/containers.md says: <prefix>/<game>/<name>.
     let stored = try check.list(game: game)
     #expect(stored.map(\.name) == [archive], "objects under some/prefix/\(game)/: \(stored.map(\.name))")
     #expect(stored.first?.metadata["key"] == "some/prefix/\(game)/\(archive)")
 
-    let list = try await box.run(["list"] + common + ["--json"], environment: environment)
+    let list = try await box.runAwaiting(["list"] + common + ["--json"], environment: environment)
     #expect(list.code == 0, "list: exit \(list.code), stderr: \(list.stderr)")
     let archives = try #require(try jsonObject(list.stdout)["archives"] as? [[String: Any]])
     #expect(archives.count == 1, "list: \(list.stdout)")
@@ -65,7 +65,7 @@ struct CloudEndToEndTests {
     #expect(archives.first?["device"] as? String == "pc")
     #expect(integer(archives.first?["size"]) == stored.first?.size)
 
-    let status = try await box.run(["status"] + common + ["--json"], environment: environment)
+    let status = try await box.runAwaiting(["status"] + common + ["--json"], environment: environment)
     #expect(status.code == 0, "status: exit \(status.code), stderr: \(status.stderr)")
     let report = try jsonObject(status.stdout)
     #expect(report["state"] as? String == "in-sync", "status: \(status.stdout)")
@@ -74,10 +74,11 @@ struct CloudEndToEndTests {
 
     try writeFile(save + "/slot 1.sav", "level 9, edited after the backup\n")
     try writeFile(save + "/new file.sav", "not in the backup")
-    let changed = try await box.run(["status"] + common + ["--json"], environment: environment)
+    let changed = try await box.runAwaiting(["status"] + common + ["--json"], environment: environment)
     #expect(try jsonObject(changed.stdout)["state"] as? String == "local-changed", "\(changed.stdout)")
 
-    let restore = try await box.run(["restore", "--latest"] + common + ["--json"], environment: environment)
+    let restore = try await box.runAwaiting(
+      ["restore", "--latest"] + common + ["--json"], environment: environment)
     #expect(restore.code == 0, "restore: exit \(restore.code), stderr: \(restore.stderr)")
     let restored = try jsonObject(restore.stdout)
     #expect(restored["archive"] as? String == archive)
@@ -90,12 +91,12 @@ struct CloudEndToEndTests {
       )
     }
 
-    let verify = try await box.run(["verify", "--all"] + common, environment: environment)
+    let verify = try await box.runAwaiting(["verify", "--all"] + common, environment: environment)
     #expect(
       verify.code == 0, "verify: exit \(verify.code), stdout: \(verify.stdout), stderr: \(verify.stderr)")
     #expect(verify.stdout.contains(archive), "verify: \(verify.stdout)")
 
-    let after = try await box.run(["status"] + common + ["--json"], environment: environment)
+    let after = try await box.runAwaiting(["status"] + common + ["--json"], environment: environment)
     #expect(try jsonObject(after.stdout)["state"] as? String == "in-sync", "\(after.stdout)")
   }
 
@@ -105,10 +106,10 @@ struct CloudEndToEndTests {
     "a 70 MiB archive goes up in parts and comes back byte for byte", arguments: S3TestServer.Kind.allCases)
   func multipart(kind: S3TestServer.Kind) async throws {
     let server = try #require(S3TestServer.shared(kind), "the \(kind) S3 server did not start")
-    let box = try CloudBox("s3big-\(kind)", device: "pc")
+    let box = try Sandbox("s3big-\(kind)", device: "pc")
     let bucket = Self.newBucket()
     let check = try server.container(bucket: bucket, prefix: "big")
-    let save = box.tmp.sub("saves/bigsave")
+    let save = box.path("saves/bigsave")
     let huge = save + "/huge.bin"
     try makeDirectory(save)
     try writeIncompressible(huge, bytes: 70 << 20, seed: kind == .rclone ? 0x5EED_0001 : 0x5EED_0002)
@@ -117,7 +118,7 @@ struct CloudEndToEndTests {
     let environment = server.environment()
     let common = ["--save-dir", save, "--container", "s3://\(bucket)/big"]
 
-    let backup = try await box.run(["backup"] + common + ["--json"], environment: environment)
+    let backup = try await box.runAwaiting(["backup"] + common + ["--json"], environment: environment)
     try #require(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
     let report = try jsonObject(backup.stdout)
     let archive = try #require(report["archive"] as? String)
@@ -139,7 +140,8 @@ struct CloudEndToEndTests {
 
     // Damage the local copy, then restore it from the server.
     try writeFile(huge, "truncated by a crash")
-    let restore = try await box.run(["restore", "--latest"] + common + ["--json"], environment: environment)
+    let restore = try await box.runAwaiting(
+      ["restore", "--latest"] + common + ["--json"], environment: environment)
     #expect(restore.code == 0, "restore: exit \(restore.code), stderr: \(restore.stderr)")
     #expect(try jsonObject(restore.stdout)["verified"] as? Bool == true)
     #expect(try sha256(ofFile: huge) == original, "the restored file differs")
@@ -152,20 +154,20 @@ struct CloudEndToEndTests {
   @Test("boto3 uploads a plain tar; savevault lists and restores it", arguments: S3TestServer.Kind.allCases)
   func botoUploadsSavevaultRestores(kind: S3TestServer.Kind) async throws {
     let server = try #require(S3TestServer.shared(kind), "the \(kind) S3 server did not start")
-    let box = try CloudBox("boto-up-\(kind)", device: "pc")
+    let box = try Sandbox("boto-up-\(kind)", device: "pc")
     let bucket = Self.newBucket()
     _ = try server.container(bucket: bucket, prefix: "pre")
     let environment = server.environment()
-    let save = box.tmp.sub("saves/portal")
+    let save = box.path("saves/portal")
     try writeFile(save + "/old.sav", "the old save")
     let common = ["--save-dir", save, "--container", "s3://\(bucket)/pre"]
-    let backup = try await box.run(["backup"] + common, environment: environment)
+    let backup = try await box.runAwaiting(["backup"] + common, environment: environment)
     try #require(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
 
-    let plain = box.tmp.sub("plain")
+    let plain = box.path("plain")
     try writeFile(plain + "/level1.sav", "made by another tool")
     try writeFile(plain + "/sub dir/level2.sav", Data([0, 1, 2, 255, 254]))
-    let tarball = box.tmp.sub("plain.tar")
+    let tarball = box.path("plain.tar")
     let tarred = try runProgram(try tool("tar"), ["-cf", tarball, "-C", plain, "."])
     try #require(tarred.code == 0, "tar -cf: \(tarred.stderr)")
     let name = "packsave-20991231T235959.999Z-boto.tar"
@@ -173,7 +175,7 @@ struct CloudEndToEndTests {
       Self.botoPutScript, [server.endpoint, bucket, "pre/portal/" + name, tarball], box: box, server: server)
     try #require(put.code == 0, "boto3 put_object: \(put.stderr)")
 
-    let list = try await box.run(["list"] + common + ["--json"], environment: environment)
+    let list = try await box.runAwaiting(["list"] + common + ["--json"], environment: environment)
     #expect(list.code == 0, "list: exit \(list.code), stderr: \(list.stderr)")
     let archives = try #require(try jsonObject(list.stdout)["archives"] as? [[String: Any]])
     #expect(archives.count == 2, "list: \(list.stdout)")
@@ -183,7 +185,7 @@ struct CloudEndToEndTests {
     #expect(integer(newest["modifiedMs"]) == 4_102_444_799_999)
     #expect(integer(newest["size"]) == fileSize(tarball))
 
-    let restore = try await box.run(["restore", "--latest"] + common, environment: environment)
+    let restore = try await box.runAwaiting(["restore", "--latest"] + common, environment: environment)
     #expect(restore.code == 0, "restore: exit \(restore.code), stderr: \(restore.stderr)")
     #expect(restore.stderr.contains("could not be verified"), "no warning on stderr: \(restore.stderr)")
     #expect(contentTree(save) == contentTree(plain))
@@ -194,13 +196,13 @@ struct CloudEndToEndTests {
     arguments: S3TestServer.Kind.allCases)
   func savevaultUploadsBotoReads(kind: S3TestServer.Kind) async throws {
     let server = try #require(S3TestServer.shared(kind), "the \(kind) S3 server did not start")
-    let box = try CloudBox("boto-down-\(kind)", device: "pc")
+    let box = try Sandbox("boto-down-\(kind)", device: "pc")
     let bucket = Self.newBucket()
     _ = try server.container(bucket: bucket, prefix: "pre")
-    let save = box.tmp.sub("saves/celeste")
+    let save = box.path("saves/celeste")
     try writeFile(save + "/0.celeste", "chapter 1")
     try writeFile(save + "/sub/settings.celeste", "fullscreen")
-    let backup = try await box.run(
+    let backup = try await box.runAwaiting(
       ["backup", "--save-dir", save, "--container", "s3://\(bucket)/pre", "--json"],
       environment: server.environment())
     try #require(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
@@ -231,8 +233,8 @@ struct CloudEndToEndTests {
     "a refusing or unreachable container: exit 4, a clear message, nothing changed",
     arguments: CloudFailure.allCases, ["backup", "restore", "status", "sync"])
   func containerFailure(failure: CloudFailure, command: String) async throws {
-    let box = try CloudBox("fail-\(failure)-\(command)", device: "pc")
-    let save = box.tmp.sub("saves/hades")
+    let box = try Sandbox("fail-\(failure)-\(command)", device: "pc")
+    let save = box.path("saves/hades")
     try writeFile(save + "/slot.sav", "run 12, do not lose me")
     try writeFile(save + "/deep/meta.json", "{\"runs\": 12}")
     let before = tree(save)
@@ -274,7 +276,7 @@ struct CloudEndToEndTests {
 
     let arguments = command == "restore" ? ["restore", "--latest"] : [command]
     let started = Date()
-    let result = try await box.run(
+    let result = try await box.runAwaiting(
       arguments + ["--save-dir", save, "--container", url], environment: environment)
     let elapsed = Date().timeIntervalSince(started)
     #expect(result.code == 4, "\(failure) \(command): exit \(result.code), stderr: \(result.stderr)")
@@ -300,15 +302,15 @@ struct CloudEndToEndTests {
 
   @Test("a stalled server (accepts, never answers): exit 4 within the documented 30 s, saying it timed out")
   func stalledServer() async throws {
-    let box = try CloudBox("s3stalled", device: "pc")
+    let box = try Sandbox("s3stalled", device: "pc")
     let stalled = try StalledListener()
     defer { withExtendedLifetime(stalled) {} }
-    let save = box.tmp.sub("saves/hades")
+    let save = box.path("saves/hades")
     try writeFile(save + "/slot.sav", "run 12, do not lose me")
     let before = tree(save)
     let endpoint = "http://127.0.0.1:\(stalled.port)"
     let started = Date()
-    let result = try await box.run(
+    let result = try await box.runAwaiting(
       ["backup", "--save-dir", save, "--container", "s3://bucket/saves"],
       environment: [
         "AWS_ACCESS_KEY_ID": S3TestServer.accessKey, "AWS_SECRET_ACCESS_KEY": S3TestServer.secretKey,
@@ -322,8 +324,8 @@ struct CloudEndToEndTests {
       said.contains("timed out") || said.contains("timeout") || said.contains("no answer")
         || said.contains("not answer"),
       "the message does not say the server stopped answering: \(result.stderr)")
-    // README: failed requests are retried for at most 30 seconds; a stalled connection times
-    // out after 20 seconds without data. Not a speed test (RetryPolicy's own tests pin the
+    // docs/containers.md: failed requests are retried for at most 30 seconds; a stalled
+    // connection times out after 20 seconds without data. Not a speed test (RetryPolicy's own tests pin the
     // budget): a bound only to catch a hang, that holds on a loaded two-core machine.
     #expect(elapsed < 300, "a stalled server held the command for \(Int(elapsed)) s")
     #expect(tree(save) == before)
@@ -333,20 +335,20 @@ struct CloudEndToEndTests {
 
   @Test("usage errors: half a key pair, no credentials, plain HTTP to another machine; no network")
   func usageErrors() async throws {
-    let box = try CloudBox("s3usage", device: "pc")
-    let save = box.tmp.sub("saves/doom")
+    let box = try Sandbox("s3usage", device: "pc")
+    let save = box.path("saves/doom")
     try writeFile(save + "/slot.sav", "e1m1")
     let before = tree(save)
     // Nothing listens here: a command that tried the network would exit 4, not 2.
     let dead = "http://127.0.0.1:\(S3TestServer.freePort())"
     let common = ["backup", "--save-dir", save, "--container", "s3://bucket/prefix"]
 
-    let onlyKey = try await box.run(
+    let onlyKey = try await box.runAwaiting(
       common, environment: ["AWS_ACCESS_KEY_ID": S3TestServer.accessKey, "AWS_ENDPOINT_URL": dead])
     #expect(onlyKey.code == 2, "key without secret: exit \(onlyKey.code), stderr: \(onlyKey.stderr)")
     #expect(onlyKey.stderr.contains("AWS_SECRET_ACCESS_KEY"), "stderr: \(onlyKey.stderr)")
 
-    let onlySecret = try await box.run(
+    let onlySecret = try await box.runAwaiting(
       common, environment: ["AWS_SECRET_ACCESS_KEY": S3TestServer.secretKey, "AWS_ENDPOINT_URL": dead])
     #expect(onlySecret.code == 2, "secret without key: exit \(onlySecret.code), stderr: \(onlySecret.stderr)")
     #expect(onlySecret.stderr.contains("AWS_ACCESS_KEY_ID"), "stderr: \(onlySecret.stderr)")
@@ -354,7 +356,7 @@ struct CloudEndToEndTests {
 
     #expect(!exists(box.home + "/.aws"))
     for command in [common, ["list", "--save-dir", save, "--container", "s3://bucket/prefix"]] {
-      let none = try await box.run(command, environment: ["AWS_ENDPOINT_URL": dead])
+      let none = try await box.runAwaiting(command, environment: ["AWS_ENDPOINT_URL": dead])
       #expect(none.code == 2, "no credentials: exit \(none.code), stderr: \(none.stderr)")
       #expect(none.stderr.contains("AWS_ACCESS_KEY_ID"), "stderr: \(none.stderr)")
     }
@@ -377,7 +379,7 @@ struct CloudEndToEndTests {
     ] {
       // Exit 2 (a usage error) shows the refusal came before any connection: trying one would
       // end in exit 4 after the retries.
-      let refused = try await box.run(arguments, environment: credentials.merging(extra) { $1 })
+      let refused = try await box.runAwaiting(arguments, environment: credentials.merging(extra) { $1 })
       #expect(refused.code == 2, "plain HTTP to 192.0.2.10: exit \(refused.code), stderr: \(refused.stderr)")
       #expect(refused.stderr.contains("--allow-insecure-http"), "stderr: \(refused.stderr)")
       #expect(refused.stderr.contains("192.0.2.10"), "stderr: \(refused.stderr)")
@@ -426,10 +428,10 @@ struct CloudEndToEndTests {
   @Test("credentials from a profile of ~/.aws/credentials, and from AWS_SHARED_CREDENTIALS_FILE")
   func credentialsFromFiles() async throws {
     let server = try #require(S3TestServer.shared(.rclone), "the rclone S3 server did not start")
-    let box = try CloudBox("s3profile", device: "pc")
+    let box = try Sandbox("s3profile", device: "pc")
     let bucket = Self.newBucket()
     _ = try server.container(bucket: bucket, prefix: "p")
-    let save = box.tmp.sub("saves/quake")
+    let save = box.path("saves/quake")
     try writeFile(save + "/slot.sav", "e1m1")
     let common = ["--save-dir", save, "--container", "s3://\(bucket)/p", "--endpoint", server.endpoint]
     func section(_ name: String, secret: String) -> String {
@@ -441,35 +443,35 @@ struct CloudEndToEndTests {
       box.home + "/.aws/credentials",
       section("default", secret: "wrong-default-secret")
         + section("savevault-test", secret: S3TestServer.secretKey))
-    let profile = try await box.run(
+    let profile = try await box.runAwaiting(
       ["backup"] + common + ["--json"], environment: ["AWS_PROFILE": "savevault-test"])
     #expect(profile.code == 0, "backup with AWS_PROFILE: exit \(profile.code), stderr: \(profile.stderr)")
     #expect(try jsonObject(profile.stdout)["outcome"] as? String == "uploaded")
 
     // The default profile is used without AWS_PROFILE, and the server really checks it.
-    let wrongDefault = try await box.run(["list"] + common)
+    let wrongDefault = try await box.runAwaiting(["list"] + common)
     #expect(
       wrongDefault.code == 4, "the wrong default profile: exit \(wrongDefault.code), \(wrongDefault.stderr)")
     #expect(wrongDefault.stderr.contains("aws_secret_access_key"), "stderr: \(wrongDefault.stderr)")
 
     // AWS_SHARED_CREDENTIALS_FILE elsewhere wins over ~/.aws/credentials.
-    let elsewhere = box.tmp.sub("elsewhere/creds.ini")
+    let elsewhere = box.path("elsewhere/creds.ini")
     try writeFile(elsewhere, section("default", secret: S3TestServer.secretKey))
-    let shared = try await box.run(
+    let shared = try await box.runAwaiting(
       ["backup", "--force"] + common + ["--json"], environment: ["AWS_SHARED_CREDENTIALS_FILE": elsewhere])
     #expect(
       shared.code == 0, "backup with AWS_SHARED_CREDENTIALS_FILE: exit \(shared.code), \(shared.stderr)")
-    let list = try await box.run(
+    let list = try await box.runAwaiting(
       ["list"] + common + ["--json"], environment: ["AWS_SHARED_CREDENTIALS_FILE": elsewhere])
     #expect(list.code == 0, "list: \(list.stderr)")
     #expect((try jsonObject(list.stdout)["archives"] as? [Any])?.count == 2, "list: \(list.stdout)")
 
     // Environment keys win over every file.
-    let fromEnvironment = try await box.run(
+    let fromEnvironment = try await box.runAwaiting(
       ["list"] + common,
       environment: [
         "AWS_ACCESS_KEY_ID": S3TestServer.accessKey, "AWS_SECRET_ACCESS_KEY": S3TestServer.secretKey,
-        "AWS_SHARED_CREDENTIALS_FILE": box.tmp.sub("no/such/file"),
+        "AWS_SHARED_CREDENTIALS_FILE": box.path("no/such/file"),
       ])
     #expect(fromEnvironment.code == 0, "keys from the environment: \(fromEnvironment.stderr)")
   }
@@ -479,10 +481,10 @@ struct CloudEndToEndTests {
   @Test("the secret never appears in output or in any file, even with --verbose and --json")
   func secretsNeverPrinted() async throws {
     let server = try #require(S3TestServer.shared(.rclone), "the rclone S3 server did not start")
-    let box = try CloudBox("s3secret", device: "pc")
+    let box = try Sandbox("s3secret", device: "pc")
     let bucket = Self.newBucket()
     _ = try server.container(bucket: bucket, prefix: "p")
-    let save = box.tmp.sub("saves/zelda")
+    let save = box.path("saves/zelda")
     try writeFile(save + "/slot.sav", "8 hearts")
     let common = ["--save-dir", save, "--container", "s3://\(bucket)/p", "--verbose"]
     let wrongSecret = "Wr0ng-Secret/For+The=Test"
@@ -491,7 +493,7 @@ struct CloudEndToEndTests {
     var outputs: [(String, RunResult)] = []
 
     for arguments in [["backup", "--json"], ["restore", "--latest", "--json"], ["status"]] {
-      let failed = try await box.run(arguments + common, environment: wrong)
+      let failed = try await box.runAwaiting(arguments + common, environment: wrong)
       #expect(failed.code == 4, "\(arguments) with a wrong secret: exit \(failed.code), \(failed.stderr)")
       outputs.append(("\(arguments) (wrong secret)", failed))
     }
@@ -499,7 +501,7 @@ struct CloudEndToEndTests {
       ["backup", "--json"], ["list", "--json"], ["status", "--json"], ["verify", "--all", "--json"],
       ["restore", "--latest", "--json"], ["status"], ["list"],
     ] {
-      let succeeded = try await box.run(arguments + common, environment: server.environment())
+      let succeeded = try await box.runAwaiting(arguments + common, environment: server.environment())
       #expect(succeeded.code == 0, "\(arguments): exit \(succeeded.code), \(succeeded.stderr)")
       outputs.append(("\(arguments)", succeeded))
     }
@@ -511,7 +513,7 @@ struct CloudEndToEndTests {
     }
     // Every file under the test's directory (HOME, its state, data and saves).
     var scanned = 0
-    for file in regularFiles(under: box.tmp.path) {
+    for file in regularFiles(under: box.dir.path) {
       guard let data = FileManager.default.contents(atPath: file) else { continue }
       scanned += 1
       for secret in [S3TestServer.secretKey, wrongSecret] {
@@ -525,34 +527,35 @@ struct CloudEndToEndTests {
 
   @Test("rclone remote: backup, list, edit, restore --latest")
   func rcloneRoundTrip() async throws {
-    let box = try CloudBox("rclone-rt", device: "pc")
-    let remote = box.tmp.sub("remote")
+    let box = try Sandbox("rclone-rt", device: "pc")
+    let remote = box.path("remote")
     try makeDirectory(remote)
     let environment = ["RCLONE_CONFIG": try rcloneConfig()]
-    let save = box.tmp.sub("saves/Stardew Valley")
+    let save = box.path("saves/Stardew Valley")
     try writeFile(save + "/Farm_1/Farm_1", "year 2, spring")
     try writeFile(save + "/startup_preferences", "zoom=1.0")
     let common = ["--save-dir", save, "--container", "rclone:testlocal:" + remote]
 
-    let backup = try await box.run(["backup"] + common + ["--json"], environment: environment)
+    let backup = try await box.runAwaiting(["backup"] + common + ["--json"], environment: environment)
     try #require(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
     let archive = try #require(try jsonObject(backup.stdout)["archive"] as? String)
     #expect(
       fileNames(in: remote + "/Stardew Valley") == [archive], "\(fileNames(in: remote + "/Stardew Valley"))")
     let atBackup = tree(save)
 
-    let list = try await box.run(["list"] + common + ["--json"], environment: environment)
+    let list = try await box.runAwaiting(["list"] + common + ["--json"], environment: environment)
     #expect(list.code == 0, "list: \(list.stderr)")
     let archives = try #require(try jsonObject(list.stdout)["archives"] as? [[String: Any]])
     #expect(archives.map { $0["name"] as? String } == [archive])
     #expect(archives.first?["device"] as? String == "pc")
 
-    let status = try await box.run(["status"] + common + ["--json"], environment: environment)
+    let status = try await box.runAwaiting(["status"] + common + ["--json"], environment: environment)
     #expect(
       try jsonObject(status.stdout)["state"] as? String == "in-sync", "\(status.stdout) \(status.stderr)")
 
     try writeFile(save + "/Farm_1/Farm_1", "year 5, winter; edited")
-    let restore = try await box.run(["restore", "--latest"] + common + ["--json"], environment: environment)
+    let restore = try await box.runAwaiting(
+      ["restore", "--latest"] + common + ["--json"], environment: environment)
     #expect(restore.code == 0, "restore: exit \(restore.code), stderr: \(restore.stderr)")
     #expect(try jsonObject(restore.stdout)["verified"] as? Bool == true)
     #expect(tree(save) == atBackup)
@@ -560,16 +563,16 @@ struct CloudEndToEndTests {
 
   @Test("rclone remote: a misspelled path is unavailable with the 'rclone mkdir' hint, never 'no backups'")
   func rcloneMisspelledPath() async throws {
-    let box = try CloudBox("rclone-typo", device: "pc")
-    let remote = box.tmp.sub("remote")
+    let box = try Sandbox("rclone-typo", device: "pc")
+    let remote = box.path("remote")
     try makeDirectory(remote)
-    let typo = box.tmp.sub("remtoe")
+    let typo = box.path("remtoe")
     let environment = ["RCLONE_CONFIG": try rcloneConfig()]
-    let save = box.tmp.sub("saves/terraria")
+    let save = box.path("saves/terraria")
     try writeFile(save + "/world.wld", "hardmode")
     let before = tree(save)
     for arguments in [["list"], ["status"], ["backup"], ["restore", "--latest"], ["list", "--json"]] {
-      let result = try await box.run(
+      let result = try await box.runAwaiting(
         arguments + ["--save-dir", save, "--container", "rclone:testlocal:" + typo], environment: environment)
       #expect(
         result.code == 4,
@@ -585,13 +588,13 @@ struct CloudEndToEndTests {
 
   @Test("rclone remote: an inherited RCLONE_DRY_RUN does not turn the upload into a no-op")
   func rcloneDryRunIgnored() async throws {
-    let box = try CloudBox("rclone-dry", device: "pc")
-    let remote = box.tmp.sub("remote")
+    let box = try Sandbox("rclone-dry", device: "pc")
+    let remote = box.path("remote")
     try makeDirectory(remote)
-    let save = box.tmp.sub("saves/doom")
+    let save = box.path("saves/doom")
     try writeFile(save + "/slot.sav", "e1m1")
     let environment = ["RCLONE_CONFIG": try rcloneConfig(), "RCLONE_DRY_RUN": "true"]
-    let backup = try await box.run(
+    let backup = try await box.runAwaiting(
       ["backup", "--save-dir", save, "--container", "rclone:testlocal:" + remote, "--json"],
       environment: environment)
     #expect(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
@@ -604,18 +607,18 @@ struct CloudEndToEndTests {
 
   @Test("rclone remote: no rclone on PATH is a usage error that says how to install it")
   func rcloneMissing() async throws {
-    let box = try CloudBox("rclone-missing", device: "pc")
-    let remote = box.tmp.sub("remote")
+    let box = try Sandbox("rclone-missing", device: "pc")
+    let remote = box.path("remote")
     try makeDirectory(remote)
-    let emptyBin = box.tmp.sub("emptybin")
+    let emptyBin = box.path("emptybin")
     try makeDirectory(emptyBin)
     let path =
       ([emptyBin] + ["/usr/bin", "/bin"].filter { !FileManager.default.fileExists(atPath: $0 + "/rclone") })
       .joined(separator: ":")
-    let save = box.tmp.sub("saves/doom")
+    let save = box.path("saves/doom")
     try writeFile(save + "/slot.sav", "e1m1")
     for command in ["backup", "list"] {
-      let result = try await box.run(
+      let result = try await box.runAwaiting(
         [command, "--save-dir", save, "--container", "rclone:testlocal:" + remote],
         environment: ["PATH": path, "RCLONE_CONFIG": try rcloneConfig()])
       #expect(result.code == 2, "\(command) without rclone: exit \(result.code), stderr: \(result.stderr)")
@@ -634,24 +637,24 @@ struct CloudEndToEndTests {
     arguments: S3TestServer.Kind.allCases)
   func twoDevices(kind: S3TestServer.Kind) async throws {
     let server = try #require(S3TestServer.shared(kind), "the \(kind) S3 server did not start")
-    let box = try CloudBox("s3two-\(kind)", device: "pc")
+    let box = try Sandbox("s3two-\(kind)", device: "pc")
     let bucket = Self.newBucket()
     _ = try server.container(bucket: bucket, prefix: "shared")
     let url = "s3://\(bucket)/shared"
     var pc = server.environment()
-    pc["HOME"] = box.tmp.sub("home-pc")
+    pc["HOME"] = box.path("home-pc")
     pc["SAVEVAULT_DEVICE"] = "pc"
     var deck = server.environment()
-    deck["HOME"] = box.tmp.sub("home-deck")
+    deck["HOME"] = box.path("home-deck")
     deck["SAVEVAULT_DEVICE"] = "deck"
-    try makeDirectory(box.tmp.sub("home-pc"))
-    try makeDirectory(box.tmp.sub("home-deck"))
-    let pcSave = box.tmp.sub("pc/celeste")
-    let deckSave = box.tmp.sub("deck/celeste")
+    try makeDirectory(box.path("home-pc"))
+    try makeDirectory(box.path("home-deck"))
+    let pcSave = box.path("pc/celeste")
+    let deckSave = box.path("deck/celeste")
     func run(_ arguments: [String], _ save: String, _ environment: [String: String]) async throws -> [String:
       Any]
     {
-      let result = try await box.run(
+      let result = try await box.runAwaiting(
         arguments + ["--save-dir", save, "--container", url, "--json"], environment: environment)
       try #require(result.code == 0, "\(arguments): exit \(result.code), stderr: \(result.stderr)")
       return try jsonObject(result.stdout)
@@ -696,46 +699,6 @@ extension CloudEndToEndTests {
 
   enum CloudFailure: String, Sendable, CaseIterable {
     case wrongSecret, wrongAccessKeyID, missingBucketRclone, missingBucketMoto, deadServer
-  }
-
-  /// One test's world: a temporary directory with a private HOME; the binary runs with HOME,
-  /// PATH (this process's), SAVEVAULT_DEVICE and what the test adds (a nil-free merge).
-  struct CloudBox {
-    let tmp: TemporaryDirectory
-    let device: String
-
-    init(_ label: String, device: String) throws {
-      tmp = TemporaryDirectory("cloud-\(label.replacingOccurrences(of: " ", with: "_"))")
-      self.device = device
-      try makeDirectory(tmp.sub("home"))
-    }
-
-    var home: String { tmp.sub("home") }
-
-    func environment(_ extra: [String: String]) -> [String: String] {
-      var environment = [
-        "HOME": home,
-        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-        "SAVEVAULT_DEVICE": device,
-      ]
-      environment.merge(extra) { $1 }
-      return environment
-    }
-
-    /// Runs the binary on a dispatch thread and awaits it, so that tests waiting on programs
-    /// do not occupy the few threads of the pool that runs the tests.
-    @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> RunResult {
-      try #require(
-        FileManager.default.isExecutableFile(atPath: savevaultBinary),
-        "the savevault binary is missing at \(savevaultBinary)")
-      let (binary, environment) = (savevaultBinary, environment(extra))
-      return try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-          continuation.resume(with: Result { try runProgram(binary, arguments, environment: environment) })
-        }
-      }
-    }
   }
 
   /// A loopback port that accepts connections (the kernel's backlog) and never answers.
@@ -795,7 +758,7 @@ extension CloudEndToEndTests {
   }
 
   /// Runs a Python script with boto3, credentials from the environment (the test keys).
-  func boto3(_ script: String, _ arguments: [String], box: CloudBox, server: S3TestServer) throws -> RunResult
+  func boto3(_ script: String, _ arguments: [String], box: Sandbox, server: S3TestServer) throws -> RunResult
   {
     var environment = box.environment([
       "AWS_ACCESS_KEY_ID": S3TestServer.accessKey, "AWS_SECRET_ACCESS_KEY": S3TestServer.secretKey,

@@ -14,11 +14,10 @@ import Testing
 
 @Suite("Compression: zstd archives through the built binary")
 struct CompressionTests {
-  typealias Box = CloudEndToEndTests.CloudBox
 
   @Test("backup --compress zstd writes a .tar.zst that restores byte-identically and verifies")
   func roundTrip() async throws {
-    let box = try Box("zstd-roundtrip", device: "testbox")
+    let box = try Sandbox("zstd-roundtrip", device: "testbox")
     let (save, path, json) = try await Self.backUpCompressed(box, game: "Celeste")
     let name = (path as NSString).lastPathComponent
     let bytes = try #require(FileManager.default.contents(atPath: path))
@@ -29,7 +28,7 @@ struct CompressionTests {
 
     try writeFile(save + "/slot1.sav", "overwritten after the backup")
     try writeFile(save + "/stray.txt", "not in the backup")
-    let restore = try await box.run(["restore", "--latest", "--save-dir", save, "--json"])
+    let restore = try await box.runAwaiting(["restore", "--latest", "--save-dir", save, "--json"])
     #expect(restore.code == 0, "restore: exit \(restore.code), stderr: \(restore.stderr)")
     #expect(try jsonObject(restore.stdout)["archive"] as? String == name)
     #expect(try jsonObject(restore.stdout)["verified"] as? Bool == true)
@@ -40,27 +39,27 @@ struct CompressionTests {
       !copy.hasSuffix(".zst") && FileManager.default.fileExists(atPath: copy), "pre-restore copy: \(copy)")
     #expect(try fileInPreRestoreCopy(copy, "stray.txt") == "not in the backup")
 
-    let verify = try await box.run(["verify", "--latest", "--save-dir", save])
+    let verify = try await box.runAwaiting(["verify", "--latest", "--save-dir", save])
     #expect(verify.code == 0, "verify: exit \(verify.code), stderr: \(verify.stderr)")
     #expect(verify.stdout.contains("\(name)  ok, every byte matches its manifest"), "\(verify.stdout)")
-    let status = try await box.run(["status", "--save-dir", save, "--json"])
+    let status = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "\(status.stdout)")
   }
 
   @Test("GNU tar --zstd and Python's tarfile read a .tar.zst back")
   func otherToolsRead() async throws {
-    let box = try Box("zstd-tools", device: "testbox")
+    let box = try Sandbox("zstd-tools", device: "testbox")
     let (save, archive, _) = try await Self.backUpCompressed(box, game: "witcher")
     try #require(which("zstd") != nil, "the zstd program is needed (apt-get install zstd)")
 
-    let byTar = box.tmp.sub("by-tar")
+    let byTar = box.path("by-tar")
     try makeDirectory(byTar)
     let tar = try await Self.runOffPool(try #require(which("tar")), ["--zstd", "-xf", archive, "-C", byTar])
     #expect(tar.code == 0, "tar --zstd -xf: \(tar.stderr)")
     #expect(contentTree(byTar) == contentTree(save))
     #expect(FileManager.default.fileExists(atPath: byTar + "/.savevault/manifest.json"))
 
-    let byPython = box.tmp.sub("by-python")
+    let byPython = box.path("by-python")
     let python = try await Self.runOffPool(
       try #require(which("python3")), ["-c", Self.pythonReader, archive, byPython],
       environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
@@ -70,9 +69,9 @@ struct CompressionTests {
 
   @Test("list, status, verify, restore and prune treat .tar and .tar.zst alike; latest is by time")
   func mixedContainer() async throws {
-    let box = try Box("zstd-mixed", device: "testbox")
-    let save = box.tmp.sub("saves/mix")
-    let cloud = box.tmp.sub("cloud")
+    let box = try Sandbox("zstd-mixed", device: "testbox")
+    let save = box.path("saves/mix")
+    let cloud = box.path("cloud")
     try makeDirectory(cloud)
     let common = ["--save-dir", save, "--container", cloud]
     var names: [String] = []
@@ -80,14 +79,14 @@ struct CompressionTests {
     for (index, kind) in ["none", "zstd", "none", "zstd"].enumerated() {
       try writeFile(
         save + "/progress.sav", "chapter \(index)\n" + String(repeating: "x", count: 4000 * index))
-      let backup = try await box.run(["backup"] + common + ["--compress", kind, "--json"])
+      let backup = try await box.runAwaiting(["backup"] + common + ["--compress", kind, "--json"])
       try #require(backup.code == 0, "backup \(index): \(backup.stderr)")
       names.append(try #require(try jsonObject(backup.stdout)["archive"] as? String))
       trees.append(tree(save))
     }
     #expect(names.map { $0.hasSuffix(".tar.zst") } == [false, true, false, true], "\(names)")
 
-    let list = try await box.run(["list"] + common + ["--json"])
+    let list = try await box.runAwaiting(["list"] + common + ["--json"])
     let listed = try #require(try jsonObject(list.stdout)["archives"] as? [[String: Any]])
     #expect(listed.compactMap { $0["name"] as? String } == names.reversed(), "\(list.stdout)")
     #expect(listed.allSatisfy { $0["device"] as? String == "testbox" })
@@ -95,38 +94,38 @@ struct CompressionTests {
     // Latest is the name's time, whatever the suffix or the files' modification times.
     setModified(cloud + "/mix/" + names[3], ns: 978_307_200_000_000_000)  // 2001
     setModified(cloud + "/mix/" + names[2], ns: 4_102_444_800_000_000_000)  // 2100
-    let status = try await box.run(["status"] + common + ["--json"])
+    let status = try await box.runAwaiting(["status"] + common + ["--json"])
     let report = try jsonObject(status.stdout)
     #expect(report["state"] as? String == "in-sync", "\(status.stdout)")
     #expect(lookup(report, "cloud.latest") as? String == names[3])
     #expect(integer(lookup(report, "cloud.modifiedMs")) == ArchiveName(parsing: names[3])?.createdMs)
     #expect(integer(lookup(report, "cloud.count")) == 4)
 
-    let verify = try await box.run(["verify", "--all"] + common + ["--json"])
+    let verify = try await box.runAwaiting(["verify", "--all"] + common + ["--json"])
     #expect(verify.code == 0, "verify --all: \(verify.stdout) \(verify.stderr)")
     let checks = try #require(try jsonObject(verify.stdout)["archives"] as? [[String: Any]])
     #expect(
       checks.count == 4 && checks.allSatisfy { $0["ok"] as? Bool == true && $0["verified"] as? Bool == true })
 
-    let older = try await box.run(["restore", "--archive", names[1]] + common)
+    let older = try await box.runAwaiting(["restore", "--archive", names[1]] + common)
     #expect(older.code == 0, "restore --archive: \(older.stderr)")
     #expect(tree(save) == trees[1])
-    let latest = try await box.run(["restore", "--latest"] + common + ["--json"])
+    let latest = try await box.runAwaiting(["restore", "--latest"] + common + ["--json"])
     #expect(try jsonObject(latest.stdout)["archive"] as? String == names[3])
     #expect(tree(save) == trees[3])
 
     // A plain backup after a compressed one is the latest, even with an older file time.
     try writeFile(save + "/progress.sav", "chapter 5\n")
-    let plain = try await box.run(["backup"] + common + ["--json"])
+    let plain = try await box.runAwaiting(["backup"] + common + ["--json"])
     let fifth = try #require(try jsonObject(plain.stdout)["archive"] as? String)
     #expect(fifth.hasSuffix("-testbox.tar"))
     setModified(cloud + "/mix/" + fifth, ns: 978_307_200_000_000_000)
     setModified(cloud + "/mix/" + names[3], ns: 4_102_444_800_000_000_000)
-    let after = try jsonObject(try await box.run(["status"] + common + ["--json"]).stdout)
+    let after = try jsonObject(try await box.runAwaiting(["status"] + common + ["--json"]).stdout)
     #expect(lookup(after, "cloud.latest") as? String == fifth)
     #expect(after["state"] as? String == "in-sync")
 
-    let prune = try await box.run(["prune", "--keep", "2"] + common + ["--json"])
+    let prune = try await box.runAwaiting(["prune", "--keep", "2"] + common + ["--json"])
     #expect(prune.code == 0, "prune: \(prune.stderr)")
     let pruned = try jsonObject(prune.stdout)
     #expect(pruned["kept"] as? [String] == [fifth, names[3]])
@@ -136,14 +135,14 @@ struct CompressionTests {
 
   @Test("config compress: file-wide, per game, --compress none overrides; sync and wrap follow it")
   func configSetting() async throws {
-    let box = try Box("zstd-config", device: "testbox")
-    let cloud = box.tmp.sub("cloud")
+    let box = try Sandbox("zstd-config", device: "testbox")
+    let cloud = box.path("cloud")
     try makeDirectory(cloud)
-    let zsave = box.tmp.sub("saves/zgame")
-    let psave = box.tmp.sub("saves/pgame")
+    let zsave = box.path("saves/zgame")
+    let psave = box.path("saves/pgame")
     try writeFile(zsave + "/a.sav", "z1")
     try writeFile(psave + "/a.sav", "p1")
-    let config = box.tmp.sub("config.json")
+    let config = box.path("config.json")
     try writeFile(
       config,
       """
@@ -151,34 +150,34 @@ struct CompressionTests {
         "zgame": {"saveDir": "\(zsave)"},
         "pgame": {"saveDir": "\(psave)", "compress": "none"}}}
       """)
-    let all = try await box.run(["--config", config, "backup"])
+    let all = try await box.runAwaiting(["--config", config, "backup"])
     #expect(all.code == 0, "backup of every game: \(all.stderr)")
     #expect(Self.newest(cloud + "/zgame").hasSuffix(".tar.zst"))
     #expect(Self.newest(cloud + "/pgame").hasSuffix("-testbox.tar"))
 
     try writeFile(zsave + "/a.sav", "z2")
-    let overridden = try await box.run([
+    let overridden = try await box.runAwaiting([
       "--config", config, "backup", "--game", "zgame", "--compress", "none",
     ])
     #expect(overridden.code == 0, "backup --compress none: \(overridden.stderr)")
     #expect(Self.newest(cloud + "/zgame").hasSuffix("-testbox.tar"))
 
     try writeFile(psave + "/a.sav", "p2")
-    let sync = try await box.run([
+    let sync = try await box.runAwaiting([
       "--config", config, "sync", "--game", "pgame", "--compress", "zstd", "--json",
     ])
     #expect(sync.code == 0, "sync: \(sync.stderr)")
     #expect(
       (try jsonObject(sync.stdout)["archive"] as? String)?.hasSuffix(".tar.zst") == true, "\(sync.stdout)")
 
-    let wrap = try await box.run([
+    let wrap = try await box.runAwaiting([
       "--config", config, "wrap", "--game", "zgame", "--on-conflict", "fail", "--", "/bin/sh", "-c",
       "echo played >> \"$0\"", zsave + "/a.sav",
     ])
     #expect(wrap.code == 0, "wrap: \(wrap.stderr)")
     #expect(
       Self.newest(cloud + "/zgame").hasSuffix(".tar.zst"), "the game-less zgame follows the file's zstd")
-    let verify = try await box.run(["--config", config, "verify", "--all", "--game", "zgame"])
+    let verify = try await box.runAwaiting(["--config", config, "verify", "--all", "--game", "zgame"])
     #expect(verify.code == 0, "verify: \(verify.stdout) \(verify.stderr)")
   }
 
@@ -193,20 +192,20 @@ struct CompressionTests {
       ([], #"{"compress": 3}"#, "wrong type at 'compress'"),
     ])
   func badSetting(flags: [String], config: String, message: String) async throws {
-    let box = try Box("zstd-bad", device: "testbox")
-    let save = box.tmp.sub("saves/g")
+    let box = try Sandbox("zstd-bad", device: "testbox")
+    let save = box.path("saves/g")
     try writeFile(save + "/a.sav", "a")
     var global: [String] = []
     if !config.isEmpty {
-      try writeFile(box.tmp.sub("config.json"), config)
-      global = ["--config", box.tmp.sub("config.json")]
+      try writeFile(box.path("config.json"), config)
+      global = ["--config", box.path("config.json")]
     }
-    let result = try await box.run(global + ["backup", "--save-dir", save, "--game", "g"] + flags)
+    let result = try await box.runAwaiting(global + ["backup", "--save-dir", save, "--game", "g"] + flags)
     #expect(result.code == 2, "exit \(result.code), stderr: \(result.stderr)")
     #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
     #expect(
       !FileManager.default.fileExists(atPath: Self.defaultContainer(box) + "/g"), "something was uploaded")
-    let list = try await box.run(["list", "--save-dir", save, "--compress", "zstd"])
+    let list = try await box.runAwaiting(["list", "--save-dir", save, "--compress", "zstd"])
     #expect(list.code == 2 && list.stderr.contains("'list' does not take '--compress'"), "\(list.stderr)")
   }
 
@@ -216,12 +215,12 @@ struct CompressionTests {
 
   @Test("a damaged or misnamed .tar.zst is refused (exit 5), the save untouched", arguments: Damage.allCases)
   func damaged(damage: Damage) async throws {
-    let box = try Box("zstd-\(damage)", device: "testbox")
+    let box = try Sandbox("zstd-\(damage)", device: "testbox")
     let (save, compressed, _) = try await Self.backUpCompressed(box, game: "game")
     let folder = Self.defaultContainer(box) + "/game"
     let good = try #require(FileManager.default.contents(atPath: compressed))
     try writeFile(save + "/extra.sav", "makes the next backup differ")
-    let plain = try await box.run(["backup", "--save-dir", save, "--json"])
+    let plain = try await box.runAwaiting(["backup", "--save-dir", save, "--json"])
     let plainBytes = try #require(
       FileManager.default.contents(
         atPath: folder + "/" + (try jsonObject(plain.stdout)["archive"] as? String ?? "")))
@@ -242,12 +241,12 @@ struct CompressionTests {
     }
     try writeFile(folder + "/" + name, bytes)
     let before = tree(save)
-    let restore = try await box.run(["restore", "--archive", name, "--save-dir", save])
+    let restore = try await box.runAwaiting(["restore", "--archive", name, "--save-dir", save])
     #expect(restore.code == 5, "exit \(restore.code), stderr: \(restore.stderr)")
     #expect(restore.stderr.contains("archive '\(name)' refused"), "stderr: \(restore.stderr)")
     #expect(tree(save) == before)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: box.tmp.sub("saves")) == ["game"])
-    let verify = try await box.run(["verify", "--archive", name, "--save-dir", save])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: box.path("saves")) == ["game"])
+    let verify = try await box.runAwaiting(["verify", "--archive", name, "--save-dir", save])
     #expect(verify.code == 5, "verify: exit \(verify.code), \(verify.stdout)")
   }
 
@@ -263,8 +262,8 @@ struct CompressionTests {
     "a zstd bomb (2 GiB of zeros in ~70 KiB) is refused under a 1 MiB cap, nothing over it written",
     arguments: Bomb.allCases)
   func bomb(kind: Bomb) async throws {
-    let box = try Box("zstd-bomb-\(kind.rawValue)", device: "testbox")
-    let save = box.tmp.sub("saves/game")
+    let box = try Sandbox("zstd-bomb-\(kind.rawValue)", device: "testbox")
+    let save = box.path("saves/game")
     try writeFile(save + "/a.sav", "precious")
     let folder = Self.defaultContainer(box) + "/game"
     try makeDirectory(folder)
@@ -278,7 +277,7 @@ struct CompressionTests {
     let size = try #require(
       try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int)
     #expect(size < 1 << 20, "the bomb is \(size) bytes")
-    let config = box.tmp.sub("config.json")
+    let config = box.path("config.json")
     try writeFile(config, #"{"limits": {"maxBytes": 1048576}}"#)
     let before = tree(save)
     // A file size limit of 2 MiB: writing past it would kill savevault with SIGXFSZ (not exit 5).
@@ -294,20 +293,20 @@ struct CompressionTests {
     let reason = kind == .oneFile ? "declares more than 1048576 bytes" : "unpacks to more than"
     #expect(restore.stderr.contains(reason), "stderr: \(restore.stderr)")
     #expect(tree(save) == before)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: box.tmp.sub("saves")) == ["game"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: box.path("saves")) == ["game"])
   }
 
   @Test("S3 (rclone serve s3): a .tar.zst round-trips")
   func s3RoundTrip() async throws {
     let server = try #require(S3TestServer.shared(.rclone), "rclone serve s3 did not start")
-    let box = try CloudEndToEndTests.CloudBox("zstd-s3", device: "deck")
+    let box = try Sandbox("zstd-s3", device: "deck")
     let bucket = CloudEndToEndTests.newBucket()
     let check = try server.container(bucket: bucket, prefix: "saves")
-    let save = box.tmp.sub("saves/Hades")
+    let save = box.path("saves/Hades")
     try Self.fillSave(save)
     let common = ["--save-dir", save, "--container", "s3://\(bucket)/saves"]
     let environment = server.environment()
-    let backup = try await box.run(
+    let backup = try await box.runAwaiting(
       ["backup", "--compress", "zstd", "--json"] + common, environment: environment)
     try #require(backup.code == 0, "backup: \(backup.stderr)")
     let name = try #require(try jsonObject(backup.stdout)["archive"] as? String)
@@ -318,18 +317,19 @@ struct CompressionTests {
     let atBackup = tree(save)
 
     try writeFile(save + "/slot1.sav", "changed after the backup")
-    let restore = try await box.run(["restore", "--latest", "--json"] + common, environment: environment)
+    let restore = try await box.runAwaiting(
+      ["restore", "--latest", "--json"] + common, environment: environment)
     #expect(restore.code == 0, "restore: \(restore.stderr)")
     #expect(try jsonObject(restore.stdout)["archive"] as? String == name)
     #expect(tree(save) == atBackup)
-    let verify = try await box.run(["verify", "--all"] + common, environment: environment)
+    let verify = try await box.runAwaiting(["verify", "--all"] + common, environment: environment)
     #expect(verify.code == 0 && verify.stdout.contains("\(name)  ok"), "\(verify.stdout) \(verify.stderr)")
   }
 
   // MARK: - Helpers
 
   /// The embedded default container under the box's HOME.
-  static func defaultContainer(_ box: Box) -> String { box.home + "/.local/share/savevault/container" }
+  static func defaultContainer(_ box: Sandbox) -> String { box.home + "/.local/share/savevault/container" }
 
   /// Runs a program on a dispatch thread and awaits it, so that a test waiting on it does not
   /// hold one of the few threads that run the tests (and delay the other suites' programs).
@@ -345,10 +345,10 @@ struct CompressionTests {
 
   /// Fills `saves/<game>` and backs it up with `--compress zstd` into the default container.
   /// Returns the save, the archive's path and backup's JSON.
-  static func backUpCompressed(_ box: Box, game: String) async throws -> (String, String, [String: Any]) {
-    let save = box.tmp.sub("saves/" + game)
+  static func backUpCompressed(_ box: Sandbox, game: String) async throws -> (String, String, [String: Any]) {
+    let save = box.path("saves/" + game)
     try fillSave(save)
-    let backup = try await box.run(["backup", "--save-dir", save, "--compress", "zstd", "--json"])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save, "--compress", "zstd", "--json"])
     try #require(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
     let json = try jsonObject(backup.stdout)
     let name = try #require(json["archive"] as? String)

@@ -8,8 +8,8 @@ import Testing
 @Suite("Config keys: a misspelt key is never silently ignored")
 struct ConfigKeyTests {
   /// A config with two games in the player's folder container; `celeste`'s entry gets `extra`.
-  private func player(_ label: String, celesteExtra extra: String, topLevel: String = "") throws -> Player {
-    let player = try Player(label)
+  private func player(_ label: String, celesteExtra extra: String, topLevel: String = "") throws -> Sandbox {
+    let player = try Sandbox(label)
     try writeFile(player.dir.sub("saves/celeste/slot1.sav"), "chapter 3")
     try writeFile(player.dir.sub("saves/hk/user1.dat"), "geo 1200")
     try writeFile(
@@ -49,7 +49,7 @@ struct ConfigKeyTests {
 
     let doctor = try player.run(["doctor", "--json"])
     #expect(doctor.code == 2, "doctor: exit \(doctor.code)\n\(doctor.stdout)")
-    let problems = try Player.jsonList(doctor.stdout).filter { $0["status"] as? String == "problem" }
+    let problems = try jsonList(doctor.stdout).filter { $0["status"] as? String == "problem" }
     #expect(problems.count == 1 && problems.first?["subject"] as? String == "celeste", "\(doctor.stdout)")
     #expect((problems.first?["message"] as? String)?.contains("did you mean '\(closest)'?") == true)
 
@@ -77,7 +77,7 @@ struct ConfigKeyTests {
     #expect(status.stderr.components(separatedBy: "'devise'").count == 2, "\(status.stderr)")
     let doctor = try player.run(["doctor", "--json"])
     #expect(doctor.code == 0, "doctor: exit \(doctor.code)\n\(doctor.stdout)")
-    let warned = try Player.jsonList(doctor.stdout).filter { $0["status"] as? String == "warning" }
+    let warned = try jsonList(doctor.stdout).filter { $0["status"] as? String == "warning" }
     #expect(warned.count == 2, "\(doctor.stdout)")
   }
 }

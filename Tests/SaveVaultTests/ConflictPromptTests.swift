@@ -18,15 +18,10 @@ struct ConflictPromptTests {
     "terminal prompt through a real pseudo-terminal shows both sides; u, r and s are carried out",
     arguments: ["u", "r", "s"])
   func terminalPrompt(_ answer: String) throws {
-    let script = try #require(
-      which("script"), "util-linux 'script' is needed: scripts/install-deps.sh --test")
     let world = try Devices.inConflict("tty-\(answer)")
     let before = try world.snapshotBefore()
 
-    let command = ([Self.binary, "sync"] + world.deckSyncArguments).map(Self.shellQuoted).joined(
-      separator: " ")
-    let session = try Spawned(
-      script, ["-qefc", command, "/dev/null"], environment: world.environment(.deck), interactive: true)
+    let session = try world.on(.deck).startAtTerminal(["sync"] + world.deckSyncArguments)
     // Answer only once the question is on the screen, as a player would.
     let asked = session.waitForOutput(containing: "[u]", timeout: 30)
     session.type(answer + "\n")
@@ -88,7 +83,7 @@ struct ConflictPromptTests {
       environment["WAYLAND_DISPLAY"] = "no-such-wayland"
     }
     let sync = try Spawned(
-      Self.binary, ["sync"] + world.deckSyncArguments, environment: environment, interactive: false)
+      savevaultBinary, ["sync"] + world.deckSyncArguments, environment: environment, interactive: false)
     let result = try #require(
       sync.wait(timeout: 30), "sync did not finish: \(sync.output) \(sync.errorOutput)")
     #expect(result.code == 3, "exit \(result.code); stdout: \(result.stdout) stderr: \(result.stderr)")
@@ -105,8 +100,8 @@ struct ConflictPromptTests {
     let world = try Devices.inConflict("policy-\(policy)")
     let before = try world.snapshotBefore()
     let status = try world.status(.deck)
-    let localMs = try #require(Self.integer(Self.lookup(status, "local.modifiedMs")), "\(status)")
-    let cloudMs = try #require(Self.integer(Self.lookup(status, "cloud.modifiedMs")), "\(status)")
+    let localMs = try #require(integer(lookup(status, "local.modifiedMs")), "\(status)")
+    let cloudMs = try #require(integer(lookup(status, "cloud.modifiedMs")), "\(status)")
 
     let result = try world.run(.deck, ["sync"] + world.deckSyncArguments + ["--on-conflict", policy])
     let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
@@ -176,7 +171,7 @@ extension ConflictPromptTests {
       xEnvironment["HOME"] = world.tmp.path
 
       let sync = try Spawned(
-        ConflictPromptTests.binary, ["sync"] + world.deckSyncArguments, environment: environment,
+        savevaultBinary, ["sync"] + world.deckSyncArguments, environment: environment,
         interactive: false)
       defer { sync.killNow() }
 
@@ -352,9 +347,10 @@ extension ConflictPromptTests {
 
   /// Two devices sharing `<tmp>/cloud`, each with its own HOME and save directory.
   struct Devices {
-    let tmp: TemporaryDirectory
+    let sandbox: Sandbox
 
-    var cloud: String { tmp.sub("cloud") }
+    var tmp: TemporaryDirectory { sandbox.dir }
+    var cloud: String { sandbox.cloud }
     var gameFolder: String { cloud + "/game" }
     func home(_ device: Device) -> String { tmp.sub(device.rawValue) }
     func save(_ device: Device) -> String { tmp.sub("\(device.rawValue)-save/game") }
@@ -362,22 +358,13 @@ extension ConflictPromptTests {
     var preRestoreFolder: String { home(.deck) + "/.local/share/savevault/pre-restore/game" }
     var deckSyncArguments: [String] { ["--save-dir", save(.deck), "--container", cloud] }
 
-    func environment(_ device: Device) -> [String: String] {
-      [
-        "HOME": home(device),
-        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-        "SAVEVAULT_DEVICE": device.rawValue,
-        "SAVEVAULT_LOCK_WAIT": "5",
-      ]
-    }
+    /// `device` in the sandbox, with its HOME.
+    func on(_ device: Device) -> Sandbox { sandbox.device(device.rawValue, home: home(device)) }
+
+    func environment(_ device: Device) -> [String: String] { on(device).environment }
 
     @discardableResult
-    func run(_ device: Device, _ arguments: [String]) throws -> RunResult {
-      let binary = ConflictPromptTests.binary
-      try #require(
-        FileManager.default.isExecutableFile(atPath: binary), "the savevault binary is missing at \(binary)")
-      return try runProgram(binary, arguments, environment: environment(device))
-    }
+    func run(_ device: Device, _ arguments: [String]) throws -> RunResult { try on(device).run(arguments) }
 
     func sync(_ device: Device) throws {
       let result = try run(device, ["sync", "--save-dir", save(device), "--container", cloud])
@@ -386,8 +373,7 @@ extension ConflictPromptTests {
 
     /// pc uploads v1, deck restores it, pc uploads v2, deck writes its own v2: a conflict on deck.
     static func inConflict(_ label: String) throws -> Devices {
-      let world = Devices(tmp: TemporaryDirectory("conflict-\(label)"))
-      try makeDirectory(world.cloud)
+      let world = Devices(sandbox: try Sandbox("conflict-\(label)"))
       try writeFile(world.save(.pc) + "/slot.sav", "pc v1")
       try world.sync(.pc)
       try world.sync(.deck)
@@ -405,7 +391,7 @@ extension ConflictPromptTests {
     }
 
     /// The `packsave-*.tar` names in the container's game folder, sorted.
-    var archives: [String] { ConflictPromptTests.tarNames(in: gameFolder) }
+    var archives: [String] { tarArchiveNames(in: gameFolder) }
 
     var preRestoreCopies: [String] {
       preRestoreCopyPaths(preRestoreFolder)
@@ -414,24 +400,24 @@ extension ConflictPromptTests {
     func status(_ device: Device) throws -> [String: Any] {
       let result = try run(device, ["status", "--save-dir", save(device), "--container", cloud, "--json"])
       try #require(result.code == 0, "status: exit \(result.code), stderr: \(result.stderr)")
-      return try ConflictPromptTests.jsonObject(result.stdout)
+      return try jsonObject(result.stdout)
     }
 
     /// The deck's view before anything is settled: status for the local side, list for the cloud.
     func snapshotBefore() throws -> Before {
       let status = try status(.deck)
       let localMs = try #require(
-        ConflictPromptTests.integer(ConflictPromptTests.lookup(status, "local.modifiedMs")), "\(status)")
+        integer(lookup(status, "local.modifiedMs")), "\(status)")
       let listed = try run(.deck, ["list", "--save-dir", save(.deck), "--container", cloud, "--json"])
       try #require(listed.code == 0, "list: exit \(listed.code), stderr: \(listed.stderr)")
-      let list = try ConflictPromptTests.jsonObject(listed.stdout)
+      let list = try jsonObject(listed.stdout)
       let entries = try #require(list["archives"] as? [[String: Any]], "no archives in \(listed.stdout)")
       let newest = try #require(
         entries.max {
-          (ConflictPromptTests.integer($0["modifiedMs"]) ?? 0)
-            < (ConflictPromptTests.integer($1["modifiedMs"]) ?? 0)
+          (integer($0["modifiedMs"]) ?? 0)
+            < (integer($1["modifiedMs"]) ?? 0)
         })
-      let cloudMs = try #require(ConflictPromptTests.integer(newest["modifiedMs"]), "\(newest)")
+      let cloudMs = try #require(integer(newest["modifiedMs"]), "\(newest)")
       let cloudArchive = try #require(newest["name"] as? String, "\(newest)")
       try #require(cloudArchive.hasSuffix("-pc.tar"), "the newest archive is not pc's: \(cloudArchive)")
       try #require(preRestoreCopies.isEmpty, "pre-restore copies before the conflict: \(preRestoreCopies)")
@@ -625,37 +611,3 @@ extension ConflictPromptTests {
 }
 
 // MARK: - Helpers, inside the suite so that they never clash with other test files
-
-extension ConflictPromptTests {
-  /// The built `savevault`, next to the test runner.
-  static let binary = savevaultBinary
-
-  static func shellQuoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-  }
-
-  static func tarNames(in folder: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-      .filter { $0.hasPrefix("packsave-") && $0.hasSuffix(".tar") }.sorted()
-  }
-
-  static func jsonObject(_ text: String) throws -> [String: Any] {
-    let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
-    return try #require(value as? [String: Any], "not a JSON object: \(text)")
-  }
-
-  static func lookup(_ object: [String: Any], _ path: String) -> Any? {
-    var current: Any? = object
-    for key in path.split(separator: ".") {
-      guard let dictionary = current as? [String: Any] else { return nil }
-      current = dictionary[String(key)]
-    }
-    return current
-  }
-
-  static func integer(_ value: Any?) -> Int64? {
-    if let number = value as? NSNumber { return number.int64Value }
-    if let number = value as? Int { return Int64(number) }
-    return nil
-  }
-}

@@ -16,57 +16,52 @@ struct CrashRig {
     var description: String { rawValue }
   }
 
-  let dir: TemporaryDirectory
+  /// The device's sandbox: its HOME is `<dir>/home-<device>`, its environment carries the S3
+  /// server's.
+  let sandbox: Sandbox
   let kind: Kind
-  let device: String
   let containerURL: String
   /// The library's view of the same container, for looking at it from outside the binary.
   let container: any Container
-  private let serverEnvironment: [String: String]
 
+  var dir: TemporaryDirectory { sandbox.dir }
+  var device: String { sandbox.device }
   var save: String { dir.sub("saves/quest") }
-  var home: String { dir.sub("home-" + device) }
+  var home: String { sandbox.home }
   var game: String { "quest" }
   var preRestoreFolder: String { home + "/.local/share/savevault/pre-restore/" + game }
 
   init(_ kind: Kind, device: String = "deck", sharing other: CrashRig? = nil) throws {
     self.kind = kind
-    self.device = device
     if let other {
-      dir = other.dir
+      sandbox = other.sandbox.device(device, home: other.dir.sub("home-" + device))
       containerURL = other.containerURL
       container = other.container
-      serverEnvironment = other.serverEnvironment
     } else {
-      dir = TemporaryDirectory("crash-\(kind)")
+      var sandbox = try Sandbox("crash-\(kind)", device: device)
+      sandbox.home = sandbox.path("home-" + device)
       switch kind {
       case .folder:
-        try makeDirectory(dir.sub("cloud"))
-        containerURL = dir.sub("cloud")
-        container = FolderContainer(root: dir.sub("cloud"))
-        serverEnvironment = [:]
+        containerURL = sandbox.cloud
+        container = FolderContainer(root: sandbox.cloud)
       case .s3:
         let server = try #require(
           S3TestServer.shared(.rclone), "rclone serve s3 did not start (is rclone installed?)")
         let made = try server.container()
         containerURL = "s3://\(made.bucket)/\(made.prefix)"
         container = made
-        serverEnvironment = server.environment().merging(["SAVEVAULT_S3_PART_MIB": "1"]) { $1 }
+        sandbox.extra = server.environment().merging(["SAVEVAULT_S3_PART_MIB": "1"]) { $1 }
       }
+      self.sandbox = sandbox
     }
     try makeDirectory(home)
   }
 
   /// This device's environment, with failpoints when given.
   func environment(failpoints: String? = nil, _ extra: [String: String] = [:]) -> [String: String] {
-    var environment = [
-      "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-      "SAVEVAULT_DEVICE": device, "SAVEVAULT_LOCK_WAIT": "20",
-    ]
-    environment.merge(serverEnvironment) { $1 }
-    if let failpoints { environment["SAVEVAULT_FAILPOINTS"] = failpoints }
-    environment.merge(extra) { $1 }
-    return environment
+    var more = extra
+    if let failpoints { more["SAVEVAULT_FAILPOINTS"] = failpoints }
+    return sandbox.environment(more)
   }
 
   /// The arguments naming this rig's save directory and container.
@@ -77,8 +72,7 @@ struct CrashRig {
   func run(_ arguments: [String], failpoints: String? = nil, _ extra: [String: String] = [:]) throws
     -> RunResult
   {
-    try runProgram(
-      savevaultBinary, arguments + target, environment: environment(failpoints: failpoints, extra))
+    try sandbox.run(arguments + target, environment: environment(failpoints: failpoints, extra))
   }
 
   /// Starts `savevault COMMAND ARGS… TARGET` with no blocked signals and default signal

@@ -53,24 +53,17 @@ struct DiskFullTests {
     }
   }
 
-  /// The environment of one device with a private HOME under `dir`.
-  func environment(_ dir: TemporaryDirectory, _ extra: [String: String] = [:]) -> [String: String] {
-    var environment = [
-      "HOME": dir.sub("home"), "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-      "SAVEVAULT_DEVICE": "deck",
-    ]
-    environment.merge(extra) { $1 }
-    return environment
-  }
+  /// The device "deck" with a private HOME under `dir`.
+  func deck(_ dir: TemporaryDirectory) throws -> Sandbox { try Sandbox(in: dir, device: "deck") }
 
   /// A container holding a 3 MiB archive of game "quest", made from a save outside the disk.
   func bigArchive(_ dir: TemporaryDirectory) throws -> String {
     let rig = try CrashRig(.folder)
     try rig.writeState(7)
     try makeDirectory(dir.sub("cloud"))
-    let made = try runProgram(
-      savevaultBinary, ["backup", "--json", "--save-dir", rig.save, "--container", dir.sub("cloud")],
-      environment: environment(dir, ["HOME": rig.home]))
+    let made = try deck(dir).run(
+      ["backup", "--json", "--save-dir", rig.save, "--container", dir.sub("cloud")],
+      environment: ["HOME": rig.home])
     try #require(made.code == 0, "backup: \(made.stderr)")
     return try #require(try jsonObject(made.stdout)["archive"] as? String)
   }
@@ -89,7 +82,8 @@ struct DiskFullTests {
     let restore = try SpawnedProgram(
       savevaultBinary,
       ["restore", "--archive", archive, "--save-dir", save, "--container", dir.sub("cloud")],
-      environment: environment(dir, ["SAVEVAULT_FAILPOINTS": failpoints]), output: dir.sub("restore"))
+      environment: try deck(dir).environment(["SAVEVAULT_FAILPOINTS": failpoints]), output: dir.sub("restore")
+    )
     return (restore, disk, save, before)
   }
 
@@ -129,8 +123,7 @@ struct DiskFullTests {
     let cloud = disk.path
     let save = dir.sub("saves/quest")
     try writeFile(save + "/slot.sav", "small")
-    let first = try runProgram(
-      savevaultBinary, ["backup", "--save-dir", save, "--container", cloud], environment: environment(dir))
+    let first = try deck(dir).run(["backup", "--save-dir", save, "--container", cloud])
     try #require(first.code == 0, "backup: \(first.stderr)")
     let before = try FileManager.default.contentsOfDirectory(atPath: cloud + "/quest")
 
@@ -138,8 +131,7 @@ struct DiskFullTests {
     try rig.writeState(3)
     try FileManager.default.removeItem(atPath: save)
     try FileManager.default.copyItem(atPath: rig.save, toPath: save)
-    let full = try runProgram(
-      savevaultBinary, ["backup", "--save-dir", save, "--container", cloud], environment: environment(dir))
+    let full = try deck(dir).run(["backup", "--save-dir", save, "--container", cloud])
     CrashTally.faults.add()
     #expect(full.code == 4, "exit \(full.code): \(full.stderr)")
     #expect(full.stderr.contains("full"), "stderr: \(full.stderr)")

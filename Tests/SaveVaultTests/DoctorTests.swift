@@ -28,8 +28,6 @@ private func everything(_ root: String) -> [String] {
 
 @Suite("Doctor: savevault doctor through the binary")
 struct DoctorTests {
-  typealias Box = CloudEndToEndTests.CloudBox
-
   /// The shared `rclone serve s3` server and a new bucket on it.
   private func newBucket() throws -> (S3TestServer, String) {
     let server = try #require(S3TestServer.shared(.rclone), "the rclone S3 server did not start")
@@ -39,75 +37,77 @@ struct DoctorTests {
   }
 
   /// A config with one game whose save exists, in a folder container that exists.
-  private func healthyBox(_ label: String) throws -> Box {
-    let box = try Box("doctor-\(label)", device: "deck")
-    try makeDirectory(box.tmp.sub("container"))
-    try writeFile(box.tmp.sub("saves/celeste/slot1.sav"), "chapter 3\n")
-    try writeConfig(box, games: ["celeste": box.tmp.sub("saves/celeste")])
+  private func healthyBox(_ label: String) throws -> Sandbox {
+    let box = try Sandbox("doctor-\(label)", device: "deck")
+    try makeDirectory(box.path("container"))
+    try writeFile(box.path("saves/celeste/slot1.sav"), "chapter 3\n")
+    try writeConfig(box, games: ["celeste": box.path("saves/celeste")])
     return box
   }
 
-  private func writeConfig(_ box: Box, games: [String: String], container: String? = nil, extra: String = "")
+  private func writeConfig(
+    _ box: Sandbox, games: [String: String], container: String? = nil, extra: String = ""
+  )
     throws
   {
     let entries = games.map { "\"\($0.key)\": {\"saveDir\": \"\($0.value)\"}" }.joined(separator: ", ")
     try writeFile(
       box.home + "/.config/savevault/config.json",
-      "{\(extra)\"container\": \"\(container ?? box.tmp.sub("container"))\", \"games\": {\(entries)}}")
+      "{\(extra)\"container\": \"\(container ?? box.path("container"))\", \"games\": {\(entries)}}")
   }
 
   @Test("a healthy setup passes with exit 0 and leaves no probe object in the container")
   func healthy() async throws {
     let box = try healthyBox("healthy")
-    let text = try await box.run(["doctor"])
+    let text = try await box.runAwaiting(["doctor"])
     #expect(text.code == 0, "doctor: exit \(text.code)\n\(text.stdout)\(text.stderr)")
     #expect(text.stdout.contains("Everything is ready."), "\(text.stdout)")
     #expect(!text.stdout.contains("\u{1B}["), "colour on a pipe: \(text.stdout)")
-    let json = try await box.run(["doctor", "--json"])
+    let json = try await box.runAwaiting(["doctor", "--json"])
     #expect(json.code == 0)
     let list = try checks(json.stdout)
     #expect(status(list, "config") == ["ok"])
     #expect(status(list, "container") == ["ok"])
     #expect(status(list, "save-dir") == ["ok"])
     #expect(list.allSatisfy { $0["status"] as? String == "ok" && $0["exitCode"] == nil }, "\(json.stdout)")
-    #expect(everything(box.tmp.sub("container")) == [], "left in the container")
+    #expect(everything(box.path("container")) == [], "left in the container")
   }
 
   @Test("a missing save directory is a problem, exit 1, with the path and a fix")
   func missingSaveDirectory() async throws {
     let box = try healthyBox("missing-save")
-    try writeConfig(box, games: ["celeste": box.tmp.sub("saves/celeste"), "hk": box.tmp.sub("saves/hollow")])
-    let result = try await box.run(["doctor", "--json"])
+    try writeConfig(box, games: ["celeste": box.path("saves/celeste"), "hk": box.path("saves/hollow")])
+    let result = try await box.runAwaiting(["doctor", "--json"])
     #expect(result.code == 1, "doctor: exit \(result.code)\n\(result.stdout)\(result.stderr)")
     let problem = try #require(try checks(result.stdout).first { $0["status"] as? String == "problem" })
     #expect(problem["check"] as? String == "save-dir")
     #expect(problem["subject"] as? String == "hk")
-    #expect((problem["message"] as? String)?.contains(box.tmp.sub("saves/hollow")) == true)
+    #expect((problem["message"] as? String)?.contains(box.path("saves/hollow")) == true)
     #expect(problem["fix"] is String)
     #expect(integer(problem["exitCode"]) == 1)
     // Naming the healthy game checks only that one.
-    #expect(try await box.run(["doctor", "--game", "celeste"]).code == 0)
-    let text = try await box.run(["doctor", "--game", "hk"])
+    #expect(try await box.runAwaiting(["doctor", "--game", "celeste"]).code == 0)
+    let text = try await box.runAwaiting(["doctor", "--game", "hk"])
     #expect(text.code == 1)
-    #expect(text.stdout.contains("problem  save-dir     hk: '\(box.tmp.sub("saves/hollow"))' does not exist"))
+    #expect(text.stdout.contains("problem  save-dir     hk: '\(box.path("saves/hollow"))' does not exist"))
     #expect(text.stdout.contains("fix: "))
   }
 
   @Test("a missing folder container is a problem, exit 4, never created")
   func missingFolder() async throws {
     let box = try healthyBox("missing-folder")
-    let result = try await box.run(["doctor", "--container", box.tmp.sub("unmounted/nas")])
+    let result = try await box.runAwaiting(["doctor", "--container", box.path("unmounted/nas")])
     #expect(result.code == 4, "doctor: exit \(result.code)\n\(result.stdout)")
     #expect(result.stdout.contains("problem  container"), "\(result.stdout)")
     #expect(result.stdout.contains("does not exist (is the drive mounted?)"))
-    #expect(!FileManager.default.fileExists(atPath: box.tmp.sub("unmounted")))
+    #expect(!FileManager.default.fileExists(atPath: box.path("unmounted")))
   }
 
   @Test("a dead S3 endpoint is a problem, exit 4")
   func deadEndpoint() async throws {
     let box = try healthyBox("dead-s3")
     let port = S3TestServer.freePort()
-    let result = try await box.run(
+    let result = try await box.runAwaiting(
       ["doctor", "--json", "--container", "s3://saves/deck"],
       environment: [
         "AWS_ACCESS_KEY_ID": "AKIAEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret",
@@ -128,14 +128,14 @@ struct DoctorTests {
     let arguments = ["doctor", "--json", "--container", "s3://\(bucket)/deck"]
     var environment = server.environment()
     environment["AWS_SECRET_ACCESS_KEY"] = "not-the-secret"
-    let refused = try await box.run(arguments, environment: environment)
+    let refused = try await box.runAwaiting(arguments, environment: environment)
     #expect(refused.code == 4, "doctor: exit \(refused.code)\n\(refused.stdout)")
     let list = try checks(refused.stdout)
     #expect(status(list, "credentials") == ["problem"])
     let problem = try #require(list.first { $0["check"] as? String == "credentials" })
     #expect((problem["message"] as? String)?.contains("refused the signature") == true, "\(problem)")
 
-    let missing = try await box.run(arguments, environment: ["AWS_ENDPOINT_URL": server.endpoint])
+    let missing = try await box.runAwaiting(arguments, environment: ["AWS_ENDPOINT_URL": server.endpoint])
     #expect(missing.code == 2, "doctor: exit \(missing.code)\n\(missing.stdout)")
     #expect(status(try checks(missing.stdout), "credentials") == ["problem"])
   }
@@ -144,7 +144,7 @@ struct DoctorTests {
   func healthyS3() async throws {
     let (server, bucket) = try newBucket()
     let box = try healthyBox("healthy-s3")
-    let result = try await box.run(
+    let result = try await box.runAwaiting(
       ["doctor", "--json", "--container", "s3://\(bucket)/deck"], environment: server.environment())
     #expect(result.code == 0, "doctor: exit \(result.code)\n\(result.stdout)")
     let list = try checks(result.stdout)
@@ -158,15 +158,15 @@ struct DoctorTests {
   @Test("an rclone remote: rclone found, the remote writable, the probe removed")
   func rcloneRemote() async throws {
     let box = try healthyBox("rclone")
-    try makeDirectory(box.tmp.sub("remote"))
-    let result = try await box.run(
-      ["doctor", "--container", "rclone:testlocal:" + box.tmp.sub("remote")],
+    try makeDirectory(box.path("remote"))
+    let result = try await box.runAwaiting(
+      ["doctor", "--container", "rclone:testlocal:" + box.path("remote")],
       environment: ["RCLONE_CONFIG": RcloneTestRemote.config])
     #expect(result.code == 0, "doctor: exit \(result.code)\n\(result.stdout)")
     #expect(result.stdout.contains("ok       rclone"), "\(result.stdout)")
-    #expect(everything(box.tmp.sub("remote")) == [], "left on the remote")
-    let noRclone = try await box.run(
-      ["doctor", "--container", "rclone:testlocal:" + box.tmp.sub("remote")],
+    #expect(everything(box.path("remote")) == [], "left on the remote")
+    let noRclone = try await box.runAwaiting(
+      ["doctor", "--container", "rclone:testlocal:" + box.path("remote")],
       environment: ["RCLONE_CONFIG": RcloneTestRemote.config, "PATH": "/nonexistent"])
     #expect(noRclone.code == 2, "doctor: exit \(noRclone.code)\n\(noRclone.stdout)")
     #expect(noRclone.stdout.contains("problem  rclone"))
@@ -175,13 +175,13 @@ struct DoctorTests {
   @Test("config: a misspelt key is a warning (exit 0), a broken file a problem (exit 2)")
   func config() async throws {
     let box = try healthyBox("config")
-    try writeConfig(box, games: ["celeste": box.tmp.sub("saves/celeste")], extra: "\"devise\": \"deck\", ")
-    let warned = try await box.run(["doctor", "--json"])
+    try writeConfig(box, games: ["celeste": box.path("saves/celeste")], extra: "\"devise\": \"deck\", ")
+    let warned = try await box.runAwaiting(["doctor", "--json"])
     #expect(warned.code == 0, "doctor: exit \(warned.code)\n\(warned.stdout)")
     let warning = try #require(try checks(warned.stdout).first { $0["status"] as? String == "warning" })
     #expect((warning["message"] as? String)?.contains("'devise'") == true)
     try writeFile(box.home + "/.config/savevault/config.json", "{\"games\": ")
-    let broken = try await box.run(["doctor"])
+    let broken = try await box.runAwaiting(["doctor"])
     #expect(broken.code == 2, "doctor: exit \(broken.code)\n\(broken.stdout)")
     #expect(broken.stdout.contains("problem  config"))
   }
@@ -189,17 +189,18 @@ struct DoctorTests {
   @Test("a desktop session without zenity or kdialog is a warning; with zenity, ok")
   func dialog() async throws {
     let box = try healthyBox("dialog")
-    let bare = try await box.run(
+    let bare = try await box.runAwaiting(
       ["doctor", "--json"], environment: ["DISPLAY": ":99", "PATH": "/nonexistent"])
     #expect(bare.code == 0)
     #expect(status(try checks(bare.stdout), "dialog") == ["warning"], "\(bare.stdout)")
     let zenity = try #require(which("zenity"), "zenity is not installed (scripts/install-deps.sh --test)")
     let folder = (zenity as NSString).deletingLastPathComponent
-    let found = try await box.run(["doctor", "--json"], environment: ["DISPLAY": ":99", "PATH": folder])
+    let found = try await box.runAwaiting(
+      ["doctor", "--json"], environment: ["DISPLAY": ":99", "PATH": folder])
     let line = try #require(try checks(found.stdout).first { $0["check"] as? String == "dialog" })
     #expect(line["status"] as? String == "ok")
     #expect((line["message"] as? String)?.contains("zenity") == true)
-    let none = try await box.run(["doctor", "--json"])
+    let none = try await box.runAwaiting(["doctor", "--json"])
     #expect((try checks(none.stdout).last?["message"] as? String)?.contains("terminal") == true)
   }
 

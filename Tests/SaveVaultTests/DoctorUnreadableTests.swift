@@ -13,12 +13,12 @@ import Testing
 struct DoctorUnreadableTests {
   /// Runs the binary as this user or, as root, as nobody.
   private func run(_ dir: TemporaryDirectory, _ arguments: [String]) throws -> RunResult {
-    let environment = ["HOME": dir.sub("home"), "PATH": "/usr/bin:/bin", "SAVEVAULT_DEVICE": "pc"]
-    guard getuid() == 0 else { return try runProgram(savevaultBinary, arguments, environment: environment) }
+    let sandbox = try Sandbox(in: dir, environment: ["PATH": "/usr/bin:/bin"])
+    guard getuid() == 0 else { return try sandbox.run(arguments) }
     let setpriv = try #require(which("setpriv"), "setpriv (util-linux) is needed")
     return try runProgram(
       setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", savevaultBinary] + arguments,
-      environment: environment)
+      environment: sandbox.environment)
   }
 
   @Test("an unreadable file or folder inside the save is a problem (exit 1) naming the first few")

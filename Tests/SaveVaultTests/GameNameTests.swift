@@ -3,12 +3,12 @@ import Testing
 
 // Game names through the built binary: a name is part of the file names SaveVault keeps per
 // game (lock, ledger, journals, their temporary names), so it is limited in bytes, and the
-// rule the error states is the one `add --help` and the README state and the code applies.
+// rule the error states is the one `add --help` and docs/commands.md state and the code applies.
 
 private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().path
 
-/// `text` with its lines joined by single spaces (help and README wrap their sentences).
+/// `text` with its lines joined by single spaces (help and the docs wrap their sentences).
 private func unwrapped(_ text: String) -> String {
   text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
     .joined(separator: " ")
@@ -22,7 +22,7 @@ struct GameNameTests {
     "a name of the longest length works in every command; one byte more is refused by add",
     arguments: [String(repeating: "x", count: 200), String(repeating: "é", count: 100)])
   func longestName(_ name: String) throws {
-    let player = try Player("longname")
+    let player = try Sandbox("longname")
     try writeFile(player.dir.sub("saves/long/slot.sav"), "level 1")
     try player.ok(["add", name, "--save-dir", "saves/long", "--container", "cloud"])
     try player.ok(["backup", "--game", name])
@@ -41,7 +41,7 @@ struct GameNameTests {
 
   @Test("a name short in characters but long in bytes is refused by add, --game and --save-dir (exit 2)")
   func longInBytes() throws {
-    let player = try Player("bytes")
+    let player = try Sandbox("bytes")
     let name = String(repeating: "🎮", count: 60)  // 60 characters, 240 bytes
     let save = player.dir.sub("saves/" + name)
     try writeFile(save + "/slot.sav", "level 1")
@@ -61,16 +61,16 @@ struct GameNameTests {
     try player.ok(["backup", "--save-dir", save, "--game", "short", "--container", "cloud"])
   }
 
-  @Test("the error, add --help and the README state the same rule")
+  @Test("the error, add --help and docs/commands.md state the same rule")
   func oneRule() throws {
-    let player = try Player("rule")
+    let player = try Sandbox("rule")
     let refused = try player.run(["add", ".hidden", "--save-dir", "/s"])
     #expect(refused.code == 2)
     #expect(refused.stderr.contains(Self.rule), "\(refused.stderr)")
     let help = try player.ok(["add", "--help"]).stdout
     #expect(unwrapped(help).contains(Self.rule), "\(help)")
-    let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
-    #expect(unwrapped(readme).contains(Self.rule), "README does not state the rule")
+    let commands = try String(contentsOfFile: repositoryRoot + "/docs/commands.md", encoding: .utf8)
+    #expect(unwrapped(commands).contains(Self.rule), "docs/commands.md does not state the rule")
     // What the rule says is what is accepted: each clause, at its edge.
     for (index, accepted) in ["a", "Hollow Knight: Silksong", "x.y", "名前"].enumerated() {
       try player.ok(["add", accepted, "--save-dir", "/s\(index)"])  // one folder each: no overlaps

@@ -5,66 +5,11 @@ import Testing
   import Glibc
 #endif
 
-/// One device for tests of the config-file commands: a private HOME (so its own config file,
-/// ledger and pre-restore copies), a folder container, and the binary run in `dir`.
-struct Player {
-  let dir: TemporaryDirectory
-  var device = "pc"
-  var extra: [String: String] = [:]
-
-  init(_ label: String) throws {
-    dir = TemporaryDirectory(label)
-    try makeDirectory(dir.sub("cloud"))
-  }
-
-  var home: String { dir.sub("home") }
-  var cloud: String { dir.sub("cloud") }
-  var config: String { home + "/.config/savevault/config.json" }
-  var preRestore: String { home + "/.local/share/savevault/pre-restore" }
-  var environment: [String: String] {
-    [
-      "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-      "SAVEVAULT_DEVICE": device, "SAVEVAULT_LOCK_WAIT": "20",
-    ].merging(extra) { $1 }
-  }
-
-  @discardableResult
-  func run(_ arguments: [String]) throws -> RunResult {
-    try runProgram(savevaultBinary, arguments, environment: environment, currentDirectory: dir.path)
-  }
-
-  /// Runs and requires exit 0.
-  @discardableResult
-  func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
-    let result = try run(arguments)
-    #expect(result.code == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-    return result
-  }
-
-  /// The config file as a JSON object.
-  func configObject() throws -> [String: Any] {
-    try jsonObject(try String(contentsOfFile: config, encoding: .utf8))
-  }
-
-  func configBytes() -> Data? { FileManager.default.contents(atPath: config) }
-
-  func archives(_ game: String, in container: String? = nil) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: (container ?? cloud) + "/" + game)) ?? [])
-      .filter { $0.hasPrefix("packsave-") }.sorted()
-  }
-
-  /// Parses a JSON list printed by the binary.
-  static func jsonList(_ text: String) throws -> [[String: Any]] {
-    try #require(
-      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "not a list: \(text)")
-  }
-}
-
 @Suite("Games in the config file: add, games, remove, status of every game")
 struct GamesTests {
   @Test("add creates the config file with absolute paths, and --game then finds the game")
   func addCreates() throws {
-    let player = try Player("add")
+    let player = try Sandbox("add")
     try writeFile(player.dir.sub("saves/celeste/slot1.sav"), "chapter 3")
     let added = try player.ok([
       "add", "celeste", "--save-dir", "saves/celeste", "--container", "cloud", "--steam-app-id", "504230",
@@ -92,7 +37,7 @@ struct GamesTests {
 
   @Test("add keeps every other game and setting, including keys it does not know")
   func addKeepsTheRest() throws {
-    let player = try Player("keep")
+    let player = try Sandbox("keep")
     let original = """
       {"device": "deck", "container": "/mnt/nas", "allowInsecureHTTP": true, "endpoint": "http://nas:9000",
        "limits": {"maxEntries": 1000, "maxBytes": 68719476736}, "x-note": ["kept", 1.5, null],
@@ -116,7 +61,7 @@ struct GamesTests {
 
   @Test("a name already there is refused (exit 2, file unchanged) unless --replace")
   func duplicate() throws {
-    let player = try Player("dup")
+    let player = try Sandbox("dup")
     try player.ok(["add", "celeste", "--save-dir", "/a", "--steam-app-id", "504230"])
     let before = player.configBytes()
     let again = try player.run(["add", "celeste", "--save-dir", "/b"])
@@ -149,7 +94,7 @@ struct GamesTests {
       ["remove"], ["remove", "a", "b"], ["remove", "unknown"], ["games", "--game", "x"], ["games", "x"],
     ])
   func badInput(_ arguments: [String]) throws {
-    let player = try Player("bad")
+    let player = try Sandbox("bad")
     try writeFile(player.dir.sub("file.txt"), "not a folder")
     let fresh = try player.run(arguments)
     #expect(fresh.code == 2, "\(arguments): \(fresh.stderr)")
@@ -164,7 +109,7 @@ struct GamesTests {
 
   @Test("one Steam app id names one game; a broken config file is never overwritten")
   func steamIdsAndBrokenConfig() throws {
-    let player = try Player("steamid")
+    let player = try Sandbox("steamid")
     try player.ok(["add", "celeste", "--save-dir", "/a", "--steam-app-id", "504230"])
     let taken = try player.run(["add", "other", "--save-dir", "/b", "--steam-app-id", "504230"])
     #expect(taken.code == 2 && taken.stderr.contains("already belongs to game 'celeste'"))
@@ -180,7 +125,7 @@ struct GamesTests {
 
   @Test("a symlinked config file is changed where it really is; the link stays")
   func symlinkedConfig() throws {
-    let player = try Player("link")
+    let player = try Sandbox("link")
     let real = player.dir.sub("dotfiles/savevault.json")
     try writeFile(real, "{\"device\": \"deck\"}")
     try makeDirectory(player.home + "/.config/savevault")
@@ -193,7 +138,7 @@ struct GamesTests {
 
   @Test("remove forgets the game and its agreements, and deletes no save; an unknown name exits 2 saying so")
   func remove() throws {
-    let player = try Player("remove")
+    let player = try Sandbox("remove")
     try writeFile(player.dir.sub("saves/a/s.sav"), "a")
     try player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
     try player.ok(["add", "b", "--save-dir", "/b"])
@@ -227,10 +172,10 @@ struct GamesTests {
     "games lists each game with its state; an unreachable container is that game's row, and its exit code as in status"
   )
   func listing() throws {
-    let player = try Player("games")
+    let player = try Sandbox("games")
     let empty = try player.ok(["games"])
     #expect(empty.stdout.contains("No games in"))
-    #expect(try Player.jsonList(try player.ok(["games", "--json"]).stdout).isEmpty)
+    #expect(try jsonList(try player.ok(["games", "--json"]).stdout).isEmpty)
 
     try writeFile(player.dir.sub("saves/a/s.sav"), "a")
     try writeFile(player.dir.sub("saves/b/s.sav"), "b")
@@ -252,7 +197,7 @@ struct GamesTests {
     let json = try player.run(["games", "--json"])
     let status = try player.run(["status"])
     #expect(json.code == 4 && json.code == status.code, "games exits as status does")
-    let list = try Player.jsonList(json.stdout)
+    let list = try jsonList(json.stdout)
     #expect(list.map { $0["game"] as? String } == ["a", "b"])
     #expect(list[0]["state"] as? String == "in-sync" && list[0]["error"] is NSNull)
     #expect(list[0]["steamAppId"] as? String == "10")
@@ -262,7 +207,7 @@ struct GamesTests {
 
   @Test("status with no target prints one line per game; --json stays a list")
   func statusTable() throws {
-    let player = try Player("table")
+    let player = try Sandbox("table")
     try writeFile(player.dir.sub("saves/a/s.sav"), "a")
     try writeFile(player.dir.sub("saves/b/s.sav"), "b")
     try player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
@@ -280,7 +225,7 @@ struct GamesTests {
     let b = lines[2].split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     #expect(b.first == "b" && b[1] == "cloud-empty" && b.last == "-" && b.contains("none"), "\(lines[2])")
 
-    let list = try Player.jsonList(try player.ok(["status", "--json"]).stdout)
+    let list = try jsonList(try player.ok(["status", "--json"]).stdout)
     #expect(list.map { $0["state"] as? String } == ["in-sync", "cloud-empty"])
 
     try player.ok(["add", "c", "--save-dir", "saves/c", "--container", "unplugged-drive"])

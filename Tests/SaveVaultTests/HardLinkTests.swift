@@ -11,12 +11,11 @@ import Testing
 /// GNU tar and Python's tarfile read them back.
 @Suite("Hard links, through the binary")
 struct HardLinkTests {
-  typealias Sandbox = CLIEndToEndTests.Sandbox
 
   @Test("hard-linked files are stored once and come back as one file with two names")
   func hardLinks() throws {
-    let box = try Sandbox("hardlink")
-    let save = box.tmp.sub("saves/linked")
+    let box = try Sandbox("hardlink", device: "testbox")
+    let save = box.path("saves/linked")
     let content = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) })
     try writeFile(save + "/a/slot.sav", content)
     try makeDirectory(save + "/b")
@@ -40,7 +39,7 @@ struct HardLinkTests {
       listed.stdout.contains("('b/slot-link.sav', '1', 'a/slot.sav', 0)"),
       "the second name is a hard link to the first: \(listed.stdout)")
 
-    let byTar = box.tmp.sub("by-tar")
+    let byTar = box.path("by-tar")
     try makeDirectory(byTar)
     let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")

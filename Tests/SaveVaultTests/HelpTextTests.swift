@@ -23,7 +23,7 @@ struct HelpTextTests {
 
   @Test("each command's help says what no target means, and the command does that", arguments: targetCommands)
   func noTarget(_ command: String) throws {
-    let player = try Player("none-\(command)")
+    let player = try Sandbox("none-\(command)")
     for (game, id) in [("a", "10"), ("b", "20")] {
       try writeFile(player.dir.sub("saves/\(game)/s.sav"), game)
       try player.ok([
@@ -55,10 +55,7 @@ struct HelpTextTests {
       #expect(result.code == 2, "\(command): exit \(result.code), \(result.stderr)")
       #expect(result.stderr.contains("--game") && result.stderr.contains("--save-dir"), "\(result.stderr)")
     } else if line.contains("$SteamAppId") {
-      var environment = player.environment
-      environment["SteamAppId"] = "20"
-      let result = try runProgram(
-        savevaultBinary, [command] + extra, environment: environment, currentDirectory: player.dir.path)
+      let result = try player.run([command] + extra, environment: ["SteamAppId": "20"])
       #expect(result.code == 0, "\(result.stderr)")
       #expect(
         player.archives("b").count == 1 && player.archives("a").isEmpty, "wrap synced the game of id 20")
@@ -70,7 +67,7 @@ struct HelpTextTests {
   @Test(
     "wrap --help and sync --help list every conflict policy and describe --json", arguments: ["wrap", "sync"])
   func policies(_ command: String) throws {
-    let player = try Player("policies-\(command)")
+    let player = try Sandbox("policies-\(command)")
     let help = try player.ok([command, "--help"]).stdout
     let lines = help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     #expect(lines.contains { $0.hasPrefix("--on-conflict POLICY ") }, "\(help)")
@@ -83,7 +80,7 @@ struct HelpTextTests {
 
   @Test("--help lists every command, manpage too, and each has its help")
   func everyCommandListed() throws {
-    let player = try Player("commands")
+    let player = try Sandbox("commands")
     let main = try player.ok(["--help"]).stdout
     let block = main.components(separatedBy: "Commands:\n").last?.components(separatedBy: "\n\n").first ?? ""
     let listed = block.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }

@@ -8,52 +8,30 @@ import Testing
 /// verify, limits, disk space and live saves, through the built binary.
 @Suite("Integrity")
 struct IntegrityTests {
-  /// A private HOME, a save and a folder container.
-  struct World {
-    let dir = TemporaryDirectory("integrity")
-    var save: String { dir.sub("saves/game") }
-    var cloud: String { dir.sub("cloud") }
-    var environment: [String: String] {
-      [
-        "HOME": dir.sub("home"), "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        "SAVEVAULT_DEVICE": "pc", "XDG_CONFIG_HOME": dir.sub("config"),
-      ]
-    }
-
-    init() throws {
-      try makeDirectory(dir.sub("cloud"))
-      try writeFile(dir.sub("saves/game/slot.sav"), "precious progress")
-      try writeFile(dir.sub("saves/game/sub/options.ini"), "volume=7")
-    }
-
-    var target: [String] { ["--save-dir", save, "--container", cloud] }
-
-    @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
-      try runProgram(savevaultBinary, arguments, environment: environment.merging(extra) { $1 })
-    }
-
-    func archives() -> [String] {
-      ((try? FileManager.default.contentsOfDirectory(atPath: cloud + "/game")) ?? [])
-        .filter { $0.hasPrefix("packsave-") }.sorted()
-    }
+  /// A private HOME (its config folder `<dir>/config`), the save `save` and a folder container.
+  static func world() throws -> Sandbox {
+    var sandbox = try Sandbox("integrity")
+    sandbox.extra["XDG_CONFIG_HOME"] = sandbox.path("config")
+    try writeFile(sandbox.save + "/slot.sav", "precious progress")
+    try writeFile(sandbox.save + "/sub/options.ini", "volume=7")
+    return sandbox
   }
 
   @Test("a large file restores byte for byte, and one flipped byte deep inside it is refused whole")
   func largeFileFlippedByte() throws {
-    let world = try World()
+    let world = try Self.world()
     // 12 MiB: many 1 MiB blocks hashed on the second thread, and writeback started on the way.
     var generator = SplitMix64(seed: 7)
     let big = Data((0..<(12 << 20) / 8).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } })
     try writeFile(world.save + "/world.dat", big)
-    try #require(try world.run(["backup"] + world.target).code == 0)
+    try #require(try world.run(["backup"] + world.target()).code == 0)
     let saved = tree(world.save)
     try writeFile(world.save + "/world.dat", "replaced")
-    let restored = try world.run(["restore", "--latest"] + world.target)
+    let restored = try world.run(["restore", "--latest"] + world.target())
     #expect(restored.code == 0, "\(restored.stderr)")
     #expect(tree(world.save) == saved, "the large file did not come back byte for byte")
 
-    let path = try #require(world.archives().last.map { world.cloud + "/game/" + $0 })
+    let path = try #require(world.archives("game").last.map { world.cloud + "/game/" + $0 })
     // The digest hashed on the second thread is the file's real SHA-256 (coreutils agrees).
     let manifest = try runProgram(try #require(which("tar")), ["-xOf", path, ".savevault/manifest.json"])
     let sum = try runProgram(try #require(which("sha256sum")), [world.save + "/world.dat"])
@@ -65,21 +43,21 @@ struct IntegrityTests {
     try data.write(to: URL(fileURLWithPath: path))
     try writeFile(world.save + "/world.dat", "local again")
     let before = tree(world.save)
-    let refused = try world.run(["restore", "--latest"] + world.target)
+    let refused = try world.run(["restore", "--latest"] + world.target())
     #expect(refused.code == 5, "a flipped byte was restored: exit \(refused.code), \(refused.stderr)")
     #expect(tree(world.save) == before, "a refused restore changed the save")
   }
 
   @Test("verify passes whole archives and names each one with a flipped byte", arguments: [0, 1, 2])
   func verifyFindsFlippedByte(damaged: Int) throws {
-    let world = try World()
+    let world = try Self.world()
     for round in 0..<3 {
       try writeFile(world.save + "/slot.sav", "precious progress, round \(round)")
-      try #require(try world.run(["backup"] + world.target).code == 0)
+      try #require(try world.run(["backup"] + world.target()).code == 0)
     }
-    let names = world.archives()
+    let names = world.archives("game")
     try #require(names.count == 3)
-    let clean = try world.run(["verify", "--all", "--json"] + world.target)
+    let clean = try world.run(["verify", "--all", "--json"] + world.target())
     #expect(clean.code == 0, "\(clean.stderr)")
     let report = try #require(
       try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as? [String: Any])
@@ -94,59 +72,59 @@ struct IntegrityTests {
     try data.write(to: URL(fileURLWithPath: path))
     let before = tree(world.save)
 
-    let all = try world.run(["verify", "--all"] + world.target)
+    let all = try world.run(["verify", "--all"] + world.target())
     #expect(all.code == 5)
     #expect(all.stderr.contains(names[damaged]), "stderr: \(all.stderr)")
     #expect(all.stdout.contains(names[damaged] + "  FAILED"), "stdout: \(all.stdout)")
     for (index, name) in names.enumerated() where index != damaged {
       #expect(all.stdout.contains(name + "  ok"), "stdout: \(all.stdout)")
     }
-    let one = try world.run(["verify", "--archive", names[damaged]] + world.target)
+    let one = try world.run(["verify", "--archive", names[damaged]] + world.target())
     #expect(one.code == 5)
-    let latest = try world.run(["verify", "--latest"] + world.target)
+    let latest = try world.run(["verify", "--latest"] + world.target())
     #expect(latest.code == (damaged == 2 ? 5 : 0))
     #expect(tree(world.save) == before, "verify never touches the save directory")
-    #expect(try world.run(["verify", "--all", "--latest"] + world.target).code == 2)
+    #expect(try world.run(["verify", "--all", "--latest"] + world.target()).code == 2)
   }
 
   @Test("a plain tar from another tool verifies on structure alone")
   func verifyPlainTar() throws {
-    let world = try World()
+    let world = try Self.world()
     try makeDirectory(world.cloud + "/game")
     let name = "packsave-20261129T000000.000Z-othertool.tar"
     try #require(
       try runProgram("/usr/bin/tar", ["-cf", world.cloud + "/game/" + name, "-C", world.save, "."]).code == 0)
-    let result = try world.run(["verify", "--latest"] + world.target)
+    let result = try world.run(["verify", "--latest"] + world.target())
     #expect(result.code == 0, "\(result.stderr)")
     #expect(result.stdout.contains("structure only"))
   }
 
   @Test("limits from the config file: a backup over them is refused, an archive over them too")
   func configuredLimits() throws {
-    let world = try World()
+    let world = try Self.world()
     for index in 0..<8 { try writeFile(world.save + "/many/f\(index).sav", "x") }
-    try #require(try world.run(["backup"] + world.target).code == 0)
+    try #require(try world.run(["backup"] + world.target()).code == 0)
     try writeFile(world.dir.sub("config/savevault/config.json"), #"{"limits": {"maxEntries": 5}}"#)
-    let backup = try world.run(["backup", "--force"] + world.target)
+    let backup = try world.run(["backup", "--force"] + world.target())
     #expect(backup.code == 1)
     #expect(backup.stderr.contains("more than SaveVault restores (5)"), "\(backup.stderr)")
     let before = tree(world.save)
-    let restore = try world.run(["restore", "--latest"] + world.target)
+    let restore = try world.run(["restore", "--latest"] + world.target())
     #expect(restore.code == 5, "\(restore.stderr)")
     #expect(restore.stderr.contains("more than 5 entries"), "\(restore.stderr)")
     #expect(tree(world.save) == before)
     try writeFile(world.dir.sub("config/savevault/config.json"), #"{"limits": {"maxEntries": 0}}"#)
-    #expect(try world.run(["status"] + world.target).code == 2)
+    #expect(try world.run(["status"] + world.target()).code == 2)
   }
 
   @Test("an archive larger than the free space beside the save is refused before extracting")
   func freeSpace() throws {
     try #require(getuid() == 0, "mounting a small filesystem needs root (CI runs as root)")
-    let world = try World()
+    let world = try Self.world()
     try writeFile(
       world.save + "/big.bin",
       Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }))
-    try #require(try world.run(["backup"] + world.target).code == 0)
+    try #require(try world.run(["backup"] + world.target()).code == 0)
     let small = world.dir.sub("small")
     try makeDirectory(small)
     #expect(try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", small]).code == 0)
@@ -193,7 +171,7 @@ struct IntegrityTests {
     // 4 MiB is streamed by the packer; 64 KiB is read ahead whole on the second thread.
     arguments: [(0.0, 4 << 20), (0.3, 4 << 20), (0.0, 64 << 10), (0.3, 64 << 10)])
   func liveSave(pause: Double, size: Int) throws {
-    let world = try World()
+    let world = try Self.world()
     let file = world.save + "/live.sav"
     try writeFile(file, Data(repeating: UInt8(ascii: "A"), count: size))
     let writer = try startWriter(file, size: size, pause: pause, seconds: 30)
@@ -205,7 +183,7 @@ struct IntegrityTests {
     defer { stop() }
     var outcomes: [Int32] = []
     for _ in 0..<(pause == 0 ? 2 : 5) {
-      let result = try world.run(["backup", "--force"] + world.target)
+      let result = try world.run(["backup", "--force"] + world.target())
       outcomes.append(result.code)
       if result.code != 0 {
         #expect(result.code == 1)
@@ -217,12 +195,13 @@ struct IntegrityTests {
       #expect(outcomes.contains(0), "with pauses between rewrites, packing again succeeds: \(outcomes)")
     }
     #expect(
-      world.archives().count == outcomes.filter { $0 == 0 }.count, "failed backups leave nothing behind")
-    for name in world.archives() {
+      world.archives("game").count == outcomes.filter { $0 == 0 }.count, "failed backups leave nothing behind"
+    )
+    for name in world.archives("game") {
       let extracted = try runProgram("/usr/bin/tar", ["-xOf", world.cloud + "/game/" + name, "live.sav"])
       #expect(extracted.stdout.utf8.count == size, "\(name): header size matches data")
       #expect(Set(extracted.stdout.utf8).count == 1, "\(name) holds a torn file")
-      #expect(try world.run(["verify", "--archive", name] + world.target).code == 0)
+      #expect(try world.run(["verify", "--archive", name] + world.target()).code == 0)
     }
     #expect(
       ((try? FileManager.default.contentsOfDirectory(atPath: world.cloud + "/game")) ?? [])
@@ -231,7 +210,7 @@ struct IntegrityTests {
 
   @Test("an unreadable file fails the backup, naming it")
   func unreadableFile() throws {
-    let world = try World()
+    let world = try Self.world()
     try writeFile(world.save + "/locked.sav", "secret", mode: 0o000)
     var result: RunResult
     if getuid() == 0 {
@@ -249,13 +228,13 @@ struct IntegrityTests {
       let setpriv = try #require(which("setpriv"))
       result = try runProgram(
         setpriv,
-        ["--reuid=65534", "--regid=65534", "--clear-groups", savevaultBinary, "backup"] + world.target,
+        ["--reuid=65534", "--regid=65534", "--clear-groups", savevaultBinary, "backup"] + world.target(),
         environment: environment)
     } else {
-      result = try world.run(["backup"] + world.target)
+      result = try world.run(["backup"] + world.target())
     }
     #expect(result.code == 1, "\(result.stderr)")
     #expect(result.stderr.contains(world.save + "/locked.sav"), "\(result.stderr)")
-    #expect(world.archives().isEmpty)
+    #expect(world.archives("game").isEmpty)
   }
 }

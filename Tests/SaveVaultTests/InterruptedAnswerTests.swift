@@ -14,14 +14,9 @@ struct InterruptedAnswerTests {
 
   /// `sync` at a terminal on the deck, in conflict, with the question on the screen.
   private func askedSync(_ label: String) throws -> (Prompt.Devices, Prompt.Before, Prompt.Spawned) {
-    let script = try #require(
-      which("script"), "util-linux 'script' is needed: scripts/install-deps.sh --test")
     let world = try Prompt.Devices.inConflict(label)
     let before = try world.snapshotBefore()
-    let command = ([Prompt.binary, "sync"] + world.deckSyncArguments).map(Prompt.shellQuoted).joined(
-      separator: " ")
-    let session = try Prompt.Spawned(
-      script, ["-qefc", command, "/dev/null"], environment: world.environment(.deck), interactive: true)
+    let session = try world.on(.deck).startAtTerminal(["sync"] + world.deckSyncArguments)
     try #require(session.waitForOutput(containing: "[u]", timeout: 30), "no prompt: \(session.output)")
     return (world, before, session)
   }

@@ -130,19 +130,19 @@ struct JSONDocsTests {
     "with no target, backup, status and sync --json print one list: every game that worked",
     arguments: ["backup", "status", "sync"])
   func oneList(_ command: String) throws {
-    let player = try Player("json-list-\(command)")
+    let player = try Sandbox("json-list-\(command)")
     for game in ["a", "b"] {
       try writeFile(player.dir.sub("saves/\(game)/s.sav"), game)
       try player.ok(["add", game, "--save-dir", "saves/\(game)", "--container", "cloud"])
     }
     let both = try player.ok([command, "--json"])
-    #expect(try Player.jsonList(both.stdout).map { $0["game"] as? String } == ["a", "b"], "\(both.stdout)")
+    #expect(try jsonList(both.stdout).map { $0["game"] as? String } == ["a", "b"], "\(both.stdout)")
 
     try player.ok(["add", "c", "--save-dir", "saves/c", "--container", "unplugged-drive"])
     let partly = try player.run([command, "--json"])
     #expect(partly.code == 4, "the failing game's exit code: \(partly.stderr)")
     #expect(
-      try Player.jsonList(partly.stdout).map { $0["game"] as? String } == ["a", "b"], "\(partly.stdout)")
+      try jsonList(partly.stdout).map { $0["game"] as? String } == ["a", "b"], "\(partly.stdout)")
     #expect(partly.stderr.contains("c: "), "\(partly.stderr)")
   }
 

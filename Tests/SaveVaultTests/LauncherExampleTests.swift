@@ -202,9 +202,6 @@ struct LauncherExampleTests {
 // MARK: - Helpers, inside the suite so that they never clash with other test files
 
 extension LauncherExampleTests {
-  /// The built `savevault`, next to the test runner.
-  static let binary = savevaultBinary
-
   /// examples/launchers in this package.
   static let examples: String =
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -222,37 +219,35 @@ extension LauncherExampleTests {
   /// One test's world: HOME, XDG_CONFIG_HOME with a config naming celeste and a folder
   /// container, and an exact environment for the scripts.
   struct World {
-    let tmp: TemporaryDirectory
+    let sandbox: Sandbox
+    var tmp: TemporaryDirectory { sandbox.dir }
 
     init(_ label: String, createContainer: Bool = true) throws {
-      tmp = TemporaryDirectory("launcher-\(label)")
-      try makeDirectory(tmp.sub("home"))
-      if createContainer { try makeDirectory(tmp.sub("cloud")) }
+      var sandbox = try Sandbox("launcher-\(label)", device: "testbox")
+      if !createContainer { try FileManager.default.removeItem(atPath: sandbox.cloud) }
       let config: [String: Any] = [
-        "container": tmp.sub("cloud"),
+        "container": sandbox.cloud,
         "games": ["celeste": ["saveDir": "~/.local/share/Celeste/Saves"]],
       ]
       try writeFile(
-        tmp.sub("config/savevault/config.json"), try JSONSerialization.data(withJSONObject: config))
-      try #require(
-        FileManager.default.isExecutableFile(atPath: LauncherExampleTests.binary),
-        "the savevault binary is missing at \(LauncherExampleTests.binary)")
-    }
-
-    var home: String { tmp.sub("home") }
-    var saveDir: String { home + "/.local/share/Celeste/Saves" }
-    var gameFolder: String { tmp.sub("cloud/celeste") }
-
-    func environment(_ extra: [String: String?]) -> [String: String] {
-      let binaryDirectory = (LauncherExampleTests.binary as NSString).deletingLastPathComponent
-      var environment = [
-        "HOME": home,
-        "XDG_CONFIG_HOME": tmp.sub("config"),
-        "SAVEVAULT_DEVICE": "testbox",
+        sandbox.path("config/savevault/config.json"), try JSONSerialization.data(withJSONObject: config))
+      let binaryDirectory = (savevaultBinary as NSString).deletingLastPathComponent
+      sandbox.extra = [
+        "XDG_CONFIG_HOME": sandbox.path("config"),
         "SAVEVAULT_GAME": "celeste",
-        "SAVE": saveDir,
+        "SAVE": sandbox.home + "/.local/share/Celeste/Saves",
         "PATH": binaryDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
       ]
+      self.sandbox = sandbox
+    }
+
+    var home: String { sandbox.home }
+    var saveDir: String { home + "/.local/share/Celeste/Saves" }
+    var gameFolder: String { sandbox.cloud + "/celeste" }
+
+    /// The sandbox's environment with `extra` over it (nil: the variable removed).
+    func environment(_ extra: [String: String?]) -> [String: String] {
+      var environment = sandbox.environment
       for (key, value) in extra { environment[key] = value }
       return environment
     }
@@ -262,7 +257,7 @@ extension LauncherExampleTests {
     func run(_ program: String, _ arguments: [String], environment extra: [String: String?] = [:]) throws
       -> RunResult
     {
-      let executable = program == "savevault" ? LauncherExampleTests.binary : program
+      let executable = program == "savevault" ? savevaultBinary : program
       return try runProgram(
         executable, arguments, environment: environment(extra), currentDirectory: tmp.path)
     }
@@ -271,10 +266,7 @@ extension LauncherExampleTests {
     func readSave() throws -> String { try String(contentsOfFile: saveDir + "/slot.sav", encoding: .utf8) }
 
     /// The `packsave-*.tar` names in the container's game folder, sorted (oldest first).
-    func archives() -> [String] {
-      ((try? FileManager.default.contentsOfDirectory(atPath: gameFolder)) ?? [])
-        .filter { $0.hasPrefix("packsave-") && $0.hasSuffix(".tar") }.sorted()
-    }
+    func archives() -> [String] { tarArchiveNames(in: gameFolder) }
 
     /// `member` of the newest archive, read by tar itself.
     func newestArchiveFile(_ member: String) throws -> String {

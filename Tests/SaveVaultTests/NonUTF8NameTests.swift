@@ -5,7 +5,6 @@ import Testing
 /// under Proton), through the built binary: every byte of every name is kept.
 @Suite("File names kept byte for byte, through the binary")
 struct NonUTF8NameTests {
-  typealias Sandbox = CLIEndToEndTests.Sandbox
 
   /// Python, which handles names as bytes: `make SAVE` builds the save (`twins SAVE` one whose
   /// names differ only in Unicode normalization), `change SAVE` rewrites
@@ -77,8 +76,8 @@ struct NonUTF8NameTests {
   }
 
   func backedUp(_ game: String, made command: String) throws -> BackedUp {
-    let box = try Sandbox(game)
-    let save = box.tmp.sub("saves/" + game)
+    let box = try Sandbox(game, device: "testbox")
+    let save = box.path("saves/" + game)
     try makeDirectory(save)
     _ = try python([command, save])
     let original = try python(["dump", save])
@@ -99,13 +98,13 @@ struct NonUTF8NameTests {
     #expect(integer(report["files"]) == 4, "every file is counted: \(report)")
     #expect((report["skipped"] as? [Any])?.isEmpty == true, "nothing is skipped: \(report)")
 
-    let byTar = box.tmp.sub("by-tar")
+    let byTar = box.path("by-tar")
     try makeDirectory(byTar)
     let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
     #expect(try python(["dump", byTar]) == original, "GNU tar extracts other names")
 
-    let byPython = box.tmp.sub("by-tarfile")
+    let byPython = box.path("by-tarfile")
     _ = try python(["tarfile", archive, byPython])
     #expect(try python(["dump", byPython]) == original, "Python's tarfile extracts other names")
 
@@ -128,8 +127,8 @@ struct NonUTF8NameTests {
     "names that differ only in Unicode normalization are refused by backup: no backup a restore could not bring back"
   )
   func normalizationTwins() throws {
-    let box = try Sandbox("macgame")
-    let save = box.tmp.sub("saves/macgame")
+    let box = try Sandbox("macgame", device: "testbox")
+    let save = box.path("saves/macgame")
     try makeDirectory(save)
     _ = try python(["twins", save])
     let backup = try box.run(["backup", "--save-dir", save])

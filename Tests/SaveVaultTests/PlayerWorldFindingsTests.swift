@@ -14,7 +14,7 @@ struct PlayerWorldFindingsTests {
   func staleFolderUnderTheMountPoint() throws {
     try #require(getuid() == 0, "bind mounts need root (CI runs as root)")
     let card = try DiskFullTests.SmallDisk(8, label: "sd-card")
-    let world = try BinaryWorld("stale-mount")
+    let world = try Sandbox.world("stale-mount")
     let mount = world.path("run/media/sd")
     let save = mount + "/Saves"
     try makeDirectory(mount)
@@ -25,38 +25,37 @@ struct PlayerWorldFindingsTests {
     try plugIn()
     defer { _ = try? runProgram("/bin/umount", ["-l", mount]) }
     try writeFile(save + "/slot.sav", "100 hours")
-    try world.ok("deck", ["backup", "--save-dir", save])
-    try world.ok("pc", ["sync", "--save-dir", world.path("pc/Saves")])
+    try world.on("deck").ok(["backup", "--save-dir", save])
+    try world.on("pc").ok(["sync", "--save-dir", world.path("pc/Saves")])
     // Unmounted at launch: the game starts a new save on the internal drive.
     try unplug()
-    try world.ok(
-      "deck",
+    try world.on("deck").ok(
       [
         "wrap", "--save-dir", save, "--", "/bin/sh", "-c",
         "mkdir -p '\(save)' && echo new > '\(save)/slot.sav'",
       ])
     // Mounted again: the real save is back and plays on.
     try plugIn()
-    #expect(try world.state("deck", ["--save-dir", save]) == "in-sync")
-    try world.ok("deck", ["sync", "--save-dir", save])
+    #expect(try world.on("deck").state(["--save-dir", save]) == "in-sync")
+    try world.on("deck").ok(["sync", "--save-dir", save])
     try writeFile(save + "/slot.sav", "101 hours")
-    try world.ok("deck", ["sync", "--save-dir", save])
+    try world.on("deck").ok(["sync", "--save-dir", save])
     let before = world.archives("Saves")
     // Unmounted again: the folder the game left is there, on another drive.
     try unplug()
     #expect(text(save + "/slot.sav") == "new\n")
-    let wrap = try world.run(
-      "deck", ["wrap", "--save-dir", save, "--on-conflict", "upload", "--", "/bin/true"])
+    let wrap = try world.on("deck").run(
+      ["wrap", "--save-dir", save, "--on-conflict", "upload", "--", "/bin/true"])
     #expect(wrap.code == 0, "\(wrap.stderr)")
     #expect(world.archives("Saves") == before, "the left-behind folder was uploaded: \(wrap.stderr)")
-    let status = try world.status("deck", ["--save-dir", save])
+    let status = try world.on("deck").status(["--save-dir", save])
     #expect(status["conflictKind"] as? String == "other-drive", "\(status)")
-    let restore = try world.run("deck", ["restore", "--save-dir", save, "--latest"])
+    let restore = try world.on("deck").run(["restore", "--save-dir", save, "--latest"])
     #expect(
       restore.code == 1 && restore.stderr.contains("mounted"), "exit \(restore.code): \(restore.stderr)")
     #expect(text(save + "/slot.sav") == "new\n", "restored onto the internal drive")
     try plugIn()
-    try world.ok("pc", ["sync", "--save-dir", world.path("pc/Saves")])
+    try world.on("pc").ok(["sync", "--save-dir", world.path("pc/Saves")])
     #expect(text(world.path("pc/Saves/slot.sav")) == "101 hours")
   }
 
@@ -64,76 +63,76 @@ struct PlayerWorldFindingsTests {
     "save folders used with --save-dir alone are games too: nesting, sharing and containers inside are refused"
   )
   func adHocGamesOverlap() throws {
-    let world = try BinaryWorld("ad-hoc")
+    let world = try Sandbox.world("ad-hoc")
     let outer = world.path("saves/outer")
     try writeFile(outer + "/inner/slot.sav", "inner")
     try writeFile(outer + "/slot.sav", "outer")
-    try world.ok("deck", ["backup", "--save-dir", outer])
-    let inner = try world.run("deck", ["backup", "--save-dir", outer + "/inner"])
+    try world.on("deck").ok(["backup", "--save-dir", outer])
+    let inner = try world.on("deck").run(["backup", "--save-dir", outer + "/inner"])
     #expect(inner.code == 2 && inner.stderr.contains(outer), "exit \(inner.code): \(inner.stderr)")
-    let renamed = try world.run("deck", ["backup", "--save-dir", outer, "--game", "other"])
+    let renamed = try world.on("deck").run(["backup", "--save-dir", outer, "--game", "other"])
     #expect(renamed.code == 2, "one folder under two names: exit \(renamed.code)")
     // Another game's container inside this save, and this container inside another's save.
     try writeFile(world.path("saves/b/slot.sav"), "b")
-    let inside = try world.run(
-      "deck", ["backup", "--save-dir", world.path("saves/b"), "--container", outer + "/cloud"])
+    let inside = try world.on("deck").run(
+      ["backup", "--save-dir", world.path("saves/b"), "--container", outer + "/cloud"])
     #expect(inside.code == 2 && inside.stderr.contains(outer), "exit \(inside.code): \(inside.stderr)")
-    try world.ok("deck", ["add", "A", "--save-dir", world.path("a")])
-    let add = try world.run(
-      "deck", ["add", "B", "--save-dir", world.path("b2"), "--container", world.path("a/cloud")])
+    try world.on("deck").ok(["add", "A", "--save-dir", world.path("a")])
+    let add = try world.on("deck").run(
+      ["add", "B", "--save-dir", world.path("b2"), "--container", world.path("a/cloud")])
     #expect(add.code == 2 && add.stderr.contains("'A'"), "exit \(add.code): \(add.stderr)")
     #expect(world.archives("inner").isEmpty && world.archives("other").isEmpty && world.archives("b").isEmpty)
   }
 
   @Test("a name with backups from another folder is not added over them without --replace")
   func addNameBoundElsewhere() throws {
-    let world = try BinaryWorld("add-bound")
+    let world = try Sandbox.world("add-bound")
     try writeFile(world.path("A/Saves/slot.sav"), "A")
-    try world.ok("deck", ["backup", "--save-dir", world.path("A/Saves")])
-    let add = try world.run("deck", ["add", "Saves", "--save-dir", world.path("B/Saves")])
+    try world.on("deck").ok(["backup", "--save-dir", world.path("A/Saves")])
+    let add = try world.on("deck").run(["add", "Saves", "--save-dir", world.path("B/Saves")])
     #expect(add.code == 2 && add.stderr.contains(world.path("A/Saves")), "exit \(add.code): \(add.stderr)")
-    try world.ok("deck", ["add", "Saves", "--save-dir", world.path("B/Saves"), "--replace"])
+    try world.on("deck").ok(["add", "Saves", "--save-dir", world.path("B/Saves"), "--replace"])
   }
 
   @Test("two device names that reduce alike stay two devices: prune keeps the newest of each")
   func deviceNamesThatReduceAlike() throws {
-    let world = try BinaryWorld("device-names")
+    let world = try Sandbox.world("device-names")
     try writeFile(world.path("a/Game/slot.sav"), "a")
     try writeFile(world.path("b/Game/slot.sav"), "b")
-    try world.ok("デッキ", ["backup", "--save-dir", world.path("a/Game")])
-    try world.ok("パソコ", ["backup", "--save-dir", world.path("b/Game"), "--force"])
+    try world.on("デッキ").ok(["backup", "--save-dir", world.path("a/Game")])
+    try world.on("パソコ").ok(["backup", "--save-dir", world.path("b/Game"), "--force"])
     let pruned = try jsonObject(
-      try world.ok("パソコ", ["prune", "--save-dir", world.path("b/Game"), "--keep", "1", "--json"]).stdout)
+      try world.on("パソコ").ok(["prune", "--save-dir", world.path("b/Game"), "--keep", "1", "--json"]).stdout)
     #expect((pruned["deleted"] as? [String]) == [], "\(pruned)")
     #expect(world.archives("Game").count == 2)
   }
 
   @Test("a damaged latest archive does not stop status, sync or backup: it is a conflict, not a refusal")
   func damagedLatestArchive() throws {
-    let world = try BinaryWorld("damaged-latest")
+    let world = try Sandbox.world("damaged-latest")
     let save = world.path("saves/Game")
     try writeFile(save + "/slot.sav", "v1")
-    try world.ok("deck", ["backup", "--save-dir", save])
+    try world.on("deck").ok(["backup", "--save-dir", save])
     let good = world.cloud + "/Game/" + (try #require(world.archives("Game").first))
     let data = try #require(FileManager.default.contents(atPath: good))
     try data.prefix(3000).write(
       to: URL(fileURLWithPath: world.cloud + "/Game/packsave-20991231T235959.000Z-pc.tar"))
     try writeFile(save + "/slot.sav", "v2")
-    let status = try world.run("deck", ["status", "--save-dir", save, "--json"])
+    let status = try world.on("deck").run(["status", "--save-dir", save, "--json"])
     #expect(status.code == 0, "exit \(status.code): \(status.stderr)")
     #expect(try jsonObject(status.stdout)["state"] as? String == "conflict")
-    let sync = try world.run("deck", ["sync", "--save-dir", save, "--on-conflict", "upload"])
+    let sync = try world.on("deck").run(["sync", "--save-dir", save, "--on-conflict", "upload"])
     #expect(sync.code == 0, "exit \(sync.code): \(sync.stderr)")
     #expect(world.archives("Game").count == 3)
   }
 
   @Test("wrap with a broken game entry runs the game unsynced, saying why")
   func wrapNeverBlocksPlay() throws {
-    let world = try BinaryWorld("wrap-config")
-    let config = world.home("deck") + "/.config/savevault/config.json"
+    let world = try Sandbox.world("wrap-config")
+    let config = world.on("deck").home + "/.config/savevault/config.json"
     try writeFile(config, #"{"games": {"g1": {"saveDir": "\#(world.path("g1"))", "contianer": "/nas"}}}"#)
-    let wrap = try world.run(
-      "deck", ["wrap", "--game", "g1", "--", "/bin/sh", "-c", "echo GAME-RAN; exit 7"])
+    let wrap = try world.on("deck").run(
+      ["wrap", "--game", "g1", "--", "/bin/sh", "-c", "echo GAME-RAN; exit 7"])
     #expect(wrap.code == 7, "the game's exit code: \(wrap.code), \(wrap.stderr)")
     #expect(wrap.stdout.contains("GAME-RAN"))
     #expect(wrap.stderr.contains("contianer") && wrap.stderr.contains("without syncing"), "\(wrap.stderr)")
@@ -142,31 +141,31 @@ struct PlayerWorldFindingsTests {
   @Test("a small save restores onto a small disk; one that does not fit says how much is needed and free")
   func restoreOnASmallDisk() throws {
     let disk = try DiskFullTests.SmallDisk(16, label: "small-restore")
-    let world = try BinaryWorld("small-restore")
+    let world = try Sandbox.world("small-restore")
     let save = disk.path + "/Game"
     try writeFile(save + "/slot.sav", "abc")
-    try world.ok("deck", ["backup", "--save-dir", save])
+    try world.on("deck").ok(["backup", "--save-dir", save])
     try writeFile(save + "/slot.sav", "abcd")
-    try world.ok("deck", ["restore", "--save-dir", save, "--latest"])
+    try world.on("deck").ok(["restore", "--save-dir", save, "--latest"])
     #expect(text(save + "/slot.sav") == "abc")
   }
 
   @Test("a FIFO or outside link whose name the archive uses comes back with restore --undo")
   func clashingSpecialEntriesComeBack() throws {
-    let world = try BinaryWorld("fifo-clash")
+    let world = try Sandbox.world("fifo-clash")
     let save = world.path("saves/Game")
     try writeFile(save + "/pipe", "a file in the archive")
-    try world.ok("deck", ["backup", "--save-dir", save])
+    try world.on("deck").ok(["backup", "--save-dir", save])
     try FileManager.default.removeItem(atPath: save + "/pipe")
     try #require(mkfifo(save + "/pipe", 0o600) == 0)
     try writeFile(save + "/slot.sav", "local")
-    try world.ok("deck", ["restore", "--save-dir", save, "--latest"])
+    try world.on("deck").ok(["restore", "--save-dir", save, "--latest"])
     #expect(text(save + "/pipe") == "a file in the archive")
     let listed = try jsonObject(
-      try world.ok("deck", ["list", "--pre-restore", "--save-dir", save, "--json"]).stdout)
+      try world.on("deck").ok(["list", "--pre-restore", "--save-dir", save, "--json"]).stdout)
     let undoCopy = (listed["copies"] as? [[String: Any]])?.first { $0["isUndo"] as? Bool == true }
     #expect(undoCopy?["kind"] as? String == "folder", "\(listed)")
-    try world.ok("deck", ["restore", "--save-dir", save, "--undo"])
+    try world.on("deck").ok(["restore", "--save-dir", save, "--undo"])
     var info = stat()
     #expect(
       lstat(save + "/pipe", &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO did not come back")
@@ -177,71 +176,72 @@ struct PlayerWorldFindingsTests {
   func staleFolderOfflinePending() throws {
     try #require(getuid() == 0, "bind mounts need root (CI runs as root)")
     let card = try DiskFullTests.SmallDisk(8, label: "sd-offline")
-    let world = try BinaryWorld("stale-offline")
+    let world = try Sandbox.world("stale-offline")
     let mount = world.path("run/media/sd")
     let save = mount + "/Saves"
     try makeDirectory(mount)
     try #require(try runProgram("/bin/mount", ["--bind", card.path, mount]).code == 0)
     defer { _ = try? runProgram("/bin/umount", ["-l", mount]) }
     try writeFile(save + "/slot.sav", "100 hours")
-    try world.ok("deck", ["backup", "--save-dir", save])
-    try world.ok("pc", ["sync", "--save-dir", world.path("pc/Saves")])
+    try world.on("deck").ok(["backup", "--save-dir", save])
+    try world.on("pc").ok(["sync", "--save-dir", world.path("pc/Saves")])
     // Unmounted, with a folder a game left there before; the network is gone too.
     try #require(try runProgram("/bin/umount", [mount]).code == 0)
     try writeFile(save + "/slot.sav", "stale")
     try FileManager.default.moveItem(atPath: world.cloud, toPath: world.path("cloud.away"))
-    let wrap = try world.run(
-      "deck", ["wrap", "--save-dir", save, "--", "/bin/sh", "-c", "echo played >> '\(save)/slot.sav'"])
+    let wrap = try world.on("deck").run(
+      ["wrap", "--save-dir", save, "--", "/bin/sh", "-c", "echo played >> '\(save)/slot.sav'"])
     #expect(wrap.code == 0, "\(wrap.stderr)")
     try FileManager.default.moveItem(atPath: world.path("cloud.away"), toPath: world.cloud)
     let before = world.archives("Saves")
-    let sync = try world.run("deck", ["sync", "--save-dir", save, "--on-conflict", "upload"])
+    let sync = try world.on("deck").run(["sync", "--save-dir", save, "--on-conflict", "upload"])
     #expect(sync.code == 3, "exit \(sync.code): \(sync.stderr)")
     #expect(world.archives("Saves") == before, "the left-behind folder's pending archive was uploaded")
-    try world.ok("pc", ["sync", "--save-dir", world.path("pc/Saves")])
+    try world.on("pc").ok(["sync", "--save-dir", world.path("pc/Saves")])
     #expect(text(world.path("pc/Saves/slot.sav")) == "100 hours")
     // The card is back, as it was: in sync, and the pending archive is kept aside, not uploaded.
     try #require(try runProgram("/bin/mount", ["--bind", card.path, mount]).code == 0)
-    try world.ok("deck", ["sync", "--save-dir", save])
+    try world.on("deck").ok(["sync", "--save-dir", save])
     #expect(world.archives("Saves") == before)
     #expect(text(save + "/slot.sav") == "100 hours")
   }
 
   @Test("a rollback to the archive already agreed on, killed after the swap, still sticks")
   func rollbackKilledAfterSwap() throws {
-    let world = try BinaryWorld("rollback-kill")
+    let world = try Sandbox.world("rollback-kill")
     let deck = world.path("deck/Game")
     try writeFile(deck + "/slot.sav", "good")
-    try world.ok("deck", ["backup", "--save-dir", deck])
+    try world.on("deck").ok(["backup", "--save-dir", deck])
     let good = try #require(world.archives("Game").first)
     try writeFile(world.path("pc/Game/slot.sav"), "corrupt")
-    try world.ok("pc", ["backup", "--save-dir", world.path("pc/Game"), "--force"])
-    let killed = try world.run(
-      "deck", ["restore", "--save-dir", deck, "--archive", good],
+    try world.on("pc").ok(["backup", "--save-dir", world.path("pc/Game"), "--force"])
+    let killed = try world.on("deck").run(
+      ["restore", "--save-dir", deck, "--archive", good],
       environment: ["SAVEVAULT_FAILPOINTS": "restore.kept=kill"])
     #expect(killed.wasSignaled, "the failpoint never fired: \(killed.stderr)")
-    #expect(try world.state("deck", ["--save-dir", deck]) == "local-changed")
-    try world.ok("deck", ["sync", "--save-dir", deck])
+    #expect(try world.on("deck").state(["--save-dir", deck]) == "local-changed")
+    try world.on("deck").ok(["sync", "--save-dir", deck])
     #expect(text(deck + "/slot.sav") == "good", "the corrupt save came back")
   }
 
   @Test("a removed game frees its folder and name: renaming a game works")
   func renameAGame() throws {
-    let world = try BinaryWorld("rename")
+    let world = try Sandbox.world("rename")
     let save = world.path("saves/Hades")
     try writeFile(save + "/slot.sav", "run 12")
-    try world.ok("deck", ["add", "Hades", "--save-dir", save])
-    try world.ok("deck", ["backup", "--game", "Hades"])
-    #expect(try world.run("deck", ["add", "Hades II", "--save-dir", save]).code == 2)
-    let removed = try world.ok("deck", ["remove", "Hades"])
+    try world.on("deck").ok(["add", "Hades", "--save-dir", save])
+    try world.on("deck").ok(["backup", "--game", "Hades"])
+    #expect(try world.on("deck").run(["add", "Hades II", "--save-dir", save]).code == 2)
+    let removed = try world.on("deck").ok(["remove", "Hades"])
     #expect(removed.stdout.contains("Forgot"), "\(removed.stdout)")
-    try world.ok("deck", ["add", "Hades II", "--save-dir", save])
+    try world.on("deck").ok(["add", "Hades II", "--save-dir", save])
     // A game used with --save-dir alone is forgotten the same way.
     try writeFile(world.path("adhoc/Saves/s"), "s")
-    try world.ok("deck", ["backup", "--save-dir", world.path("adhoc/Saves")])
+    try world.on("deck").ok(["backup", "--save-dir", world.path("adhoc/Saves")])
     #expect(
-      try world.run("deck", ["backup", "--save-dir", world.path("adhoc/Saves/inner"), "--force"]).code == 2)
-    try world.ok("deck", ["remove", "Saves"])
-    try world.ok("deck", ["status", "--save-dir", world.path("adhoc/Saves"), "--game", "Other"])
+      try world.on("deck").run(["backup", "--save-dir", world.path("adhoc/Saves/inner"), "--force"]).code == 2
+    )
+    try world.on("deck").ok(["remove", "Saves"])
+    try world.on("deck").ok(["status", "--save-dir", world.path("adhoc/Saves"), "--game", "Other"])
   }
 }

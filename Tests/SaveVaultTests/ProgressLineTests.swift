@@ -8,26 +8,20 @@ import Testing
 struct ProgressLineTests {
   @Test("restore's progress line is cleared before 'Restored …' is printed")
   func clearedBeforeResult() throws {
-    let script = try #require(
-      which("script"), "util-linux 'script' is needed: scripts/install-deps.sh --test")
-    let dir = TemporaryDirectory("progress-line")
-    let save = dir.sub("save/celeste")
+    let sandbox = try Sandbox("progress-line", environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm"])
+    let save = sandbox.path("save/celeste")
     try writeFile(
       save + "/big.bin", Data((0..<4_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }))
     try writeFile(save + "/slot.sav", "chapter 3")
-    try makeDirectory(dir.sub("cloud"))
-    var environment = [
-      "HOME": dir.sub("home"), "PATH": "/usr/bin:/bin", "TERM": "xterm", "SAVEVAULT_DEVICE": "pc",
-    ]
-    let target = ["--save-dir", save, "--container", dir.sub("cloud")]
-    let backup = try runProgram(savevaultBinary, ["backup"] + target, environment: environment)
+    let target = ["--save-dir", save, "--container", sandbox.cloud]
+    let backup = try sandbox.run(["backup"] + target)
     try #require(backup.code == 0, "\(backup.stderr)")
     try writeFile(save + "/slot.sav", "chapter 4")
 
     // A slow extraction after its second report, so that the bar is drawn.
-    environment["SAVEVAULT_FAILPOINTS"] = "progress.extracting=sleep:800@2"
-    let command = ([savevaultBinary, "restore", "--latest"] + target).map { "'\($0)'" }.joined(separator: " ")
-    let result = try runProgram(script, ["-qefc", command, "/dev/null"], environment: environment)
+    let result = try sandbox.runAtTerminal(
+      ["restore", "--latest"] + target,
+      environment: ["SAVEVAULT_FAILPOINTS": "progress.extracting=sleep:800@2"])
     #expect(result.code == 0, "\(result.stdout)")
     let screen = result.stdout
     let drawn = try #require(

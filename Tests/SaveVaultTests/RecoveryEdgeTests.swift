@@ -7,7 +7,7 @@ import Testing
 struct RecoveryEdgeTests {
   @Test("a signal after the upload still records the agreement: the next status is in sync, not a conflict")
   func signalAfterStore() throws {
-    var player = try Player("edge-stored")
+    var player = try Sandbox("edge-stored")
     let save = player.dir.sub("saves/game")
     try writeFile(save + "/slot1.sav", "v1")
     let target = ["--save-dir", save, "--container", player.cloud]

@@ -8,7 +8,7 @@ import Testing
 struct RelativeConfigPathTests {
   @Test("a relative saveDir and folder container resolve against the config file's folder, from any folder")
   func relativeToConfigFile() throws {
-    let player = try Player("relative")
+    let player = try Sandbox("relative")
     let folder = player.home + "/.config/savevault"
     try writeFile(folder + "/saves/celeste/slot1.sav", "chapter 3")
     try writeFile(
@@ -19,9 +19,7 @@ struct RelativeConfigPathTests {
     let install = player.dir.sub("steamapps/common/Celeste")
     try writeFile(install + "/saves/celeste/slot1.sav", "the install folder's file")
 
-    let backup = try runProgram(
-      savevaultBinary, ["backup", "--game", "celeste", "--json"], environment: player.environment,
-      currentDirectory: install)
+    let backup = try player.run(["backup", "--game", "celeste", "--json"], in: install)
     #expect(backup.code == 0, "\(backup.stderr)")
     let container = player.home + "/cloud/celeste"
     let archives = ((try? FileManager.default.contentsOfDirectory(atPath: container)) ?? []).filter {
@@ -31,15 +29,11 @@ struct RelativeConfigPathTests {
     #expect(
       !FileManager.default.fileExists(atPath: install + "/../../cloud"), "the install folder's ../../cloud")
     let status = try jsonObject(
-      try runProgram(
-        savevaultBinary, ["status", "--game", "celeste", "--json"], environment: player.environment,
-        currentDirectory: "/"
-      ).stdout)
+      try player.run(["status", "--game", "celeste", "--json"], in: "/").stdout)
     #expect(lookup(status, "local.saveDir") as? String == folder + "/saves/celeste")
     #expect(status["state"] as? String == "in-sync")
 
-    let doctor = try runProgram(
-      savevaultBinary, ["doctor"], environment: player.environment, currentDirectory: install)
+    let doctor = try player.run(["doctor"], in: install)
     let line =
       doctor.stdout.split(separator: "\n").first { $0.split(separator: " ").dropFirst().first == "save-dir" }
       ?? ""
@@ -48,7 +42,7 @@ struct RelativeConfigPathTests {
 
   @Test("with --config, relative paths in that file are its folder's; flags stay the current folder's")
   func explicitConfig() throws {
-    let player = try Player("relative-config")
+    let player = try Sandbox("relative-config")
     try writeFile(player.dir.sub("setup/saves/hk/user1.dat"), "geo 1200")
     try writeFile(
       player.dir.sub("setup/savevault.json"),
@@ -57,7 +51,7 @@ struct RelativeConfigPathTests {
     try makeDirectory(elsewhere + "/mine")
     try makeDirectory(player.dir.sub("setup/cloud"))
     let run = { (arguments: [String]) in
-      try runProgram(savevaultBinary, arguments, environment: player.environment, currentDirectory: elsewhere)
+      try player.run(arguments, in: elsewhere)
     }
     let backup = try run(["--config", "../setup/savevault.json", "backup", "--game", "hk"])
     #expect(backup.code == 0, "\(backup.stderr)")

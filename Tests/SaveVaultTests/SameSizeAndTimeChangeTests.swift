@@ -11,7 +11,6 @@ import Testing
 /// modification time: the change time and the inode still tell it apart, so content decides.
 @Suite("Changes that keep size and modification time, through the binary")
 struct SameSizeAndTimeChangeTests {
-  typealias Sandbox = CLIEndToEndTests.Sandbox
 
   func state(_ box: Sandbox, _ save: String) throws -> String? {
     let status = try box.run(["status", "--save-dir", save, "--json"])
@@ -27,8 +26,8 @@ struct SameSizeAndTimeChangeTests {
 
   /// A sandbox whose save `farm` (`farm.sav` and `other`) is backed up.
   func backedUp(_ label: String, other: String) throws -> (Sandbox, String) {
-    let box = try Sandbox(label)
-    let save = box.tmp.sub("saves/farm")
+    let box = try Sandbox(label, device: "testbox")
+    let save = box.path("saves/farm")
     try writeFile(save + "/farm.sav", "year 3, 40 cows")
     if other.hasSuffix("/") {
       try makeDirectory(save + "/" + other)
@@ -51,8 +50,8 @@ struct SameSizeAndTimeChangeTests {
     #expect(try state(box, save) == "local-changed")
 
     // What `rsync -a` does: a new file renamed over the old one, with the old time.
-    try writeFile(box.tmp.sub("copy.sav"), "year 1, 03 cows", modifiedNs: time)
-    #expect(rename(box.tmp.sub("copy.sav"), save + "/farm.sav") == 0)
+    try writeFile(box.path("copy.sav"), "year 1, 03 cows", modifiedNs: time)
+    #expect(rename(box.path("copy.sav"), save + "/farm.sav") == 0)
     #expect(try state(box, save) == "local-changed")
 
     // The agreed bytes again, under the old time or a new one: nothing changed.

@@ -60,6 +60,8 @@ final class SimulatedDevice {
   let root: String
   let sharedFolder: String
   let clock: DeviceClock
+  /// HOME (`root/home`), the XDG directories, the device name and a short lock wait.
+  let sandbox: Sandbox
   private(set) var isOnline = true
   /// Pending archives that a later agreement overtook: never to be uploaded.
   var overtaken: Set<String> = []
@@ -82,19 +84,20 @@ final class SimulatedDevice {
     self.root = root
     self.sharedFolder = sharedFolder
     self.clock = clock
+    let home = root + "/home"
+    sandbox = try Sandbox(
+      in: TemporaryDirectory(borrowing: root), device: name,
+      environment: [
+        "XDG_CONFIG_HOME": home + "/.config", "XDG_DATA_HOME": home + "/.local/share",
+        "XDG_STATE_HOME": home + "/.local/state", "SAVEVAULT_LOCK_WAIT": "2", "PATH": "/usr/bin:/bin",
+        "NO_COLOR": "1",
+      ])
     try FileManager.default.createDirectory(atPath: savesFolder, withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     comeBack()
   }
 
   /// HOME, the XDG directories, the device name and a short lock wait.
-  var environment: [String: String] {
-    [
-      "HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_DATA_HOME": home + "/.local/share",
-      "XDG_STATE_HOME": home + "/.local/state", "SAVEVAULT_DEVICE": name, "SAVEVAULT_LOCK_WAIT": "2",
-      "PATH": "/usr/bin:/bin", "NO_COLOR": "1",
-    ]
-  }
+  var environment: [String: String] { sandbox.environment }
 
   /// A vault for one in-process command, with `failpoints` (`SAVEVAULT_FAILPOINTS`) if given.
   func vault(failpoints: String? = nil, log: Log = .silent) throws -> (Vault, Target) {
@@ -160,9 +163,7 @@ final class SimulatedDevice {
 
   /// Runs the built `savevault` with this device's environment plus `extra`.
   func runBinary(_ arguments: [String], extra: [String: String]) throws -> ProgramOutput {
-    try ProgramRunner().run(
-      savevaultBinary, arguments, environment: environment.merging(extra) { $1 }, currentDirectory: home,
-      timeLimit: 60)
+    try sandbox.run(arguments, environment: extra, in: home, timeLimit: 60)
   }
 
   /// The archives waiting in this device's pending folder.

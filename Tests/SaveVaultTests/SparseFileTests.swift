@@ -11,7 +11,6 @@ import Testing
 /// GNU tar and Python's tarfile read them back with their holes.
 @Suite("Sparse files, through the binary")
 struct SparseFileTests {
-  typealias Sandbox = CLIEndToEndTests.Sandbox
 
   static let size: Int64 = 64 << 20
   static let dataOffset: Int64 = 32 << 20
@@ -60,8 +59,8 @@ struct SparseFileTests {
 
   @Test("a sparse file is archived small and comes back sparse with the same bytes")
   func sparseFile() throws {
-    let box = try Sandbox("sparse")
-    let save = box.tmp.sub("saves/world")
+    let box = try Sandbox("sparse", device: "testbox")
+    let save = box.path("saves/world")
     try makeSparse(save + "/world.img")
     try makeSparse(save + "/reserved.img", hasData: false)
     try writeFile(save + "/small.sav", "small")
@@ -76,14 +75,14 @@ struct SparseFileTests {
     let archived = try FileManager.default.attributesOfItem(atPath: archive)[.size] as? Int64 ?? 0
     #expect(archived < 1 << 20, "the archive holds \(archived) bytes for 4 KiB of data and 128 MiB of holes")
 
-    let byTar = box.tmp.sub("by-tar")
+    let byTar = box.path("by-tar")
     try makeDirectory(byTar)
     let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
     try checkSparse(byTar + "/world.img", by: "GNU tar")
     try checkSparse(byTar + "/reserved.img", by: "GNU tar", hasData: false)
 
-    let byPython = box.tmp.sub("by-tarfile")
+    let byPython = box.path("by-tarfile")
     let script = "import sys, tarfile\nwith tarfile.open(sys.argv[1]) as t:\n    t.extractall(sys.argv[2])"
     let python = try runProgram(try requiredProgram("python3"), ["-c", script, archive, byPython])
     #expect(python.code == 0, "tarfile failed: \(python.stderr)")

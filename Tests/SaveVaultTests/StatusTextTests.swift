@@ -8,7 +8,7 @@ import Testing
 struct StatusTextTests {
   @Test("text status shows the archives kept while the container was unreachable: count, folder, names")
   func pendingArchives() throws {
-    let player = try Player("pending")
+    let player = try Sandbox("pending")
     let save = player.dir.sub("saves/celeste")
     try writeFile(save + "/slot.sav", "chapter 1")
     let target = ["--save-dir", save, "--container", player.cloud]
@@ -38,7 +38,7 @@ struct StatusTextTests {
   }
 
   /// Runs a printed command line with the player's binary as `savevault`, from `/`.
-  private func runPrinted(_ player: Player, _ line: String) throws -> RunResult {
+  private func runPrinted(_ player: Sandbox, _ line: String) throws -> RunResult {
     let binaries = player.dir.sub("bin")
     try makeDirectory(binaries)
     if !FileManager.default.fileExists(atPath: binaries + "/savevault") {
@@ -54,7 +54,7 @@ struct StatusTextTests {
     "each status hint is the exact command for the target, and works as printed from another folder",
     arguments: ["save-dir", "game"])
   func hintsWorkAsPrinted(_ how: String) throws {
-    let player = try Player("hints-\(how)")
+    let player = try Sandbox("hints-\(how)")
     let save = player.dir.sub("my saves/celeste")  // a space: the hint must quote it
     try writeFile(save + "/slot.sav", "v1")
     let config = player.dir.sub("elsewhere/config.json")

@@ -8,8 +8,8 @@ struct SteamWrapTests {
   /// A fake game: writes its argument into the save and exits with a chosen code.
   static let game = "echo \"playing $1\"; echo \"$1\" > \"$0/slot.sav\"; exit 7"
 
-  func player() throws -> Player {
-    let player = try Player("steam")
+  func player() throws -> Sandbox {
+    let player = try Sandbox("steam")
     try writeFile(player.dir.sub("saves/celeste/slot.sav"), "v1")
     try player.ok([
       "add", "celeste", "--save-dir", "saves/celeste", "--container", "cloud", "--steam-app-id", "504230",

@@ -10,15 +10,24 @@ import Testing
 /// A temporary directory owned by one test, removed when the value goes away.
 final class TemporaryDirectory {
   let path: String
+  private let isOwned: Bool
 
   init(_ label: String = "test") {
     guard let made = try? Platform.makeTemporaryDirectory(prefix: "/tmp/savevault-\(label)-") else {
       fatalError("cannot create a temporary directory in /tmp")
     }
     path = made
+    isOwned = true
+  }
+
+  /// A folder someone else made and removes (a simulation keeps a failed scenario's files).
+  init(borrowing path: String) {
+    self.path = path
+    isOwned = false
   }
 
   deinit {
+    guard isOwned else { return }
     _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwx", path]).waitUntilExit()
     try? FileManager.default.removeItem(atPath: path)
   }

@@ -11,12 +11,12 @@ import Testing
 struct UndoTests {
   /// This device ("pc") and another ("deck", its own HOME) sharing one folder container.
   struct Devices {
-    let pc: Player
-    let deck: Player
+    let pc: Sandbox
+    let deck: Sandbox
 
     init() throws {
-      pc = try Player("undo")
-      var deck = try Player("undo-deck")
+      pc = try Sandbox("undo")
+      var deck = try Sandbox("undo-deck")
       deck.device = "deck"
       self.deck = deck
       try writeFile(save + "/slot1.sav", "v1")

@@ -8,67 +8,11 @@ import Testing
 /// `wrap` and `sync` through the built binary, as a launcher runs them: no terminal.
 @Suite("Wrap around a game")
 struct WrapTests {
-  /// One device with a private HOME, a save directory and a folder container.
-  struct Device {
-    let dir = TemporaryDirectory("wrap")
-    var save: String { dir.sub("saves/game") }
-    var cloud: String { dir.sub("cloud") }
-    var binary: String { savevaultBinary }
-    var environment: [String: String] {
-      [
-        "HOME": dir.sub("home"), "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        "SAVEVAULT_DEVICE": "pc", "SAVEVAULT_LOCK_WAIT": "20",
-      ]
-    }
-
-    init() throws {
-      try makeDirectory(dir.sub("cloud"))
-      try writeFile(dir.sub("saves/game/slot.sav"), "v1")
-    }
-
-    func target(_ container: String? = nil) -> [String] {
-      ["--save-dir", save, "--container", container ?? cloud]
-    }
-
-    @discardableResult
-    func run(_ arguments: [String]) throws -> RunResult {
-      try runProgram(binary, arguments, environment: environment)
-    }
-
-    /// Starts the binary without waiting.
-    func start(_ arguments: [String]) throws -> Process {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: binary)
-      process.arguments = arguments
-      process.environment = environment
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      return process
-    }
-
-    func archives() -> [String] {
-      ((try? FileManager.default.contentsOfDirectory(atPath: cloud + "/game")) ?? [])
-        .filter { $0.hasPrefix("packsave-") }.sorted()
-    }
-
-    /// slot.sav as stored in the newest archive.
-    func newestSlot() throws -> String {
-      let newest = try #require(archives().max { (ArchiveNameOrder.key($0)) < (ArchiveNameOrder.key($1)) })
-      return try runProgram("/usr/bin/tar", ["-xOf", cloud + "/game/" + newest, "slot.sav"]).stdout
-    }
-
-    func slot() -> String? { try? String(contentsOfFile: save + "/slot.sav", encoding: .utf8) }
-
-    func waitFor(_ path: String, seconds: Double = 15) -> Bool {
-      let deadline = Date().addingTimeInterval(seconds)
-      while Date() < deadline {
-        if FileManager.default.fileExists(atPath: path) { return true }
-        usleep(20_000)
-      }
-      return false
-    }
+  /// One device with a private HOME, the save directory `save` and a folder container.
+  static func device() throws -> Sandbox {
+    let sandbox = try Sandbox("wrap")
+    try writeFile(sandbox.save + "/slot.sav", "v1")
+    return sandbox
   }
 
   enum ArchiveNameOrder {
@@ -78,20 +22,20 @@ struct WrapTests {
 
   @Test("wrap passes the game's output and exit code through and uploads what the session changed")
   func exitCodeAndUpload() throws {
-    let device = try Device()
+    let device = try Self.device()
     try device.run(["sync"] + device.target())
     let game = "echo playing; echo v2 > \"$0/slot.sav\"; exit 7"
     let result = try device.run(["wrap"] + device.target() + ["--", "/bin/sh", "-c", game, device.save])
     #expect(result.code == 7, "stderr: \(result.stderr)")
     #expect(result.stdout == "playing\n", "the game owns stdout")
-    #expect(device.archives().count == 2)
+    #expect(device.archives("game").count == 2)
     #expect(try device.newestSlot() == "v2\n")
     #expect(result.stderr.contains("after the game"), "stderr: \(result.stderr)")
   }
 
   @Test("wrap --json writes one JSON object per phase on stderr")
   func jsonMessages() throws {
-    let device = try Device()
+    let device = try Self.device()
     let result = try device.run(
       ["wrap", "--json"] + device.target() + [
         "--", "/bin/sh", "-c", "echo v2 > \"$0/slot.sav\"", device.save,
@@ -107,7 +51,7 @@ struct WrapTests {
 
   @Test("SIGTERM to wrap reaches the game, and the session is still backed up")
   func forwardsSigterm() throws {
-    let device = try Device()
+    let device = try Self.device()
     let marker = device.dir.sub("got-term")
     let started = device.dir.sub("started")
     let game = """
@@ -128,7 +72,7 @@ struct WrapTests {
 
   @Test("a wrap killed after the game saved is caught up at the next run: an upload, never a restore over it")
   func killedWrapCaughtUp() throws {
-    let device = try Device()
+    let device = try Self.device()
     try device.run(["sync"] + device.target())
     let saved = device.dir.sub("saved")
     let pidFile = device.dir.sub("game.pid")
@@ -145,7 +89,7 @@ struct WrapTests {
       kill(pid, SIGKILL)
     }
     wrap.waitUntilExit()
-    #expect(device.archives().count == 1, "the post-game backup never ran")
+    #expect(device.archives("game").count == 1, "the post-game backup never ran")
 
     let next = try device.run(["sync", "--json"] + device.target())
     #expect(next.code == 0, "stderr: \(next.stderr)")
@@ -159,7 +103,7 @@ struct WrapTests {
 
   @Test("an unreachable container never blocks play: the session is kept and uploaded at the next run")
   func unreachableContainer() throws {
-    let device = try Device()
+    let device = try Self.device()
     try device.run(["sync"] + device.target())
     try FileManager.default.moveItem(atPath: device.cloud, toPath: device.dir.sub("unmounted"))
     let result = try device.run(
@@ -185,7 +129,7 @@ struct WrapTests {
 
   @Test("a game that cannot be started exits 127 and changes nothing")
   func cannotStart() throws {
-    let device = try Device()
+    let device = try Self.device()
     let result = try device.run(["wrap"] + device.target() + ["--", "/nonexistent/game-binary"])
     #expect(result.code == 127, "stderr: \(result.stderr)")
     #expect(result.stderr.contains("cannot start"))
@@ -195,13 +139,13 @@ struct WrapTests {
 
   @Test("two savevaults on one game: the second waits its turn, and both archives are whole")
   func twoProcesses() throws {
-    let device = try Device()
+    let device = try Self.device()
     let first = try device.start(["backup", "--force"] + device.target())
     let second = try device.start(["backup", "--force"] + device.target())
     first.waitUntilExit()
     second.waitUntilExit()
     #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
-    let archives = device.archives()
+    let archives = device.archives("game")
     #expect(archives.count == 2)
     for name in archives {
       let listing = try runProgram("/usr/bin/tar", ["-tf", device.cloud + "/game/" + name])
@@ -214,7 +158,7 @@ struct WrapTests {
 
   @Test("with no wait allowed, the second one exits 6 naming the holder")
   func busyNamesHolder() throws {
-    let device = try Device()
+    let device = try Self.device()
     // Another savevault holds the lock and has written who it is.
     try makeDirectory(device.dir.sub("home/.local/state/savevault/locks"))
     let lockFile = device.dir.sub("home/.local/state/savevault/locks/game.lock")
@@ -238,21 +182,21 @@ struct WrapTests {
     try #require(held)
     var environment = device.environment
     environment["SAVEVAULT_LOCK_WAIT"] = "0.2"
-    let result = try runProgram(device.binary, ["backup"] + device.target(), environment: environment)
+    let result = try runProgram(savevaultBinary, ["backup"] + device.target(), environment: environment)
     #expect(result.code == 6)
     #expect(result.stderr.contains("pid 4242, savevault sync"), "stderr: \(result.stderr)")
   }
 
   @Test("two devices through sync: upload, first restore, in-sync, local-changed, cloud-changed")
   func twoDevicesThroughSync() throws {
-    let pc = try Device()
+    let pc = try Self.device()
     var deckEnvironment = pc.environment
     deckEnvironment["HOME"] = pc.dir.sub("deck-home")
     deckEnvironment["SAVEVAULT_DEVICE"] = "deck"
     let deckSave = pc.dir.sub("deck-saves/game")
     func deck(_ arguments: [String]) throws -> [String: Any] {
       let result = try runProgram(
-        pc.binary, ["sync", "--json", "--save-dir", deckSave, "--container", pc.cloud] + arguments,
+        savevaultBinary, ["sync", "--json", "--save-dir", deckSave, "--container", pc.cloud] + arguments,
         environment: deckEnvironment)
       #expect(result.code == 0, "deck: \(result.stderr)")
       return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -280,7 +224,7 @@ struct WrapTests {
     "with no target, backup, status and sync cover every configured game; one broken game does not stop the others"
   )
   func everyConfiguredGame() throws {
-    let device = try Device()
+    let device = try Self.device()
     try writeFile(device.dir.sub("saves/alpha/a.sav"), "alpha")
     try writeFile(device.dir.sub("saves/beta/b.sav"), "beta")
     let config = """
@@ -307,5 +251,25 @@ struct WrapTests {
     #expect(
       backup.stdout.contains("alpha is unchanged") && backup.stdout.contains("Backed up beta"),
       "\(backup.stdout)")
+  }
+}
+
+extension Sandbox {
+  /// slot.sav as stored in the newest archive.
+  fileprivate func newestSlot() throws -> String {
+    let newest = try #require(
+      archives("game").max { (WrapTests.ArchiveNameOrder.key($0)) < (WrapTests.ArchiveNameOrder.key($1)) })
+    return try runProgram("/usr/bin/tar", ["-xOf", cloud + "/game/" + newest, "slot.sav"]).stdout
+  }
+
+  fileprivate func slot() -> String? { try? String(contentsOfFile: save + "/slot.sav", encoding: .utf8) }
+
+  fileprivate func waitFor(_ path: String, seconds: Double = 15) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if FileManager.default.fileExists(atPath: path) { return true }
+      usleep(20_000)
+    }
+    return false
   }
 }

@@ -170,7 +170,7 @@ struct Assessment {
 
 extension Vault {
   /// Compares the save directory, the container and the ledger, and says where the game
-  /// stands (DESIGN.md's table). Changes nothing but to finish or undo what a killed command
+  /// stands (the decision table of docs/architecture.md). Changes nothing but to finish or undo what a killed command
   /// left on this device (`repaired`), and that only when it gets the game's lock at once;
   /// when another savevault holds it, reports `isBusy` and repairs nothing.
   public func status(_ target: Target) throws -> StatusReport {

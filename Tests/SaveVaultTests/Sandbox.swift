@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One test's world for the built `savevault`: a temporary folder holding a private HOME (with
+/// SaveVault's XDG folders under it), a folder container, and whatever the test puts there.
+/// The binary runs with an exact environment (HOME, PATH, SAVEVAULT_DEVICE,
+/// SAVEVAULT_LOCK_WAIT, then `extra`, then what the run adds), no terminal and no desktop: what
+/// a launch script under Steam has. A test talks to it only through arguments, environment,
+/// exit code, output and files.
+///
+/// Devices of one sandbox (`on(_:)`, `device(_:home:)`) share its folder and container and
+/// each have a HOME of their own.
+struct Sandbox {
+  /// The test's temporary folder, removed when the last copy of the sandbox goes.
+  let dir: TemporaryDirectory
+  /// This device's name (`SAVEVAULT_DEVICE`).
+  var device: String
+  /// This device's HOME.
+  var home: String
+  /// Added to the environment of every run, after the defaults.
+  var extra: [String: String]
+
+  /// A sandbox in a new folder `/tmp/savevault-LABEL-…`, with `<dir>/home` and the container
+  /// folder `<dir>/cloud` made.
+  init(_ label: String, device: String = "pc", environment extra: [String: String] = [:]) throws {
+    try self.init(
+      in: TemporaryDirectory(label.replacingOccurrences(of: " ", with: "_")), device: device,
+      environment: extra)
+  }
+
+  /// A sandbox in the folder `dir` that a test already owns (a mounted disk's, say).
+  init(in dir: TemporaryDirectory, device: String = "pc", environment extra: [String: String] = [:]) throws {
+    self.dir = dir
+    self.device = device
+    home = dir.sub("home")
+    self.extra = extra
+    try makeDirectory(home)
+    try makeDirectory(dir.sub("cloud"))
+  }
+
+  /// Devices sharing one container that the environment names (`SAVEVAULT_CONTAINER`), each
+  /// with its HOME at `<dir>/<device>/home` (`on(_:)`).
+  static func world(_ label: String) throws -> Sandbox {
+    var sandbox = try Sandbox("world-\(label)")
+    sandbox.extra["SAVEVAULT_CONTAINER"] = sandbox.cloud
+    return sandbox
+  }
+
+  // MARK: Places
+
+  /// `relative` under the test's folder.
+  func path(_ relative: String) -> String { dir.sub(relative) }
+
+  /// The folder container: `<dir>/cloud`.
+  var cloud: String { dir.sub("cloud") }
+
+  /// The embedded default container under this device's HOME.
+  var defaultContainer: String { home + "/.local/share/savevault/container" }
+
+  /// The default config file under this device's HOME.
+  var config: String { home + "/.config/savevault/config.json" }
+
+  /// This device's pre-restore copies, a folder per game.
+  var preRestore: String { home + "/.local/share/savevault/pre-restore" }
+
+  // MARK: Devices
+
+  /// Another device in the same folder: its own name and HOME (`<dir>/<name>/home` unless
+  /// given), the same container and `extra`.
+  func device(_ name: String, home: String? = nil) -> Sandbox {
+    var other = self
+    other.device = name
+    other.home = home ?? dir.sub(name + "/home")
+    return other
+  }
+
+  /// `device(name)`, for a line that runs one command as that device.
+  func on(_ name: String) -> Sandbox { device(name) }
+
+  // MARK: Running the binary
+
+  /// The environment of a run: the defaults, `extra`, then `more`.
+  func environment(_ more: [String: String] = [:]) -> [String: String] {
+    var environment = [
+      "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+      "SAVEVAULT_DEVICE": device, "SAVEVAULT_LOCK_WAIT": "20",
+    ]
+    environment.merge(extra) { $1 }
+    environment.merge(more) { $1 }
+    return environment
+  }
+
+  /// The environment every run of this device gets.
+  var environment: [String: String] { environment([:]) }
+
+  /// Runs the binary with `arguments` from the test's folder (or `directory`), stdin `stdin`
+  /// (none: /dev/null), and waits for it.
+  @discardableResult
+  func run(
+    _ arguments: [String], stdin: String? = nil, environment more: [String: String] = [:],
+    in directory: String? = nil, timeLimit: TimeInterval? = nil
+  ) throws -> RunResult {
+    try makeDirectory(home)
+    try #require(
+      FileManager.default.isExecutableFile(atPath: savevaultBinary), "no binary at \(savevaultBinary)")
+    let environment = environment(more)
+    let directory = directory ?? dir.path
+    guard let stdin else {
+      return try ProgramRunner().run(
+        savevaultBinary, arguments, environment: environment, currentDirectory: directory,
+        timeLimit: timeLimit)
+    }
+    let input = dir.sub("stdin-\(UUID().uuidString.prefix(8))")
+    try writeFile(input, stdin)
+    return try ProgramRunner().run(
+      "/bin/sh", ["-c", "exec \"$0\" \"$@\" < \"$SANDBOX_STDIN\"", savevaultBinary] + arguments,
+      environment: environment.merging(["SANDBOX_STDIN": input]) { $1 }, currentDirectory: directory,
+      timeLimit: timeLimit)
+  }
+
+  /// Runs a command that must succeed, and returns its output.
+  @discardableResult
+  func ok(
+    _ arguments: [String], environment more: [String: String] = [:], in directory: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> RunResult {
+    let result = try run(arguments, environment: more, in: directory)
+    try #require(
+      result.code == 0,
+      "\(device): savevault \(arguments.joined(separator: " ")): exit \(result.code): \(result.stderr)",
+      sourceLocation: sourceLocation)
+    return result
+  }
+
+  /// Runs the binary on a pseudo-terminal (util-linux `script`, TERM=xterm unless `more` says
+  /// otherwise) and waits; `stdout` is what the terminal received.
+  @discardableResult
+  func runAtTerminal(_ arguments: [String], environment more: [String: String] = [:]) throws -> RunResult {
+    let script = try #require(
+      which("script"), "util-linux 'script' is needed: scripts/install-deps.sh --test")
+    try makeDirectory(home)
+    let command = ([savevaultBinary] + arguments).map(shellQuoted).joined(separator: " ")
+    return try runProgram(
+      script, ["-qefc", command, "/dev/null"],
+      environment: environment(["TERM": "xterm"].merging(more) { $1 }),
+      currentDirectory: dir.path)
+  }
+
+  /// Starts the binary on a pseudo-terminal (util-linux `script`) for the test to read and type.
+  func startAtTerminal(_ arguments: [String], environment more: [String: String] = [:]) throws
+    -> ConflictPromptTests.Spawned
+  {
+    let script = try #require(
+      which("script"), "util-linux 'script' is needed: scripts/install-deps.sh --test")
+    try makeDirectory(home)
+    let command = ([savevaultBinary] + arguments).map(shellQuoted).joined(separator: " ")
+    return try ConflictPromptTests.Spawned(
+      script, ["-qefc", command, "/dev/null"], environment: environment(more), interactive: true)
+  }
+
+  /// `run` on a dispatch thread, awaited, so that tests waiting on programs do not occupy the
+  /// few threads of the pool that runs the tests.
+  @discardableResult
+  func runAwaiting(_ arguments: [String], environment more: [String: String] = [:]) async throws -> RunResult
+  {
+    try makeDirectory(home)
+    try #require(
+      FileManager.default.isExecutableFile(atPath: savevaultBinary), "no binary at \(savevaultBinary)")
+    let (environment, directory) = (environment(more), dir.path)
+    return try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(
+          with: Result {
+            try runProgram(savevaultBinary, arguments, environment: environment, currentDirectory: directory)
+          })
+      }
+    }
+  }
+
+  /// Starts the binary without waiting, stdin, stdout and stderr on /dev/null.
+  func start(_ arguments: [String], environment more: [String: String] = [:]) throws -> Process {
+    try makeDirectory(home)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: savevaultBinary)
+    process.arguments = arguments
+    process.environment = environment(more)
+    process.currentDirectoryURL = URL(fileURLWithPath: dir.path)
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  // MARK: What the binary left
+
+  /// The `packsave-*` names in `container`'s (default: `cloud`'s) folder of `game`, sorted
+  /// (oldest first); [] when there is no such folder.
+  func archives(_ game: String, in container: String? = nil) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: (container ?? cloud) + "/" + game)) ?? [])
+      .filter { $0.hasPrefix("packsave-") }.sorted()
+  }
+
+  /// `status --json` for the target `arguments` name.
+  func status(_ arguments: [String]) throws -> [String: Any] {
+    try jsonObject(try ok(["status", "--json"] + arguments).stdout)
+  }
+
+  /// The state `status` reports.
+  func state(_ arguments: [String]) throws -> String? {
+    try status(arguments)["state"] as? String
+  }
+
+  /// The config file as a JSON object.
+  func configObject() throws -> [String: Any] {
+    try jsonObject(try String(contentsOfFile: config, encoding: .utf8))
+  }
+
+  /// The config file's bytes, nil when there is none.
+  func configBytes() -> Data? { FileManager.default.contents(atPath: config) }
+}
+
+extension Sandbox {
+  /// The save directory of a test with one game, `game`: `<dir>/saves/game`.
+  var save: String { path("saves/game") }
+
+  /// The arguments naming `save` and `container` (default: `cloud`).
+  func target(_ container: String? = nil) -> [String] {
+    ["--save-dir", save, "--container", container ?? cloud]
+  }
+}
+
+/// The text of a file, nil when it is missing.
+func text(_ path: String) -> String? {
+  FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// Parses a JSON list printed by the binary.
+func jsonList(_ text: String) throws -> [[String: Any]] {
+  try #require(
+    try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "not a list: \(text)")
+}
+
+/// The `packsave-*.tar` names in `folder`, sorted (oldest first); [] when there is no folder.
+func tarArchiveNames(in folder: String) -> [String] {
+  ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+    .filter { $0.hasPrefix("packsave-") && $0.hasSuffix(".tar") }.sorted()
+}
+
+/// `text` quoted for a POSIX shell.
+func shellQuoted(_ text: String) -> String {
+  "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
