@@ -28,9 +28,7 @@ struct BackupCommand: Command {
   var isJSON: Bool
 
   init(_ arguments: ParsedArguments) {
-    selection = TargetSelection(
-      options: TargetOptions(arguments), compression: arguments.choice(.compress, as: ArchiveCompression.self)
-    )
+    selection = TargetSelection(arguments)
     isForced = arguments.has(Self.force)
     isJSON = arguments.has(Self.json)
   }

@@ -33,7 +33,7 @@ struct DoctorCommand: Command {
   var isJSON: Bool
 
   init(_ arguments: ParsedArguments) {
-    selection = TargetSelection(options: TargetOptions(arguments))
+    selection = TargetSelection(arguments)
     isJSON = arguments.has(Self.json)
   }
 

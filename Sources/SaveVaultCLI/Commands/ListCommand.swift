@@ -27,7 +27,7 @@ struct ListCommand: Command {
   init(_ arguments: ParsedArguments) {
     listsPreRestore = arguments.has(Self.preRestore)
     // Reading the container only (not --pre-restore): where the save lies is no matter.
-    selection = TargetSelection(options: TargetOptions(arguments), checksPlacement: listsPreRestore)
+    selection = TargetSelection(arguments, checksPlacement: listsPreRestore)
     isJSON = arguments.has(Self.json)
   }
 

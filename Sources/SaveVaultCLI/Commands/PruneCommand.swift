@@ -34,7 +34,7 @@ struct PruneCommand: Command {
   var isJSON: Bool
 
   init(_ arguments: ParsedArguments) {
-    selection = TargetSelection(options: TargetOptions(arguments))
+    selection = TargetSelection(arguments)
     keep = arguments.number(Self.keep)
     keepPreRestore = arguments.number(Self.keepPreRestore)
     isJSON = arguments.has(Self.json)

@@ -60,7 +60,7 @@ struct RestoreCommand: Command {
   var isJSON: Bool
 
   init(_ arguments: ParsedArguments) {
-    selection = TargetSelection(options: TargetOptions(arguments))
+    selection = TargetSelection(arguments)
     if arguments.has(Self.undo) {
       step = .undo
     } else {

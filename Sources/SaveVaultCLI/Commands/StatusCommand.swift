@@ -20,7 +20,7 @@ struct StatusCommand: Command {
   var isJSON: Bool
 
   init(_ arguments: ParsedArguments) {
-    selection = TargetSelection(options: TargetOptions(arguments))
+    selection = TargetSelection(arguments)
     isJSON = arguments.has(Self.json)
   }
 

@@ -27,9 +27,7 @@ struct SyncCommand: Command {
   var isJSON: Bool
 
   init(_ arguments: ParsedArguments) {
-    selection = TargetSelection(
-      options: TargetOptions(arguments), compression: arguments.choice(.compress, as: ArchiveCompression.self)
-    )
+    selection = TargetSelection(arguments)
     policy = arguments.choice(Self.onConflict, as: ConflictPolicy.self) ?? .prompt
     isJSON = arguments.has(Self.json)
   }

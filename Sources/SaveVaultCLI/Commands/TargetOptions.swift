@@ -51,4 +51,17 @@ struct TargetSelection: Sendable {
   var compression: ArchiveCompression?
   /// Whether where the save lies matters (not for a command reading the container only).
   var checksPlacement = true
+
+  init(options: TargetOptions, compression: ArchiveCompression? = nil, checksPlacement: Bool = true) {
+    self.options = options
+    self.compression = compression
+    self.checksPlacement = checksPlacement
+  }
+
+  /// The TARGET options and `--compress` of `arguments`.
+  init(_ arguments: ParsedArguments, checksPlacement: Bool = true) {
+    options = TargetOptions(arguments)
+    compression = arguments.choice(.compress, as: ArchiveCompression.self)
+    self.checksPlacement = checksPlacement
+  }
 }

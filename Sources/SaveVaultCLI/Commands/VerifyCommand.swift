@@ -29,7 +29,7 @@ struct VerifyCommand: Command {
 
   init(_ arguments: ParsedArguments) {
     // Reading the container only: where the save lies is no matter.
-    selection = TargetSelection(options: TargetOptions(arguments), checksPlacement: false)
+    selection = TargetSelection(arguments, checksPlacement: false)
     archives =
       arguments.has(Self.all) ? .all : arguments.value(Self.archive).map { .named($0) } ?? .latest
     isJSON = arguments.has(Self.json)

@@ -40,9 +40,7 @@ struct WrapCommand: Command {
         message: "say which game to run: savevault wrap [TARGET] -- COMMAND [ARG...]", command: "wrap")
     }
     self.command = command
-    selection = TargetSelection(
-      options: TargetOptions(arguments), compression: arguments.choice(.compress, as: ArchiveCompression.self)
-    )
+    selection = TargetSelection(arguments)
     policy = arguments.choice(Self.onConflict, as: ConflictPolicy.self) ?? .prompt
     isJSON = arguments.has(Self.json)
   }
