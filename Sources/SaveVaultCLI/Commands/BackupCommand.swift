@@ -21,7 +21,7 @@ struct BackupCommand: Command {
       save directory is refused.
       """,
     takesTarget: true, options: [force, .compress, json],
-    noTarget: "every game of the config file, one after the other")
+    noTarget: CommandDeclaration.everyGameInTurn)
 
   var selection: TargetSelection
   var isForced: Bool

@@ -119,8 +119,3 @@ struct RestoreCommand: Command {
     )
   }
 }
-
-extension CommandDeclaration {
-  /// What `restore`, `list`, `verify` and `prune` do with no target.
-  static let targetRequired = "a usage error (exit 2): name the game with --game or --save-dir"
-}

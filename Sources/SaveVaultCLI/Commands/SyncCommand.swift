@@ -20,7 +20,7 @@ struct SyncCommand: Command {
       over a new game's save): only the player, at the question.
       """,
     takesTarget: true, options: [onConflict, .compress, json],
-    noTarget: "every game of the config file, one after the other")
+    noTarget: CommandDeclaration.everyGameInTurn)
 
   var selection: TargetSelection
   var policy: ConflictPolicy

@@ -72,3 +72,13 @@ struct CommandDeclaration: Sendable {
     return words.joined(separator: " ")
   }
 }
+
+extension CommandDeclaration {
+  // What a command does with no target, where commands share it.
+
+  /// `restore`, `list`, `verify` and `prune`.
+  static let targetRequired = "a usage error (exit 2): name the game with --game or --save-dir"
+
+  /// `backup` and `sync`.
+  static let everyGameInTurn = "every game of the config file, one after the other"
+}
