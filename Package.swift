@@ -23,13 +23,17 @@ let package = Package(
       name: "SaveVault",
       dependencies: ["CLibArchive", "CLibCrypto"]
     ),
+    .target(
+      name: "SaveVaultCLI",
+      dependencies: ["SaveVault"]
+    ),
     .executableTarget(
       name: "savevault",
-      dependencies: ["SaveVault"]
+      dependencies: ["SaveVault", "SaveVaultCLI"]
     ),
     .testTarget(
       name: "SaveVaultTests",
-      dependencies: ["SaveVault", "savevault"]
+      dependencies: ["SaveVault", "SaveVaultCLI", "savevault"]
     ),
   ]
 )

@@ -49,7 +49,7 @@ final class SignalTrap: Sendable {
       let message =
         "savevault: stopped by signal \(number) before it could finish cleaning up; the next run finishes or undoes what was left\n"
       _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-      _exit(128 + number)
+      _exit(ExitStatus.signal(number).code)
     }
   }
 }

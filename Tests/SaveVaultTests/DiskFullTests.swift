@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import SaveVault
-@testable import savevault
 
 #if canImport(Glibc)
   import Glibc
@@ -148,6 +147,6 @@ struct DiskFullTests {
     #expect(counted.calls(.upload) == 1, "a full container was retried")
     #expect(counted.calls(.delete) == 0, "a full container was answered by deleting")
     #expect(try FileManager.default.contentsOfDirectory(atPath: cloud + "/quest") == before)
-    #expect(CLI.exitCode(for: ContainerError.noSpace(container: cloud)) == 4)
+    #expect(ExitStatus(for: ContainerError.noSpace(container: cloud)).code == 4)
   }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import SaveVault
-@testable import savevault
+@testable import SaveVaultCLI
 
 /// Every command against a container that misbehaves in one way (errors on the Nth call,
 /// timeouts, stalls, short reads, wrong bytes, partial or empty listings, permission errors,
@@ -109,7 +109,7 @@ struct FaultTests {
       CrashTally.faults.add(faulty.injected)
 
       if let failure {
-        let code = CLI.exitCode(for: failure)
+        let code = ExitStatus(for: failure).code
         let message = String(describing: failure)
         #expect(test.codes.contains(code), "\(what): exit \(code) (\(message))")
         #expect(

@@ -1,0 +1,124 @@
+import Foundation
+import SaveVault
+
+/// `savevault wrap`: sync, run the game, back up after it (for launch scripts).
+struct WrapCommand: Command {
+  static let onConflict = Option.onConflict(unresolved: "start the game unsynced", skipped: "start the game")
+  static let json = Option.json(
+    "wrap's messages as JSON, one object per line on stderr: each sync's phase (before, after), state, action and archive, and each warning as {\"warning\": \"...\"}"
+  )
+
+  static let declaration = CommandDeclaration(
+    name: "wrap", abstract: "sync, run the game, back up after it (for launch scripts)",
+    discussion: """
+      For launch scripts (Steam: savevault wrap --game celeste -- %command%). With no TARGET,
+      the game is the one of the config file whose steamAppId is $SteamAppId (or
+      $STEAM_COMPAT_APP_ID), so 'savevault wrap -- %command%' serves every Steam game; with
+      no match the game runs without syncing, after a warning.
+
+      Syncs like 'savevault sync', runs COMMAND with the same stdin, stdout, stderr and
+      environment (forwarding SIGINT, SIGTERM and SIGHUP), then uploads what the session
+      changed and exits with the game's exit code. It never blocks play: if the container is
+      unreachable, a conflict cannot be settled, or another savevault is busy, the game starts
+      anyway with a warning; a save that cannot be uploaded after the game is kept on this
+      device and uploaded at the next run. wrap's own messages go to stderr, since stdout
+      belongs to the game.
+      """,
+    takesTarget: true, options: [onConflict, .compress, json], trailing: "COMMAND [ARG...]",
+    noTarget:
+      "the game whose steamAppId is $SteamAppId (see above); with no match, the game runs without syncing")
+
+  var selection: TargetSelection
+  var policy: ConflictPolicy
+  var isJSON: Bool
+  /// The game's command line.
+  var command: [String]
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    guard let command = arguments.trailing, !command.isEmpty else {
+      throw UsageError(
+        message: "say which game to run: savevault wrap [TARGET] -- COMMAND [ARG...]", command: "wrap")
+    }
+    self.command = command
+    selection = TargetSelection(arguments)
+    policy = arguments.choice(Self.onConflict, as: ConflictPolicy.self) ?? .prompt
+    isJSON = arguments.has(Self.json)
+  }
+
+  var warnsInJSON: Bool { isJSON }
+  var reportsLateSignal: Bool { false }
+
+  func run(_ session: Session) throws -> ExitStatus {
+    let console = session.console
+    // wrap never blocks play: a target it cannot use (the config file, a refused save
+    // directory) is not synced, and the game runs; the launch line's own flags were checked
+    // before anything ran.
+    let found: Target?
+    do {
+      found = try target(session)
+    } catch let error as ConfigError {
+      console.log.warning("\(error.description); running the game without syncing")
+      return try runUnwrapped(session)
+    }
+    guard let target = found else { return try runUnwrapped(session) }  // Steam: by app id
+    let report = try session.vault.wrap(
+      target, policy: policy, resolver: session.resolver,
+      runner: session.gameRunner(session.vault.context.interruption), command: command
+    ) { phase, sync in
+      // The game owns stdout: wrap's own messages go to stderr.
+      guard let sync else { return }
+      if isJSON {
+        console.jsonLine([
+          "phase": phase, "state": sync.state.rawValue, "action": sync.action.rawValue,
+          "archive": sync.archive ?? "",
+        ])
+      } else if !console.isQuiet {
+        console.note("\(phase) the game: " + SyncCommand.describe(sync))
+      }
+    }
+    return .game(report.gameExitCode)
+  }
+
+  /// Runs the game as wrap would, with nothing synced: its exit code is wrap's.
+  private func runUnwrapped(_ session: Session) throws -> ExitStatus {
+    .game(try session.gameRunner(session.vault.context.interruption).run(command).code)
+  }
+
+  /// wrap's game: the one the flags name or, with none, the configured game whose
+  /// `steamAppId` is `SteamAppId` (or `STEAM_COMPAT_APP_ID`), so that one launch-options line
+  /// serves every game. Nil (after a warning) when none matches: the game then runs unwrapped.
+  private func target(_ session: Session) throws -> Target? {
+    guard !selection.options.namesGame else { return try session.target(selection) }
+    let vault = session.vault
+    let log = session.console.log
+    let configFile = session.configFile
+    let environment = vault.context.environment
+    let id = [environment["SteamAppId"], environment["STEAM_COMPAT_APP_ID"]].lazy
+      .compactMap { $0?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty && $0 != "0" }
+    guard let id else {
+      log.warning(
+        "no --game, no --save-dir and no Steam app id (SteamAppId) to find the game by: running it without syncing"
+      )
+      return nil
+    }
+    do {
+      let games = try vault.games(steamAppId: id, configFile: configFile)
+      guard games.count == 1, let game = games.first else {
+        // A misspelt key in a game's entry (steamAppID) is the likely reason no game matches.
+        let misspelt = vault.unknownConfigKeys(configFile: configFile, inGames: true)
+          .map { "; the config file has \($0), which is not read" }.joined()
+        log.warning(
+          games.isEmpty
+            ? "no game in \(vault.configPath(configFile)) has Steam app id \(id) (add one with '\(session.commandLine(["add", "NAME", "--save-dir", "DIR", "--steam-app-id", id]))')\(misspelt): running it without syncing"
+            : "Steam app id \(id) belongs to several games (\(games.joined(separator: ", "))): running it without syncing"
+        )
+        return nil
+      }
+      vault.context.log.verbose("Steam app id \(id) is game '\(game)'")
+      return try session.target(selection, game: game)
+    } catch {
+      log.warning("cannot find the game of Steam app id \(id) (\(error)): running it without syncing")
+      return nil
+    }
+  }
+}
