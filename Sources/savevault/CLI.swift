@@ -63,7 +63,7 @@ enum CLI {
     } catch let reported as AlreadyReported {
       return exitCode(for: reported.error)
     } catch {
-      console.error(String(describing: error))
+      console.error(Advice.text(for: error))
       return exitCode(for: error)
     }
   }

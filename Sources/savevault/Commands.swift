@@ -58,7 +58,7 @@ struct Commands {
       } catch let interrupted as Interrupted {
         throw interrupted  // asked to stop: not the next game either
       } catch {
-        let message = String(describing: error)
+        let message = Advice.text(for: error)
         console.error(message.hasPrefix(game + ":") ? message : "\(game): \(message)")
         first = first ?? error
       }
@@ -298,7 +298,7 @@ struct Commands {
     do {
       found = try wrapTarget()
     } catch let error as ConfigError {
-      console.log.warning("\(error.description); running the game without syncing")
+      console.log.warning("\(Advice.text(for: error)); running the game without syncing")
       return try runUnwrapped(command)
     }
     guard let target = found else { return try runUnwrapped(command) }  // Steam: by app id

@@ -100,7 +100,7 @@ extension Commands {
         row.report = report
         row.state = report.state
       } catch {
-        row.error = String(describing: error)
+        row.error = Advice.text(for: error)
         row.failure = error
       }
       return row
