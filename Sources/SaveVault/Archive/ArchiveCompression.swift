@@ -74,21 +74,3 @@ public enum ArchiveCompression: String, Sendable, Equatable, CaseIterable {
     }
   }
 }
-
-extension ArchiveCompression {
-  /// The compression the config file names: the game's `compress`, else the file's, else none.
-  /// Both are checked, so a misspelling is found even where the other overrides it.
-  static func configured(game: String?, file: String?, configPath: String) throws(ConfigError)
-    -> ArchiveCompression
-  {
-    func parse(_ value: String?, key: String) throws(ConfigError) -> ArchiveCompression? {
-      guard let value else { return nil }
-      guard let compression = ArchiveCompression(rawValue: value) else {
-        throw .invalid("config file '\(configPath)': \(key) must be one of \(settings), not '\(value)'")
-      }
-      return compression
-    }
-    let fileSetting = try parse(file, key: "compress")
-    return try parse(game, key: "the game's compress") ?? fileSetting ?? .none
-  }
-}

@@ -56,7 +56,7 @@ struct Placement {
     for other in otherGames where other.name != game {
       if Self.isWithin(other.resolved, save) || Self.isWithin(save, other.resolved) {
         return .invalid(
-          "the save directory '\(saveDirectory)' overlaps game '\(other.name)''s save directory '\(other.path)': restoring one would change the other's save. Give each game a folder of its own ('savevault remove \(other.name)' forgets a game no longer played)"
+          "the save directory '\(saveDirectory)' overlaps game '\(other.name)''s save directory '\(other.path)': restoring one would change the other's save. Give each game a folder of its own (\(remedy: .removeGame(other.name)) forgets a game no longer played)"
         )
       }
       if let container, let containerFolder, Self.isWithin(container, other.resolved) {
@@ -72,7 +72,7 @@ struct Placement {
     }
     if let bound = boundFolders.first(where: { Platform.resolvedPath($0) != save && $0 != saveDirectory }) {
       return .invalid(
-        "the game name '\(game)' (the save directory's last component) already belongs to '\(bound)' on this device: two folders under one name would exchange saves. Pass --game NAME to give '\(saveDirectory)' a name of its own"
+        "the game name '\(game)' (the save directory's last component) already belongs to '\(bound)' on this device: two folders under one name would exchange saves. \(remedy: .nameGameForFolder(saveDirectory))"
       )
     }
     return nil

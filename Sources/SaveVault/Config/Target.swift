@@ -101,8 +101,7 @@ extension Target {
     }
     guard let rawSaveDirectory = saveDirectory, !rawSaveDirectory.isEmpty else {
       if let name = gameName { throw .missingSaveDirectory(game: name) }
-      throw .invalid(
-        "no game given: pass --game NAME (a game added with 'savevault add') or --save-dir DIR")
+      throw .noTarget
     }
     let saveDirectoryPath = absolute(rawSaveDirectory, in: saveDirectoryBase, home: paths.home)
     let isNameFromFolder = gameName == nil
@@ -217,4 +216,22 @@ func absolute(_ path: String, in folder: String, home: String) -> String {
     parts.append(part)
   }
   return "/" + parts.joined(separator: "/")
+}
+
+extension ArchiveCompression {
+  /// The compression the config file names: the game's `compress`, else the file's, else none.
+  /// Both are checked, so a misspelling is found even where the other overrides it.
+  static func configured(game: String?, file: String?, configPath: String) throws(ConfigError)
+    -> ArchiveCompression
+  {
+    func parse(_ value: String?, key: String) throws(ConfigError) -> ArchiveCompression? {
+      guard let value else { return nil }
+      guard let compression = ArchiveCompression(rawValue: value) else {
+        throw .invalid("config file '\(configPath)': \(key) must be one of \(settings), not '\(value)'")
+      }
+      return compression
+    }
+    let fileSetting = try parse(file, key: "compress")
+    return try parse(game, key: "the game's compress") ?? fileSetting ?? .none
+  }
 }

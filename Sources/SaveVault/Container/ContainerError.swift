@@ -1,6 +1,6 @@
 /// Failures of a container, converted from `errno`, HTTP status or tool exit codes where they
 /// happen. Nothing above the container layer looks at those.
-public enum ContainerError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ContainerError: AdvisedError, Equatable, Sendable {
   /// The container cannot be reached or refuses us: a missing folder, an unmounted drive, a
   /// network failure, denied credentials. Never to be read as "no backups".
   case unavailable(container: String, reason: String)
@@ -13,12 +13,12 @@ public enum ContainerError: Error, Equatable, Sendable, CustomStringConvertible 
   /// The container's storage is full. Never retried, never answered by deleting backups.
   case noSpace(container: String)
 
-  public var description: String {
+  public var message: Advised {
     switch self {
     case .unavailable(let container, let reason):
       "container '\(container)' is unavailable: \(reason)"
     case .notFound(let container, let name):
-      "container '\(container)' has no archive '\(name)': run 'savevault list' to see what it holds"
+      "container '\(container)' has no archive '\(name)': \(remedy: .listArchives) to see what it holds"
     case .alreadyExists(let container, let name):
       "container '\(container)' already holds '\(name)'; nothing was replaced"
     case .transferFailed(let container, let name, let reason):
@@ -31,13 +31,13 @@ public enum ContainerError: Error, Equatable, Sendable, CustomStringConvertible 
 
 /// Settings a container cannot work with, found when it is made, before any request: the
 /// caller's settings are wrong, not the container.
-public enum ContainerSetupError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ContainerSetupError: AdvisedError, Equatable, Sendable {
   /// The S3 endpoint is not an http(s) URL, or is plain HTTP to another machine without leave.
-  case unusableEndpoint(container: String, reason: String)
+  case unusableEndpoint(container: String, reason: Advised)
   /// A program the container works through is not installed (`install`: how to get it).
   case missingProgram(container: String, program: String, install: String)
 
-  public var description: String {
+  public var message: Advised {
     switch self {
     case .unusableEndpoint(let container, let reason):
       "container URL '\(container)' is not usable: \(reason)"

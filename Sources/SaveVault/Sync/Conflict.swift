@@ -66,12 +66,12 @@ public struct Conflict: Sendable, Equatable, Encodable {
   public func refusal(of choice: ConflictChoice, by policy: ConflictPolicy) -> String? {
     guard choices.contains(choice) else {
       return choice == .upload
-        ? "no choice uploads a missing or empty save over the cloud's (backup --force does it on purpose)"
+        ? "no choice uploads a missing or empty save over the cloud's (a forced backup does it on purpose)"
         : "'\(choice.rawValue)' is not one of the choices here"
     }
     if choice == .upload && !kind.mayUploadByPolicy && policy != .prompt {
       return
-        "it may not be the save this device agreed on (a drive not mounted?), so no policy uploads it; choose in a terminal or dialog, or run backup --force"
+        "it may not be the save this device agreed on (a drive not mounted?), so no policy uploads it; choose in a terminal or dialog, or make a forced backup"
     }
     return nil
   }
@@ -155,30 +155,31 @@ public enum ConflictPolicy: String, Sendable, CaseIterable {
 /// A question nobody answered (no terminal or dialog to ask, or the `fail` policy): nothing
 /// was changed, and it stays a question until the player answers it. A sync reports it in its
 /// `SyncReport`; a backup throws it. Either way the exit code is 3.
-public struct UnansweredQuestion: Error, Sendable, Equatable, CustomStringConvertible {
+public struct UnansweredQuestion: AdvisedError, Sendable, Equatable {
   public var game: String
   /// Why nobody answered.
   public var reason: String
   public var kind: ConflictKind
   /// What the player can do, when it is more particular than the kind's own advice.
-  public var hint: String?
+  public var hint: Advised?
 
-  public init(game: String, reason: String, kind: ConflictKind, hint: String? = nil) {
+  public init(game: String, reason: String, kind: ConflictKind, hint: Advised? = nil) {
     self.game = game
     self.kind = kind
     self.reason = reason
     self.hint = hint
   }
 
-  public var description: String {
+  public var message: Advised {
     if kind == .localDeleted {
       return
-        "\(game): the local save was deleted (or its drive is not mounted) since it last agreed with the cloud, and \(reason); nothing was changed. Run 'savevault sync' in a terminal, or bring back the cloud's save with --on-conflict restore (a save that comes back meanwhile is asked about too); to make the deletion the cloud's latest, run 'savevault backup --force'"
+        "\(game): the local save was deleted (or its drive is not mounted) since it last agreed with the cloud, and \(reason); nothing was changed. Run \(remedy: .syncWithSomeoneToAsk), or bring back the cloud's save with \(remedy: .restorePolicy) (a save that comes back meanwhile is asked about too); to make the deletion the cloud's latest, run \(remedy: .forcedBackup)"
     }
-    return "\(game): \(kind.situation), and \(reason); nothing was changed. "
-      + (hint
-        ?? (kind.mayUploadByPolicy
-          ? "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal, or choose with --on-conflict upload|restore|newer|skip"
-          : "Run 'savevault status' to see both sides, then 'savevault sync' in a terminal; 'savevault backup --force' uploads this save, --on-conflict restore takes the cloud's"))
+    let advice: Advised =
+      hint
+      ?? (kind.mayUploadByPolicy
+        ? "\(remedy: .seeBothSides), then \(remedy: .syncWithSomeoneToAsk), or \(remedy: .choosePolicy)"
+        : "\(remedy: .seeBothSides), then \(remedy: .syncWithSomeoneToAsk); \(remedy: .forcedBackup) uploads this save, \(remedy: .restorePolicy) takes the cloud's")
+    return "\(game): \(kind.situation), and \(reason); nothing was changed. \(advice)"
   }
 }

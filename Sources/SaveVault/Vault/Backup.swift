@@ -83,7 +83,7 @@ extension Vault {
       throw UnansweredQuestion(
         game: target.game, reason: reason, kind: conflict.kind,
         hint:
-          "The cloud's latest is \(conflict.cloudArchive), from \(conflict.cloudDevice ?? "another tool"): 'savevault backup --force' uploads over it (it stays in the container), or 'savevault sync' in a terminal asks which save to keep"
+          "The cloud's latest is \(conflict.cloudArchive), from \(conflict.cloudDevice ?? "another tool"): \(remedy: .forcedBackup) uploads over it (it stays in the container), or \(remedy: .syncWithSomeoneToAsk) asks which save to keep"
       )
     }
   }

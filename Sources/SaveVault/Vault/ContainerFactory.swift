@@ -49,7 +49,7 @@ public enum ContainerFactory {
       case .unusableEndpoint(_, let reason):
         throw .invalidContainerURL(target.containerURL, reason: reason)
       case .missingProgram:
-        throw .invalid(error.description)
+        throw .invalid(error.message)
       }
     }
   }

@@ -47,7 +47,7 @@ extension Vault {
       let isPresent = games[game.name] != nil
       if isPresent && !replacing {
         throw ConfigError.invalid(
-          "game '\(game.name)' is already in config file '\(path)': pass --replace to change it, or 'savevault remove \(game.name)' first"
+          "game '\(game.name)' is already in config file '\(path)': \(remedy: .replaceGameEntry) to change it, or \(remedy: .removeGameFirst(game.name))"
         )
       }
       let config = try ConfigFile.load(path: path, isRequired: false)
@@ -74,7 +74,7 @@ extension Vault {
         })?.saveDir
       {
         throw ConfigError.invalid(
-          "game '\(game.name)' already has backups on this device from another folder, '\(other)': pass another NAME for '\(saveDirectory)', or --replace if the game's saves moved there"
+          "game '\(game.name)' already has backups on this device from another folder, '\(other)': \(remedy: .renameOrReplaceGame(saveDirectory)) if the game's saves moved there"
         )
       }
       var entry: [String: Any] = ["saveDir": saveDirectory]
@@ -101,8 +101,9 @@ extension Vault {
         guard !records.isEmpty else {
           let known = games.keys.sorted()
           throw ConfigError.invalid(
-            "no game '\(name)' in config file '\(path)' or in this device's agreements; nothing removed"
-              + (known.isEmpty ? " (it has no games)" : " (its games: \(known.joined(separator: ", ")))"))
+            Advised(
+              "no game '\(name)' in config file '\(path)' or in this device's agreements; nothing removed"
+                + (known.isEmpty ? " (it has no games)" : " (its games: \(known.joined(separator: ", ")))")))
         }
         return RemoveGameReport(game: name, configFile: path, isInConfig: false)
       }

@@ -1,5 +1,5 @@
 /// Failures of a use case that are neither the container's nor the archive's.
-public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum VaultError: AdvisedError, Equatable, Sendable {
   /// The save directory does not exist.
   case saveDirectoryMissing(path: String)
   /// The save directory has nothing in it to back up.
@@ -24,18 +24,18 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `restore --undo` found no pre-restore copy to put back (with why, when known).
   case nothingToUndo(game: String, reason: String?)
 
-  public var description: String {
+  public var message: Advised {
     switch self {
     case .saveDirectoryMissing(let path):
-      "save directory '\(path)' does not exist: check the path (or pass --force to back up nothing)"
+      "save directory '\(path)' does not exist: check the path (or \(remedy: .forceThisBackup) to back up nothing)"
     case .saveDirectoryEmpty(let path):
-      "save directory '\(path)' is empty; refusing to make an empty backup the latest (pass --force to do it anyway)"
+      "save directory '\(path)' is empty; refusing to make an empty backup the latest (\(remedy: .forceThisBackup) to do it anyway)"
     case .saveDriveNotMounted(let path, let nearest):
-      "'\(nearest)' is on another drive than the save directory '\(path)' was when it last agreed with the cloud: is its drive mounted? Nothing was restored (it would have gone onto the wrong drive). If the save lives on this drive now, 'savevault backup --force' makes it the agreed one"
+      "'\(nearest)' is on another drive than the save directory '\(path)' was when it last agreed with the cloud: is its drive mounted? Nothing was restored (it would have gone onto the wrong drive). If the save lives on this drive now, \(remedy: .forcedBackup) makes it the agreed one"
     case .saveDirectoryIsMountPoint(let path):
       "save directory '\(path)' is a mount point (a drive or a bind mount): a restore replaces the save folder itself, which a mount point cannot be, so nothing was changed. Point the game at a folder inside it, or mount the drive one level up"
     case .noBackups(let game, let container):
-      "container '\(container)' has no backups of '\(game)' yet: run 'savevault backup' first"
+      "container '\(container)' has no backups of '\(game)' yet: \(remedy: .backUpFirst)"
     case .busy(let game, let holder, let lockPath):
       "another savevault is working on '\(game)' (\(holder); lock '\(lockPath)'): wait for it to finish"
     case .gameNotStarted(let command, let reason):
@@ -45,7 +45,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case .preRestoreCopyFailed(let game, let folder, let reason):
       "\(game): the current save could not be kept before the restore (its pre-restore copy in '\(folder)' failed: \(reason)), so nothing was restored and nothing changed. Free some space there and try again"
     case .nothingToUndo(let game, let reason):
-      reason.map { "\(game): \($0); nothing to undo" } ?? "no pre-restore copy of \(game); nothing to undo"
+      Advised(
+        reason.map { "\(game): \($0); nothing to undo" } ?? "no pre-restore copy of \(game); nothing to undo")
     }
   }
 }

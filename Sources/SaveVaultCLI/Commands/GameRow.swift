@@ -46,7 +46,7 @@ struct GameRow: Encodable {
         row.report = report
         row.state = report.state
       } catch {
-        row.error = String(describing: error)
+        row.error = Advice.text(for: error)
         row.failure = error
       }
       return row

@@ -34,7 +34,7 @@ struct SyncCommand: Command {
 
   func run(_ session: Session) throws -> ExitStatus {
     try session.forEachReport(selection, isJSON: isJSON) { target in
-      try session.vault.sync(target, policy: policy, resolver: session.resolver)
+      Advice.spelled(try session.vault.sync(target, policy: policy, resolver: session.resolver))
     } text: { report, _ in
       session.console.out(Self.describe(report))
     } then: { report in

@@ -57,7 +57,7 @@ struct WrapCommand: Command {
     do {
       found = try target(session)
     } catch let error as ConfigError {
-      console.log.warning("\(error.description); running the game without syncing")
+      console.log.warning("\(Advice.text(for: error)); running the game without syncing")
       return try runUnwrapped(session)
     }
     guard let target = found else { return try runUnwrapped(session) }  // Steam: by app id

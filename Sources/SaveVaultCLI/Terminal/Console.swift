@@ -110,7 +110,7 @@ struct Console: Sendable {
   /// An error as text on stderr: the one way every command reports one. With `game`, the
   /// error of that game while the others ran on, named by it.
   func error(_ error: any Error, game: String? = nil) {
-    let message = String(describing: error)
+    let message = Advice.text(for: error)
     guard let game, !message.hasPrefix(game + ":") else { return self.error(message) }
     self.error("\(game): \(message)")
   }

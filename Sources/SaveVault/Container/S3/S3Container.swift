@@ -85,7 +85,7 @@ public final class S3Container: Container, @unchecked Sendable {
         throw .unusableEndpoint(
           container: displayName,
           reason:
-            "the endpoint '\(endpoint)' is plain HTTP to another machine, which would send the credentials' signatures and your saves unencrypted; use https, or pass --allow-insecure-http"
+            "the endpoint '\(endpoint)' is plain HTTP to another machine, which would send the credentials' signatures and your saves unencrypted; use https, or \(remedy: .allowInsecureHTTP)"
         )
       }
       self.scheme = scheme
