@@ -297,7 +297,7 @@ struct CloudEndToEndTests {
     let ledger =
       (try? FileManager.default.contentsOfDirectory(atPath: box.home + "/.local/state/savevault/ledger"))
       ?? []
-    #expect(ledger.isEmpty, "a ledger was written: \(ledger)")
+    #expect(ledger.isEmpty, "an agreement was written: \(ledger)")
   }
 
   @Test("a stalled server (accepts, never answers): exit 4 within the documented 30 s, saying it timed out")

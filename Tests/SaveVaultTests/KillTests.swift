@@ -90,7 +90,7 @@ struct KillTests {
       } else {
         #expect(after == before, "a kill before the swap keeps the old save (\(point))")
       }
-      // The ledger matches what is there: the newest archive's content is in sync, the older
+      // The agreement matches what is there: the newest archive's content is in sync, the older
       // one's is a rollback to upload (the journal recorded the restore that the kill cut short).
       let state = try jsonObject(status.stdout)["state"] as? String
       #expect(

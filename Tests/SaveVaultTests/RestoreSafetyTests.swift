@@ -89,7 +89,7 @@ struct RestoreSafetyTests {
     #expect(try vault.list(target).archives.isEmpty)
   }
 
-  @Test("one folder spelled two ways is one container to the ledger")
+  @Test("one folder spelled two ways is one container to the agreement")
   func canonicalContainer() throws {
     let dir = TemporaryDirectory("canonical")
     let save = dir.sub("save")

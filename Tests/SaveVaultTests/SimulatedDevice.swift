@@ -177,7 +177,7 @@ final class SimulatedDevice {
   /// The archive this device's ledger says it agreed on with the container.
   var agreedArchive: String? {
     guard let (vault, target) = try? vault() else { return nil }
-    return vault.ledger.load(target)?.archive
+    return vault.agreements.load(target)?.archive
   }
 
   /// Folders a restore leaves between its steps (staging, set aside): none once recovered.

@@ -244,7 +244,7 @@ final class SimulationScenario {
   /// After a command that says the device and the container agree: the save is the agreed
   /// archive's content.
   func checkAgreement(_ device: SimulatedDevice, vault: Vault, target: Target, _ what: String) throws {
-    guard let archive = vault.ledger.load(target)?.archive else {
+    guard let archive = vault.agreements.load(target)?.archive else {
       throw SimulationFailure(invariant: "agreement", detail: "\(what) on \(device.name) left no ledger")
     }
     let stored = states.archiveDigest(container + "/" + SimulatedDevice.game + "/" + archive)

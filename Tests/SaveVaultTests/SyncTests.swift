@@ -65,7 +65,7 @@ struct FingerprintTests {
     let dir = TemporaryDirectory("fingerprint")
     try writeFile(dir.sub("s/a.sav"), "a")
     let scan = try #require(try SaveScan.scan(dir.sub("s")))
-    let record = LedgerRecord(
+    let record = Agreement(
       game: "g", container: "c", archive: "x", metadataDigest: scan.metadataDigest,
       contentDigest: "ignored",
       files: 1, bytes: 1, agreedAtMs: 0)
@@ -87,9 +87,9 @@ struct FingerprintTests {
     let agreed = try #require(try SaveScan.scan(dir.sub("s")))
     let content = try Fingerprint(scan: agreed).contentEntries()
     let index = Dictionary(
-      uniqueKeysWithValues: LedgerIndexEntry.entries(scan: agreed, content: content).map { ($0.path, $0) }
+      uniqueKeysWithValues: AgreedFile.entries(scan: agreed, content: content).map { ($0.path, $0) }
     )
-    let record = LedgerRecord(
+    let record = Agreement(
       game: "g", container: "c", archive: "x", metadataDigest: agreed.metadataDigest,
       contentDigest: ContentDigest.of(content), files: 2, bytes: 8, agreedAtMs: 0)
 
@@ -259,11 +259,11 @@ struct SyncTests {
     try writeFile(pair.pcSave + "/slot.sav", "v1")
     _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
     try writeFile(pair.pcSave + "/slot.sav", "v2, not uploaded")
-    let ledger = pair.pc.paths.ledgerDirectory
+    let ledger = pair.pc.paths.agreementsDirectory
     for name in try FileManager.default.contentsOfDirectory(atPath: ledger) where name.hasSuffix(".json") {
       try writeFile(ledger + "/" + name, "{ truncated")
     }
-    // With the ledger gone, local and cloud differ: a conflict, not an agreement and not a restore.
+    // With the agreement gone, local and cloud differ: a conflict, not an agreement and not a restore.
     #expect(try pair.pc.status(pair.pcTarget).state == .conflict)
     let report = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
     #expect(report.action == .unresolved)

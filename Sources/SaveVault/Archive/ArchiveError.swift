@@ -33,3 +33,10 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension ArchiveError: ExitStatusProviding {
+  public var exitStatus: ExitStatus {
+    if case .refused = self { return .archiveRefused }
+    return .failure
+  }
+}

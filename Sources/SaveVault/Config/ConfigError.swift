@@ -46,3 +46,7 @@ public enum ConfigError: AdvisedError, Equatable, Sendable {
     "'\(name)' cannot be a game name: a game name is \(Target.gameNameRule) (this one is \(name.utf8.count) bytes)"
   }
 }
+
+extension ConfigError: ExitStatusProviding {
+  public var exitStatus: ExitStatus { .usage }
+}

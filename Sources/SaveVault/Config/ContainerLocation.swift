@@ -11,7 +11,7 @@ public enum ContainerLocation: Sendable, Equatable {
   case rclone(remote: String, path: String)
 
   /// One spelling per location (`/a/b/`, `/a/b` and `file:///a/b` are the same folder), for
-  /// keys such as the ledger's.
+  /// keys such as the agreement's.
   public var canonical: String {
     switch self {
     case .folder(let path): "file://" + path

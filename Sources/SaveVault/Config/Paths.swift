@@ -34,7 +34,7 @@ public struct Paths: Sendable, Equatable {
   /// Where restore keeps the save it replaces.
   public func preRestoreDirectory(game: String) -> String { dataDirectory + "/pre-restore/" + game }
   /// Where this device's ledger lives.
-  public var ledgerDirectory: String { stateDirectory + "/ledger" }
+  public var agreementsDirectory: String { stateDirectory + "/ledger" }
   /// Where per-game locks live.
   public var lockDirectory: String { stateDirectory + "/locks" }
 }

@@ -98,7 +98,7 @@ struct KnownFolder {
 }
 
 /// The games this device knows, with their save directories and folder containers: those of
-/// the config file and those of every agreement in the ledger (a `--save-dir` used without
+/// the config file and those of every agreement in the agreement (a `--save-dir` used without
 /// the config file is a game too).
 struct KnownGames {
   var saveDirectories: [KnownFolder] = []
@@ -108,7 +108,7 @@ struct KnownGames {
   var ownFiles: [KnownFolder]
 
   init(
-    config: ConfigFile, configPath: String, records: [LedgerRecord], paths: Paths, context: Context
+    config: ConfigFile, configPath: String, agreed: [AgreedPlace], paths: Paths, context: Context
   ) {
     ownFolders = [KnownFolder("", paths.dataDirectory), KnownFolder("", paths.stateDirectory)]
     ownFiles = [KnownFolder("", configPath)]
@@ -121,10 +121,10 @@ struct KnownGames {
         flag: nil, game: entry, config: config, configFolder: folder, paths: paths, context: context)
       if case .folder(let path)? = container?.location { containers.append(KnownFolder(name, path)) }
     }
-    for record in records {
-      if let saveDir = record.saveDir { saveDirectories.append(KnownFolder(record.game, saveDir)) }
-      if record.container.hasPrefix("file://") {
-        containers.append(KnownFolder(record.game, String(record.container.dropFirst("file://".count))))
+    for place in agreed {
+      if let saveDir = place.saveDir { saveDirectories.append(KnownFolder(place.game, saveDir)) }
+      if place.container.hasPrefix("file://") {
+        containers.append(KnownFolder(place.game, String(place.container.dropFirst("file://".count))))
       }
     }
   }
@@ -142,4 +142,13 @@ extension Placement {
       ownFolders: known.ownFolders, ownFiles: known.ownFiles,
       otherGames: known.saveDirectories, otherContainers: known.containers, boundFolders: bound)
   }
+}
+
+/// Where a game this device has agreed on with a container keeps its save and its archives:
+/// a game known from its agreements alone (one used with a save directory and no config entry).
+struct AgreedPlace {
+  var game: String
+  var saveDir: String?
+  /// The container's key (`file://PATH` for a folder).
+  var container: String
 }

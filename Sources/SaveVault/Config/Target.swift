@@ -20,11 +20,11 @@ public struct Target: Sendable, Equatable {
   /// `--game`), rather than named by the player or the config file.
   public var isNameFromFolder = false
 
-  /// What the ledger is kept per: the container's canonical location, and for S3 its endpoint
+  /// What the agreement is kept per: the container's canonical location, and for S3 its endpoint
   /// (one bucket name on two servers is two containers). A folder is keyed by its path as
   /// written, which stays the same while its drive is unmounted; another path to the same
-  /// folder (a symlink, a bind mount) finds the same agreement (`LedgerStore.load`).
-  var ledgerKey: String {
+  /// folder (a symlink, a bind mount) finds the same agreement (`AgreementStore.load`).
+  var agreementKey: String {
     if case .s3 = container { return container.canonical + "@" + (s3.endpoint ?? "aws:" + s3.region) }
     return container.canonical
   }
@@ -175,7 +175,7 @@ extension Target {
   }
 
   /// The longest game name, in UTF-8 bytes. A name is part of file names of 255 bytes at most:
-  /// the longest is the ledger's `<game>-<12 hex>.index` while it is written, as
+  /// the longest is the agreement's `<game>-<12 hex>.index` while it is written, as
   /// `<game>-<12 hex>.index.tmp-XXXXXX` (the name and 30 bytes); the rest is margin.
   public static let maxGameNameBytes = 200
 

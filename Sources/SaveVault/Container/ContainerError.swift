@@ -46,3 +46,12 @@ public enum ContainerSetupError: AdvisedError, Equatable, Sendable {
     }
   }
 }
+
+extension ContainerError: ExitStatusProviding {
+  public var exitStatus: ExitStatus {
+    switch self {
+    case .unavailable, .transferFailed, .noSpace: .containerUnavailable
+    case .notFound, .alreadyExists: .failure
+    }
+  }
+}

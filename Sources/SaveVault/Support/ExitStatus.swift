@@ -66,52 +66,6 @@ public protocol ExitStatusProviding: Error {
   var exitStatus: ExitStatus { get }
 }
 
-extension ConfigError: ExitStatusProviding {
-  public var exitStatus: ExitStatus { .usage }
-}
-
-extension ContainerError: ExitStatusProviding {
-  public var exitStatus: ExitStatus {
-    switch self {
-    case .unavailable, .transferFailed, .noSpace: .containerUnavailable
-    case .notFound, .alreadyExists: .failure
-    }
-  }
-}
-
-extension ArchiveError: ExitStatusProviding {
-  public var exitStatus: ExitStatus {
-    if case .refused = self { return .archiveRefused }
-    return .failure
-  }
-}
-
-extension VaultError: ExitStatusProviding {
-  public var exitStatus: ExitStatus {
-    switch self {
-    case .busy: .busy
-    case .gameNotStarted: .gameNotStarted
-    default: .failure
-    }
-  }
-}
-
-extension UnansweredQuestion: ExitStatusProviding {
-  public var exitStatus: ExitStatus { .conflictUnresolved }
-}
-
 extension Interrupted: ExitStatusProviding {
   public var exitStatus: ExitStatus { .signal(signal) }
-}
-
-extension DoctorCheck.Area {
-  /// The status a problem in this area ends `doctor` with: settings 2, the local save 1,
-  /// the container 4.
-  public var exitStatus: ExitStatus {
-    switch self {
-    case .settings: .usage
-    case .local: .failure
-    case .container: .containerUnavailable
-    }
-  }
 }

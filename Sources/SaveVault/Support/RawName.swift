@@ -13,7 +13,7 @@ import Foundation
 /// - a real U+10FF80…U+10FFFF in a name is escaped the same way, byte by byte (its four UTF-8
 ///   bytes become four scalars), so that no two names give the same string.
 ///
-/// `string(_:)` is injective and `bytes(_:)` undoes it. Manifests, digests, the ledger and
+/// `string(_:)` is injective and `bytes(_:)` undoes it. Manifests, digests, the agreement and
 /// messages carry the string; every place a save-relative path meets the system or libarchive
 /// turns it back into bytes.
 enum RawName {

@@ -183,3 +183,7 @@ public struct UnansweredQuestion: AdvisedError, Sendable, Equatable {
     return "\(game): \(kind.situation), and \(reason); nothing was changed. \(advice)"
   }
 }
+
+extension UnansweredQuestion: ExitStatusProviding {
+  public var exitStatus: ExitStatus { .conflictUnresolved }
+}

@@ -6,7 +6,7 @@ import Foundation
   import Darwin
 #endif
 
-/// Decides whether a save directory changed since the ledger's agreement: first by metadata
+/// Decides whether a save directory changed since the agreement's agreement: first by metadata
 /// (path, size, mtime in ns, mode, ctime in ns, inode), and when that differs, by content,
 /// hashing only the files whose metadata differs from the agreed index. A game that rewrites
 /// identical bytes raises no change; other bytes copied in with the old size and mtime
@@ -16,7 +16,7 @@ struct Fingerprint {
 
   /// Whether the save differs from the agreed record. A missing or damaged index counts as
   /// changed (never as agreement).
-  func hasChanged(since record: LedgerRecord, index: () -> [String: LedgerIndexEntry]?) throws -> Bool {
+  func hasChanged(since record: Agreement, index: () -> [String: AgreedFile]?) throws -> Bool {
     if scan.metadataDigest == record.metadataDigest { return false }
     guard let known = index() else { return true }
     return try contentDigest(known: known) != record.contentDigest
@@ -24,12 +24,12 @@ struct Fingerprint {
 
   /// The content digest of the scan, reusing `known` hashes for files whose metadata
   /// matches and hashing the rest.
-  func contentDigest(known: [String: LedgerIndexEntry] = [:]) throws -> String {
+  func contentDigest(known: [String: AgreedFile] = [:]) throws -> String {
     ContentDigest.of(try contentEntries(known: known))
   }
 
   /// The scan as manifest entries, with content hashes.
-  func contentEntries(known: [String: LedgerIndexEntry] = [:]) throws -> [ManifestEntry] {
+  func contentEntries(known: [String: AgreedFile] = [:]) throws -> [ManifestEntry] {
     try scan.entries.map { entry in
       switch entry.kind {
       case .directory: return ManifestEntry(path: entry.path, kind: .directory)

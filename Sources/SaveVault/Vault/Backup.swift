@@ -31,7 +31,7 @@ public struct BackupReport: Codable, Sendable, Equatable {
 }
 
 extension Vault {
-  /// Packs the save directory and uploads it, then records the agreement in the ledger.
+  /// Packs the save directory and uploads it, then records the agreement in the agreements.
   ///
   /// When the save is unchanged since the archive this device last agreed on (and that archive
   /// is still in the container), uploads nothing unless `force`. A missing or empty save
@@ -75,7 +75,7 @@ extension Vault {
       noteUnanswered(found, target: target)
       return BackupReport(
         game: target.game, container: target.containerURL, outcome: .skipped,
-        archive: found.record?.archive ?? conflict.cloudArchive, files: conflict.localFiles,
+        archive: found.agreement?.archive ?? conflict.cloudArchive, files: conflict.localFiles,
         bytes: conflict.localBytes, archiveBytes: 0, skipped: found.scan?.skipped.map(\.path) ?? [],
         newerCloudArchive: conflict.cloudArchive)
     case .unresolved(let reason):
@@ -109,7 +109,7 @@ extension Vault {
       throw VaultError.io(path: scan.root, reason: "cannot be backed up: \(violation)")
     }
 
-    let record = seen.record
+    let record = seen.agreement
     let archives = seen.archives
     // The cloud's latest, when this device never agreed on it (another device's newer save).
     let unagreed = archives.first.flatMap { latest in
@@ -118,7 +118,7 @@ extension Vault {
     if !force, let record, record.rolledBackFrom == nil, record.unresolved == nil,
       archives.contains(where: { $0.name == record.archive }),
       try !Fingerprint(scan: scan).hasChanged(
-        since: record, index: { ledger.loadIndex(target) })
+        since: record, index: { agreements.loadIndex(target) })
     {
       verbose("the save matches '\(record.archive)', agreed \(record.agreedAtMs) ms; nothing to upload")
       return BackupReport(
@@ -148,7 +148,7 @@ extension Vault {
       try recordAgreement(target: target, archive: stored.name, scan: packed, content: manifest.entries)
     } catch {
       throw VaultError.io(
-        path: paths.ledgerDirectory,
+        path: paths.agreementsDirectory,
         reason:
           "'\(stored.name)' was uploaded, but the agreement could not be recorded (\(Self.plainReason(error))); the next sync compares the save with the cloud by content"
       )
@@ -246,7 +246,7 @@ extension Vault {
   /// a container that answers "already exists" to everything cannot hold a command forever.
   static let nameAttempts = 32
 
-  /// Writes the ledger: this device and the container agree on `archive`, which holds the
+  /// Writes the agreement: this device and the container agree on `archive`, which holds the
   /// save as `scan` shows it.
   /// Archives still pending were made before this agreement: they become pre-restore copies
   /// first, so that no later run uploads them over it (whatever the devices' clocks say).
@@ -256,24 +256,24 @@ extension Vault {
     rolledBackFrom: String? = nil
   ) throws {
     retirePending((try? pendingStore().archivesNewestFirst(game: target.game)) ?? [], target: target)
-    let index = LedgerIndexEntry.entries(scan: scan, content: content)
-    var known: [String: LedgerIndexEntry] = [:]
+    let index = AgreedFile.entries(scan: scan, content: content)
+    var known: [String: AgreedFile] = [:]
     for entry in index { known[entry.path] = entry }
-    let record = LedgerRecord(
-      game: target.game, container: target.ledgerKey, archive: archive,
+    let record = Agreement(
+      game: target.game, container: target.agreementKey, archive: archive,
       metadataDigest: scan.metadataDigest,
       contentDigest: try Fingerprint(scan: scan).contentDigest(known: known),
       files: scan.fileCount, bytes: scan.byteCount, agreedAtMs: context.clock(),
       saveDir: target.saveDirectory, realSaveDir: scan.root,
       saveMount: Platform.mountPoint(of: scan.root),
       rolledBackFrom: rolledBackFrom)
-    try ledger.save(record, index: index)
+    try agreements.save(record, index: index)
   }
 }
 
 extension Vault {
   /// Why an unforced backup uploads, for the log.
-  static func uploadReason(record: LedgerRecord?, archives: [StoredArchive]) -> String {
+  static func uploadReason(record: Agreement?, archives: [StoredArchive]) -> String {
     guard let record else { return "uploading: this device has agreed on nothing yet" }
     return archives.contains(where: { $0.name == record.archive })
       ? "uploading: the save changed since '\(record.archive)'"

@@ -97,11 +97,11 @@ extension Vault {
       }
     }
     var containers: [String: (any Container)?] = [:]
-    for (target, _, _) in targets where containers[target.ledgerKey] == nil {
-      containers[target.ledgerKey] = checkContainer(target, into: &checks)
+    for (target, _, _) in targets where containers[target.agreementKey] == nil {
+      containers[target.agreementKey] = checkContainer(target, into: &checks)
     }
     for (target, checksSave, configured) in targets where checksSave {
-      var check = checkSaveDirectory(target, container: containers[target.ledgerKey] ?? nil)
+      var check = checkSaveDirectory(target, container: containers[target.agreementKey] ?? nil)
       if let configured, configured != "~", !configured.hasPrefix("/"), !configured.hasPrefix("~/") {
         check.message +=
           " (saveDir '\(configured)' is relative: it is taken from the config file's folder, '\((configPath as NSString).deletingLastPathComponent)')"
@@ -281,5 +281,17 @@ extension Vault {
       "dialog", display, .warning,
       "a desktop session but neither zenity nor kdialog: with no terminal, conflicts follow --on-conflict (by default nothing changes, exit 3)",
       fix: "apt-get install zenity (or kdialog)")
+  }
+}
+
+extension DoctorCheck.Area {
+  /// The status a problem in this area ends `doctor` with: settings 2, the local save 1,
+  /// the container 4.
+  public var exitStatus: ExitStatus {
+    switch self {
+    case .settings: .usage
+    case .local: .failure
+    case .container: .containerUnavailable
+    }
   }
 }

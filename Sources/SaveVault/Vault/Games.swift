@@ -61,10 +61,11 @@ extension Vault {
         flag: container, game: nil, config: config,
         configFolder: Target.folder(ofConfig: path, paths: paths, context: context), paths: paths,
         context: context)
-      let records = ledger.allRecords()
+      let records = agreements.allRecords()
       let placement = Placement(
         saveDirectory: saveDirectory, game: game.name, container: location,
-        known: KnownGames(config: config, configPath: path, records: records, paths: paths, context: context))
+        known: KnownGames(
+          config: config, configPath: path, agreed: records.map(\.place), paths: paths, context: context))
       if let problem = placement.problem() { throw problem }
       // Backups of this name made from another folder: a different game, or this one moved.
       if !replacing,
@@ -89,13 +90,13 @@ extension Vault {
   }
 
   /// Removes `name` from the config file. Deletes nothing else: not the save directory, not
-  /// an archive, not a pre-restore copy, not the ledger. An unknown name throws `ConfigError`.
+  /// an archive, not a pre-restore copy, not the agreements. An unknown name throws `ConfigError`.
   /// Forgets this device's agreements about the game too (so that its folder and name are free
   /// for another game), which loses no save: the next sync of a game added back compares the
   /// save with the cloud by content. A game known only from agreements (used with `--save-dir`
   /// alone) is forgotten the same way.
   public func removeGame(_ name: String, configFile: String?) throws -> RemoveGameReport {
-    let records = ledger.records(game: name)
+    let records = agreements.records(game: name)
     var report = try editGames(configFile) { games, path in
       guard let removed = games.removeValue(forKey: name) as? [String: Any] else {
         guard !records.isEmpty else {
@@ -116,7 +117,7 @@ extension Vault {
         game: name, directory: paths.lockDirectory, waitSeconds: lockWaitSeconds,
         holder: "pid \(getpid()), savevault remove")
       withExtendedLifetime(held) {
-        for record in records { ledger.remove(game: name, container: record.container) }
+        for record in records { agreements.remove(game: name, container: record.container) }
       }
       report.forgotten = records.compactMap(\.saveDir)
     }

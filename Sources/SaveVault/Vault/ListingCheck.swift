@@ -5,7 +5,7 @@ extension Vault {
   /// listing is cut short, stale, or of the wrong place (a misspelled path that lists as
   /// empty), and reading it as "the cloud has less" would upload or restore in the wrong
   /// direction. Throws `ContainerError.unavailable` then.
-  func listArchives(_ target: Target, container: any Container, record: LedgerRecord?) throws
+  func listArchives(_ target: Target, container: any Container, record: Agreement?) throws
     -> [StoredArchive]
   {
     let archives = try container.archivesNewestFirst(game: target.game)

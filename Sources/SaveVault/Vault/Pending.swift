@@ -9,7 +9,7 @@ import Foundation
 extension Vault {
   /// Keeps the save as an archive on this device when the container cannot be reached (a
   /// `wrap` after the game, offline): `$XDG_DATA_HOME/savevault/pending/<game>/`, compressed as
-  /// the target says, since it is uploaded as it is. The ledger is not touched: the cloud has
+  /// the target says, since it is uploaded as it is. The agreement is not touched: the cloud has
   /// not agreed to anything yet. Under the game's lock, like every command that writes: the
   /// sync before it gave the lock back when it failed.
   func keepPending(_ target: Target) throws -> String? {
@@ -21,7 +21,7 @@ extension Vault {
     // noted, so that it waits for the player instead of being uploaded as the save.
     noteSaveNotAsAgreed(target)
     let store = pendingStore(creating: true)
-    let agreed = ledger.load(target)?.newestKnownMs
+    let agreed = agreements.load(target)?.newestKnownMs
     // Named after the agreement, and never with the time of a pre-restore copy: a pending
     // archive retired there had the name the next one would get, and one name must never stand
     // for two saves of this device.
@@ -43,7 +43,7 @@ extension Vault {
     let store = pendingStore()
     let pending = (try? store.archivesNewestFirst(game: target.game)) ?? []
     guard !pending.isEmpty else { return nil }
-    let record = ledger.load(target)
+    let record = agreements.load(target)
     let agreedMs = record?.newestKnownMs ?? Int64.min
     retirePending(pending.filter { $0.modifiedMs <= agreedMs }, target: target)
     let fresh = pending.filter { $0.modifiedMs > agreedMs }
@@ -79,12 +79,12 @@ extension Vault {
     let digest = try container.read(game: target.game, name: newest.name) { fd in
       try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
     }
-    let agreement = LedgerRecord(
-      game: target.game, container: target.ledgerKey, archive: newest.name, metadataDigest: "",
+    let agreement = Agreement(
+      game: target.game, container: target.agreementKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock(), saveDir: target.saveDirectory,
       realSaveDir: Platform.realPath(target.saveDirectory) ?? target.saveDirectory,
       saveMount: Platform.mountPoint(of: target.saveDirectory))
-    try ledger.save(agreement, index: [])
+    try agreements.save(agreement, index: [])
     return newest.name
   }
 

@@ -55,10 +55,10 @@ extension Vault {
         note("put back '\(destination)' after an interrupted restore")
         continue
       }
-      // Its agreement was never rewritten: the ledger still holds the one before it.
+      // Its agreement was never rewritten: the agreement still holds the one before it.
       let kept = keepReplaced(aside, target: target) { kept in
         if kept != nil {
-          noteUndoPoint(target, kept: kept, restoredArchive: nil, container: target.ledgerKey)
+          noteUndoPoint(target, kept: kept, restoredArchive: nil, container: target.agreementKey)
         }
       }
       if let kept {
@@ -122,8 +122,8 @@ extension Vault {
     }
     // Unless the restore recorded its agreement before the kill: the same archive, the same
     // rollback, no mark (a rollback to the archive already agreed on differs only in those).
-    let agreed = ledger.load(target)
-    if isRestored, let restored, let content, journal.container == target.ledgerKey,
+    let agreed = agreements.load(target)
+    if isRestored, let restored, let content, journal.container == target.agreementKey,
       agreed?.archive != journal.archive || agreed?.rolledBackFrom != journal.rolledBackFrom
         || agreed?.unresolved != nil
     {

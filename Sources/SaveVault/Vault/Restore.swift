@@ -161,7 +161,7 @@ extension Vault {
     // which the next sync uploads rather than undoes.
     let rolledBackFrom = undoing == nil && chosen.name != archives.first?.name ? archives.first?.name : nil
     let journal = RestoreJournal(
-      game: target.game, container: target.ledgerKey, archive: chosen.name, destination: destination,
+      game: target.game, container: target.agreementKey, archive: chosen.name, destination: destination,
       staging: staging, aside: aside, contentDigest: ContentDigest.of(restoredContent), undoing: undoing,
       rolledBackFrom: rolledBackFrom)
     do {
@@ -183,7 +183,7 @@ extension Vault {
     let noteUndo = { (kept: String?) in
       noteUndoPoint(
         target, kept: kept, restoredArchive: undoing == nil ? chosen.name : nil,
-        container: undoing?.container ?? target.ledgerKey)
+        container: undoing?.container ?? target.agreementKey)
     }
     let preRestoreCopy = aside.flatMap { keepReplaced($0, target: target, early: early, whenKept: noteUndo) }
     if aside == nil { noteUndo(nil) }
@@ -307,7 +307,8 @@ extension Vault {
   /// agreement: an SD card not mounted, whose save would go onto the internal drive, under
   /// the mount point.
   private func checkDriveMounted(_ target: Target, destination: String) throws {
-    guard let record = ledger.load(target), record.isAbout(saveDir: target.saveDirectory, realSaveDir: nil),
+    guard let record = agreements.load(target),
+      record.isAbout(saveDir: target.saveDirectory, realSaveDir: nil),
       record.isOnOtherDrive(mount: Platform.mountPoint(of: destination))
     else { return }
     var nearest = destination

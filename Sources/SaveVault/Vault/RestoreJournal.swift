@@ -7,7 +7,7 @@ import Foundation
 /// exactly (`Vault.recoverInterruptedRestore`).
 struct RestoreJournal: GameRecord, Equatable {
   var game: String
-  /// The ledger's container key of the target the restore ran for.
+  /// The agreement's container key of the target the restore ran for.
   var container: String
   var archive: String
   /// The save directory, where it really is.

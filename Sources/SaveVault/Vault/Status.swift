@@ -114,7 +114,7 @@ public struct StatusReport: Encodable, Sendable, Equatable {
 /// backup or a restore works from.
 struct Seen {
   var scan: SaveScan?
-  var record: LedgerRecord?
+  var agreement: Agreement?
   /// The container's archives, newest first.
   var archives: [StoredArchive]
 }
@@ -125,9 +125,9 @@ extension Vault {
   /// incomplete) rather than believed.
   func look(_ target: Target, container: any Container, checkingListing: Bool) throws -> Seen {
     let scan = try SaveScan.scan(target.saveDirectory)
-    let record = ledger.load(target)
+    let record = agreements.load(target)
     let archives = try listArchives(target, container: container, record: checkingListing ? record : nil)
-    return Seen(scan: scan, record: record, archives: archives)
+    return Seen(scan: scan, agreement: record, archives: archives)
   }
 }
 
@@ -138,7 +138,7 @@ struct Assessment {
   var archives: [StoredArchive]
   /// This device's agreement about this save folder (nil when there is none, or when the one
   /// kept is about another folder: see `movedFrom`).
-  var record: LedgerRecord?
+  var agreement: Agreement?
   /// What the decision looked at.
   var facts: SyncFacts
   /// The save folder the kept agreement was about, when the game now names another one.
@@ -147,7 +147,7 @@ struct Assessment {
   var latest: StoredArchive? { archives.first }
 
   /// What a backup or restore that follows the decision works from.
-  var seen: Seen { Seen(scan: scan, record: record, archives: archives) }
+  var seen: Seen { Seen(scan: scan, agreement: agreement, archives: archives) }
 
   /// The decision for a sync in `phase`.
   func plan(_ phase: SyncPhase) -> SyncPlan { Decision.plan(facts, phase: phase) }
@@ -169,7 +169,7 @@ struct Assessment {
 }
 
 extension Vault {
-  /// Compares the save directory, the container and the ledger, and says where the game
+  /// Compares the save directory, the container and the agreement, and says where the game
   /// stands (the decision table of docs/architecture.md). Changes nothing but to finish or undo what a killed command
   /// left on this device (`repaired`), and that only when it gets the game's lock at once;
   /// when another savevault holds it, reports `isBusy` and repairs nothing.
@@ -199,7 +199,7 @@ extension Vault {
       cloud: .init(
         container: target.containerURL, latest: latest?.name, modifiedMs: latest?.modifiedMs,
         device: latest?.device, bytes: latest?.size, count: found.archives.count),
-      ledger: found.record.map {
+      ledger: found.agreement.map {
         .init(
           archive: $0.archive, agreedAtMs: $0.agreedAtMs, saveDir: $0.saveDir,
           rolledBackFrom: $0.rolledBackFrom,
@@ -214,10 +214,10 @@ extension Vault {
       conflictKind: found.conflictKind, movedFrom: found.movedFrom)
   }
 
-  /// Reads the save directory, the container and the ledger, and decides the state.
+  /// Reads the save directory, the container and the agreement, and decides the state.
   func assess(_ target: Target, container: any Container) throws -> Assessment {
     let scan = try SaveScan.scan(target.saveDirectory)
-    let kept = ledger.load(target)
+    let kept = agreements.load(target)
     let archives = try listArchives(target, container: container, record: kept)
     let latest = archives.first
     verbose(
@@ -240,7 +240,7 @@ extension Vault {
     func isIdentical(to latest: StoredArchive, scan: SaveScan) throws -> Bool {
       if let record, latest.name == record.archive {
         return try !Fingerprint(scan: scan).hasChanged(
-          since: record, index: { ledger.loadIndex(target) })
+          since: record, index: { agreements.loadIndex(target) })
       }
       let local = try Fingerprint(scan: scan).contentDigest()
       do {
@@ -266,7 +266,7 @@ extension Vault {
           try !Fingerprint(
             scan: scan ?? SaveScan(root: target.saveDirectory, entries: [], skipped: [])
           )
-          .hasChanged(since: record, index: { ledger.loadIndex(target) })
+          .hasChanged(since: record, index: { agreements.loadIndex(target) })
         {
           return .noLocalSave(.agreedEmpty)
         }
@@ -289,9 +289,9 @@ extension Vault {
             wasDeletion: unresolved.kind == .deletion))
       }
       let changed = try Fingerprint(scan: scan).hasChanged(
-        since: record, index: { ledger.loadIndex(target) })
+        since: record, index: { agreements.loadIndex(target) })
       verbose(
-        "ledger: agreed on '\(record.archive)'; the local save \(changed ? "changed" : "is unchanged") since")
+        "agreement: on '\(record.archive)'; the local save \(changed ? "changed" : "is unchanged") since")
       if let newer = record.rolledBackFrom {
         verbose(
           "the player restored '\(record.archive)' over the newer '\(newer)': the local save is to be uploaded"
@@ -317,6 +317,6 @@ extension Vault {
     let plan = Decision.plan(facts, phase: .full)
     verbose("state: \(plan.state.rawValue)")
     return Assessment(
-      scan: scan, archives: archives, record: record, facts: facts, movedFrom: movedFrom)
+      scan: scan, archives: archives, agreement: record, facts: facts, movedFrom: movedFrom)
   }
 }

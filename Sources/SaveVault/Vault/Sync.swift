@@ -34,7 +34,7 @@ extension Vault {
   /// `local-missing` restore (keeping the local save), and a `conflict` is settled by `policy`
   /// (asking `resolver` for `prompt`). Nothing is ever lost: an upload only adds an archive,
   /// a restore keeps a pre-restore copy. An unresolved conflict changes nothing and reports
-  /// `.unresolved`; a conflict or deletion left unanswered (or skipped) is noted in the ledger
+  /// `.unresolved`; a conflict or deletion left unanswered (or skipped) is noted in the agreement
   /// and stays a conflict, whatever the local save does meanwhile, until it is settled.
   public func sync(
     _ target: Target, policy: ConflictPolicy, resolver: any ConflictResolver, phase: SyncPhase = .full
@@ -124,7 +124,7 @@ extension Vault {
       choices: found.hasSave ? choices : choices.filter { $0 != .upload })
   }
 
-  /// Records the agreement an in-sync `found` stands for when the ledger does not say it yet: a
+  /// Records the agreement an in-sync `found` stands for when the agreement does not say it yet: a
   /// new device (or folder) whose save is the cloud's, or both sides changed into the same
   /// content (a conflict that ended in identical saves), so that the next change is an upload.
   /// Returns the archive agreed on, nil when nothing needed recording.
@@ -134,12 +134,12 @@ extension Vault {
   @discardableResult
   func agreeOnIdentical(_ found: Assessment, target: Target) throws -> String? {
     guard found.state == .inSync, let latest = found.latest, let scan = found.scan else { return nil }
-    let record = found.record
+    let record = found.agreement
     if let record, record.archive == latest.name, record.unresolved == nil {
       if record.metadataDigest != scan.metadataDigest || record.saveMount == nil {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
-          content: try Fingerprint(scan: scan).contentEntries(known: ledger.loadIndex(target) ?? [:]),
+          content: try Fingerprint(scan: scan).contentEntries(known: agreements.loadIndex(target) ?? [:]),
           rolledBackFrom: record.rolledBackFrom)
       }
       return nil
@@ -155,12 +155,12 @@ extension Vault {
   /// unmounted drive, a game that writes a new save): only the player settles it. Needs an
   /// agreement to attach to; a first mark is kept as it was.
   func noteUnanswered(_ found: Assessment, target: Target) {
-    guard var record = found.record, record.unresolved == nil, let latest = found.latest else { return }
+    guard var record = found.agreement, record.unresolved == nil, let latest = found.latest else { return }
     record.unresolved = UnresolvedConflict(
       kind: found.isLocalDeletion ? .deletion : .conflict, cloudLatest: latest.name, seenAtMs: context.clock()
     )
     do {
-      try ledger.saveRecord(record)
+      try agreements.saveRecord(record)
     } catch {
       context.log.warning("could not note that the conflict of '\(target.game)' is unanswered: \(error)")
     }

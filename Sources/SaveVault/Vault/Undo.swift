@@ -63,7 +63,8 @@ extension Vault {
       guard let newest = copies.first else { throw VaultError.nothingToUndo(game: target.game, reason: nil) }
       verbose("no undo point noted for '\(target.game)': putting back the newest pre-restore copy")
       point = UndoPoint(
-        game: target.game, copy: newest.name, container: target.ledgerKey, restoredArchive: nil, madeAtMs: 0)
+        game: target.game, copy: newest.name, container: target.agreementKey, restoredArchive: nil,
+        madeAtMs: 0)
       source = newest
     }
     var outcome: (UndoReport.Agreement, String)?
@@ -118,7 +119,7 @@ extension Vault {
   ) {
     let game = point.game
     guard let record = point.record else {
-      ledger.remove(game: game, container: point.container)
+      agreements.remove(game: game, container: point.container)
       return (
         .cleared,
         knownBefore
@@ -126,20 +127,20 @@ extension Vault {
           : "the agreement before that restore is not known; the next status compares the save with the cloud"
       )
     }
-    try ledger.putBack(record, indexText: point.index ?? "")
+    try agreements.putBack(record, indexText: point.index ?? "")
     // Only a restore that brought a newer archive than the agreed one (not a rollback to an
     // older one) would be restored again by the agreement put back.
     guard let archive = point.restoredArchive, archive != record.archive,
       (ArchiveName(parsing: archive)?.createdMs ?? .max) > (record.newestKnownMs ?? .min),
       let scan = try SaveScan.scan(target.saveDirectory),
       try !Fingerprint(scan: scan).hasChanged(
-        since: record, index: { ledger.loadIndex(game: game, container: point.container) })
+        since: record, index: { agreements.loadIndex(game: game, container: point.container) })
     else {
       return (.restored, "back to '\(record.archive)', as before the restore")
     }
     // The save put back is the agreed one and the restore had brought a newer cloud save: the
     // old agreement would say cloud-changed, and the next sync would restore it again.
-    ledger.remove(game: game, container: point.container)
+    agreements.remove(game: game, container: point.container)
     return (
       .cleared,
       "forgotten, so that the next sync asks about '\(archive)' instead of restoring it again"

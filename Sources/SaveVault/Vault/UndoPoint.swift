@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `restore --undo` needs to put back the last restore of a game: the pre-restore copy
-/// that holds the save the restore replaced, and the agreement (ledger record) this device
+/// that holds the save the restore replaced, and the agreement (agreement) this device
 /// had before it. Every restore, and every undo, rewrites it:
 /// `$XDG_STATE_HOME/savevault/undo/<game>.json`.
 struct UndoPoint: GameRecord, Equatable, Sendable {
@@ -11,17 +11,17 @@ struct UndoPoint: GameRecord, Equatable, Sendable {
   var copy: String?
   /// Where the replaced save was kept instead, when it could not be packed.
   var keptFolder: String?
-  /// The ledger key of the container whose agreement the restore changed.
+  /// The agreement key of the container whose agreement the restore changed.
   var container: String
   /// The cloud archive the restore brought; nil when the restore was itself an undo.
   var restoredArchive: String?
   /// The agreement before the restore (nil: there was none), and its index file's text.
-  var record: LedgerRecord?
+  var record: Agreement?
   var index: String?
   var madeAtMs: Int64
 }
 
-extension LedgerStore {
+extension AgreementStore {
   /// The raw text of an agreement's index file, if any.
   func indexText(game: String, container: String) -> String? {
     FileManager.default.contents(atPath: base(game: game, container: container) + ".index")
@@ -29,7 +29,7 @@ extension LedgerStore {
   }
 
   /// Puts an agreement back as it was: the index text, then the record.
-  func putBack(_ record: LedgerRecord, indexText: String) throws {
+  func putBack(_ record: Agreement, indexText: String) throws {
     let base = base(game: record.game, container: record.container)
     try AtomicFile.write(Data(indexText.utf8), to: base + ".index")
     try AtomicFile.write(JSONEncoder.stable.encode(record), to: base + ".json")
@@ -49,15 +49,15 @@ extension Vault {
 
   /// Notes what a restore that just swapped the save in would need to be undone: the copy
   /// `keepReplaced` made (or the folder it kept) and the agreement about `container` as it
-  /// is before the restore records a new one. Call before the ledger changes. A failure to
+  /// is before the restore records a new one. Call before the agreement changes. A failure to
   /// write removes the old undo point (which would name an older restore) and warns.
   func noteUndoPoint(_ target: Target, kept: String?, restoredArchive: String?, container: String) {
     let folder = preRestoreStore().root + "/" + target.game + "/"
     let copy = kept.flatMap { $0.hasPrefix(folder) ? String($0.dropFirst(folder.count)) : nil }
     let point = UndoPoint(
       game: target.game, copy: copy, keptFolder: copy == nil ? kept : nil, container: container,
-      restoredArchive: restoredArchive, record: ledger.load(game: target.game, container: container),
-      index: ledger.indexText(game: target.game, container: container), madeAtMs: context.clock())
+      restoredArchive: restoredArchive, record: agreements.load(game: target.game, container: container),
+      index: agreements.indexText(game: target.game, container: container), madeAtMs: context.clock())
     do {
       try undoJournal.save(point)
       verbose("noted the undo point of this restore: \(copy.map { "copy '\($0)'" } ?? "nothing to put back")")

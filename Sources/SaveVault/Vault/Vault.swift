@@ -36,7 +36,7 @@ public struct Vault: Sendable {
       // --save-dir alone.
       return KnownGames(
         config: config, configPath: configPath,
-        records: ledger.allRecords(skipping: Set((config.games ?? [:]).keys)),
+        agreed: agreements.allRecords(skipping: Set((config.games ?? [:]).keys)).map(\.place),
         paths: paths, context: context)
     }
     // A name taken from the folder is bound to the folders the config file and the agreements give it.
@@ -49,7 +49,7 @@ public struct Vault: Sendable {
     return target
   }
 
-  var ledger: LedgerStore { LedgerStore(directory: paths.ledgerDirectory) }
+  var agreements: AgreementStore { AgreementStore(directory: paths.agreementsDirectory) }
 
   /// Where restore keeps the saves it replaced: a folder container of its own, never uploaded.
   /// Reading it never creates it.

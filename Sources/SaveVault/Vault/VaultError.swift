@@ -50,3 +50,13 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
     }
   }
 }
+
+extension VaultError: ExitStatusProviding {
+  public var exitStatus: ExitStatus {
+    switch self {
+    case .busy: .busy
+    case .gameNotStarted: .gameNotStarted
+    default: .failure
+    }
+  }
+}

@@ -110,7 +110,7 @@ extension Vault {
 
   /// `noteDeletionSeenOffline` with the game's lock held.
   func noteSaveNotAsAgreed(_ target: Target) {
-    guard var record = ledger.load(target), record.unresolved == nil,
+    guard var record = agreements.load(target), record.unresolved == nil,
       record.isAbout(saveDir: target.saveDirectory, realSaveDir: Platform.realPath(target.saveDirectory))
     else { return }
     let scan: SaveScan
@@ -125,13 +125,13 @@ extension Vault {
       !scan.isEmpty && record.isOnOtherDrive(mount: Platform.mountPoint(of: scan.root))
     let isGone =
       scan.isEmpty
-      && (try? Fingerprint(scan: scan).hasChanged(since: record, index: { ledger.loadIndex(target) }))
+      && (try? Fingerprint(scan: scan).hasChanged(since: record, index: { agreements.loadIndex(target) }))
         == true
     guard isElsewhere || isGone else { return }
     record.unresolved = UnresolvedConflict(
       kind: .deletion, cloudLatest: record.cloudLatestWhenAgreed, seenAtMs: context.clock())
     do {
-      try ledger.saveRecord(record)
+      try agreements.saveRecord(record)
       context.log.warning(
         isElsewhere
           ? "the save directory '\(target.saveDirectory)' is on another drive than when it last agreed (is its drive mounted?): what is there is asked about before it is uploaded"

@@ -8,17 +8,17 @@ struct LedgerIndexTests {
   @Test("is written in the index's line format, escapes included, and read back")
   func exactText() throws {
     let dir = TemporaryDirectory("ledger-index")
-    let store = LedgerStore(directory: dir.path)
+    let store = AgreementStore(directory: dir.path)
     let index = [
-      LedgerIndexEntry(path: "d", kind: .directory, size: 0, modifiedNs: -5, mode: 0o755, detail: ""),
-      LedgerIndexEntry(
+      AgreedFile(path: "d", kind: .directory, size: 0, modifiedNs: -5, mode: 0o755, detail: ""),
+      AgreedFile(
         path: "a%b\tc\nd\re é", kind: .file, size: 12, modifiedNs: 1_700_000_000_123_456_789, mode: 0o644,
         changedNs: 1_700_000_001_000_000_002, inode: UInt64.max, detail: "ab12"),
-      LedgerIndexEntry(
+      AgreedFile(
         path: "d/link", kind: .symlink, size: 0, modifiedNs: 7, mode: 0o777, changedNs: -8, inode: 9,
         detail: "../x%09"),
     ]
-    let record = LedgerRecord(
+    let record = Agreement(
       game: "g", container: "c", archive: "a", metadataDigest: "m", contentDigest: "d", files: 1, bytes: 12,
       agreedAtMs: 0)
     try store.save(record, index: index)
@@ -37,8 +37,8 @@ struct LedgerIndexTests {
   @Test("a line without change time and inode (written before they were recorded) loads, and never matches")
   func sixFieldLines() throws {
     let dir = TemporaryDirectory("ledger-index-old")
-    let store = LedgerStore(directory: dir.path)
-    let record = LedgerRecord(
+    let store = AgreementStore(directory: dir.path)
+    let record = Agreement(
       game: "g", container: "c", archive: "a", metadataDigest: "m", contentDigest: "d", files: 1, bytes: 3,
       agreedAtMs: 0)
     try store.save(record, index: [])
@@ -76,11 +76,11 @@ struct LedgerIndexTests {
       ManifestEntry(path: "b", kind: .symlink, target: "a"),
       ManifestEntry(path: "c", kind: .directory),
     ]
-    let inOrder = LedgerIndexEntry.entries(scan: scan, content: content)
+    let inOrder = AgreedFile.entries(scan: scan, content: content)
     #expect(inOrder.map(\.detail) == ["hash-a", "a", ""])
-    #expect(LedgerIndexEntry.entries(scan: scan, content: content.reversed()) == inOrder)
+    #expect(AgreedFile.entries(scan: scan, content: content.reversed()) == inOrder)
     #expect(
-      LedgerIndexEntry.entries(scan: scan, content: Array(content.prefix(1))).map(\.detail) == [
+      AgreedFile.entries(scan: scan, content: Array(content.prefix(1))).map(\.detail) == [
         "hash-a", "", "",
       ])
   }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What this device last agreed with one container about one game: the archive it last
 /// uploaded or restored and the fingerprint of the save directory at that moment.
-public struct LedgerRecord: Codable, Equatable, Sendable {
+public struct Agreement: Codable, Equatable, Sendable {
   public var game: String
   public var container: String
   /// The archive both sides held at the agreement.
@@ -97,7 +97,7 @@ public struct UnresolvedConflict: Codable, Equatable, Sendable {
 
 /// One file of the agreed scan, with its content hash, so that a metadata change can be
 /// checked against content without re-hashing unchanged files.
-struct LedgerIndexEntry: Equatable {
+struct AgreedFile: Equatable {
   var path: String
   var kind: EntryKind
   var size: Int64
@@ -117,33 +117,32 @@ struct LedgerIndexEntry: Equatable {
   }
 }
 
-/// The ledger's files under `$XDG_STATE_HOME/savevault/ledger/`: per game and container, a
+/// The agreement's files under `$XDG_STATE_HOME/savevault/ledger/`: per game and container, a
 /// small JSON record and a line-per-file index. A missing or unreadable ledger is "no
 /// ledger", never agreement.
-struct LedgerStore {
+struct AgreementStore {
   var directory: String
 
   func base(game: String, container: String) -> String {
     directory + "/" + game + "-" + String(SHA256.hex(of: container).prefix(12))
   }
 
-  /// The record for `target`'s game and container (by its canonical location). A folder's
-  /// record kept under another path to the same folder (a symlink to it, a bind mount: the same
-  /// device and inode) is moved to this path's key first, so that another way to the container
-  /// is never a new device, and one agreement stays one record.
-  func load(_ target: Target) -> LedgerRecord? {
-    if let record = load(game: target.game, container: target.ledgerKey) { return record }
-    guard case .folder(let root) = target.container, let identity = Platform.fileIdentity(root) else {
-      return nil
-    }
-    let other = records(game: target.game).first { record in
-      record.container != target.ledgerKey && record.container.hasPrefix("file://")
+  /// The agreement about `game` with the container whose key is `key`; `folder` is the
+  /// container's path when it is a folder. A folder's agreement kept under another path to the
+  /// same folder (a symlink to it, a bind mount: the same device and inode) is moved to this
+  /// key first, so that another way to the container is never a new device, and one agreement
+  /// stays one record.
+  func load(game: String, container key: String, folder: String?) -> Agreement? {
+    if let record = load(game: game, container: key) { return record }
+    guard let folder, let identity = Platform.fileIdentity(folder) else { return nil }
+    let other = records(game: game).first { record in
+      record.container != key && record.container.hasPrefix("file://")
         && Platform.fileIdentity(String(record.container.dropFirst("file://".count))) == identity
     }
     guard var record = other else { return nil }
     let former = record.container
     let text = indexText(game: record.game, container: former) ?? ""
-    record.container = target.ledgerKey
+    record.container = key
     do {
       try putBack(record, indexText: text)
     } catch {
@@ -155,37 +154,37 @@ struct LedgerStore {
 
   /// Every record of every game but those of `skipping` (known from elsewhere: reading each
   /// record costs, and `status` runs before every game launch).
-  func allRecords(skipping: Set<String> = []) -> [LedgerRecord] {
-    ((try? Platform.directoryNames(directory)) ?? []).sorted().compactMap { name -> LedgerRecord? in
+  func allRecords(skipping: Set<String> = []) -> [Agreement] {
+    ((try? Platform.directoryNames(directory)) ?? []).sorted().compactMap { name -> Agreement? in
       // `<game>-<12 hex>.json`: the game is in the name.
       let suffix = 1 + 12 + ".json".utf8.count
       guard name.hasSuffix(".json"), name.utf8.count > suffix,
         !skipping.contains(String(name.utf8.dropLast(suffix)) ?? ""),
         let data = FileManager.default.contents(atPath: directory + "/" + name)
       else { return nil }
-      return try? JSONDecoder().decode(LedgerRecord.self, from: data)
+      return try? JSONDecoder().decode(Agreement.self, from: data)
     }
   }
 
   /// Every record of `game`, whatever its container.
-  func records(game: String) -> [LedgerRecord] {
+  func records(game: String) -> [Agreement] {
     let names = (try? Platform.directoryNames(directory)) ?? []
     let prefix = game + "-"
-    return names.compactMap { name -> LedgerRecord? in
+    return names.compactMap { name -> Agreement? in
       // `<game>-<12 hex>.json`: another game whose name starts with this one's has a longer stem.
       guard name.hasPrefix(prefix), name.hasSuffix(".json"),
         name.utf8.count == prefix.utf8.count + 12 + ".json".utf8.count,
         let data = FileManager.default.contents(atPath: directory + "/" + name),
-        let record = try? JSONDecoder().decode(LedgerRecord.self, from: data), record.game == game
+        let record = try? JSONDecoder().decode(Agreement.self, from: data), record.game == game
       else { return nil }
       return record
     }
   }
 
   /// The record for `game` and the container whose ledger key is `container`.
-  func load(game: String, container: String) -> LedgerRecord? {
+  func load(game: String, container: String) -> Agreement? {
     guard let data = FileManager.default.contents(atPath: base(game: game, container: container) + ".json"),
-      let record = try? JSONDecoder().decode(LedgerRecord.self, from: data),
+      let record = try? JSONDecoder().decode(Agreement.self, from: data),
       record.game == game, record.container == container
     else { return nil }
     return record
@@ -195,21 +194,17 @@ struct LedgerStore {
   /// is `kind TAB size TAB mtime TAB mode TAB ctime TAB inode TAB detail TAB path`; a line
   /// without ctime and inode (six fields, as written before they were recorded) loads with
   /// them unknown.
-  func loadIndex(_ target: Target) -> [String: LedgerIndexEntry]? {
-    loadIndex(game: target.game, container: target.ledgerKey)
-  }
-
   /// The index of `game`'s agreement with the container whose ledger key is `container`.
-  func loadIndex(game: String, container: String) -> [String: LedgerIndexEntry]? {
+  func loadIndex(game: String, container: String) -> [String: AgreedFile]? {
     let path = base(game: game, container: container) + ".index"
     guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    var index: [String: LedgerIndexEntry] = [:]
+    var index: [String: AgreedFile] = [:]
     for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
       guard fields.count == 6 || fields.count == 8, let kind = EntryKind(rawValue: String(fields[0])),
         let size = Int64(fields[1]), let modified = Int64(fields[2]), let mode = UInt32(fields[3])
       else { return nil }
-      var entry = LedgerIndexEntry(
+      var entry = AgreedFile(
         path: unescape(fields[fields.count - 1]), kind: kind, size: size, modifiedNs: modified, mode: mode,
         detail: unescape(fields[fields.count - 2]))
       if fields.count == 8 {
@@ -223,7 +218,7 @@ struct LedgerStore {
 
   /// Writes the index, then the record, each atomically (the record names the agreement, so it
   /// goes last).
-  func save(_ record: LedgerRecord, index: [LedgerIndexEntry]) throws {
+  func save(_ record: Agreement, index: [AgreedFile]) throws {
     var text: [UInt8] = []
     text.reserveCapacity(index.count * 128)
     for entry in index {
@@ -252,7 +247,7 @@ struct LedgerStore {
   }
 
   /// Rewrites the record alone, keeping the index (for notes about the same agreement).
-  func saveRecord(_ record: LedgerRecord) throws {
+  func saveRecord(_ record: Agreement) throws {
     try AtomicFile.write(
       JSONEncoder.stable.encode(record), to: base(game: record.game, container: record.container) + ".json")
   }
@@ -284,11 +279,11 @@ struct LedgerStore {
   }
 }
 
-extension LedgerIndexEntry {
+extension AgreedFile {
   /// The index for a scan whose content is described by `content` (from a manifest).
-  static func entries(scan: SaveScan, content: [ManifestEntry]) -> [LedgerIndexEntry] {
-    func entry(_ item: SaveScanEntry, _ detail: String?) -> LedgerIndexEntry {
-      LedgerIndexEntry(
+  static func entries(scan: SaveScan, content: [ManifestEntry]) -> [AgreedFile] {
+    func entry(_ item: SaveScanEntry, _ detail: String?) -> AgreedFile {
+      AgreedFile(
         path: item.path, kind: item.kind, size: item.size, modifiedNs: item.modifiedNs, mode: item.mode,
         changedNs: item.changedNs, inode: item.inode, detail: detail ?? "")
     }
