@@ -190,7 +190,7 @@ struct UndoTests {
     let devices = try Devices()
     try writeFile(devices.save + "/slot1.sav", "v2")
     let status = try devices.pc.ok(["status", "--verbose"] + devices.target)
-    #expect(status.stderr.contains("ledger: agreed on") && status.stderr.contains("state: local-changed"))
+    #expect(status.stderr.contains("agreement: on") && status.stderr.contains("state: local-changed"))
     let sync = try devices.pc.ok(["sync", "-v"] + devices.target)
     #expect(sync.stderr.contains("local-changed: only the local save changed"), "\(sync.stderr)")
     try writeFile(devices.save + "/slot1.sav", "v3")
