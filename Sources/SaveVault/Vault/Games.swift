@@ -16,7 +16,9 @@ extension Vault {
   /// nothing is written then.
   public func addGame(_ game: NewGame, configFile: String?, replacing: Bool) throws -> AddGameReport {
     guard Target.isValidGameName(game.name) else { throw ConfigError.invalidGameName(game.name) }
-    guard !game.saveDirectory.isEmpty else { throw ConfigError.invalid("--save-dir needs a directory") }
+    guard !game.saveDirectory.isEmpty else {
+      throw ConfigError.invalid("a game needs a save directory: \(remedy: .nameSaveDirectory)")
+    }
     let saveDirectory = absolute(game.saveDirectory, context: context, home: paths.home)
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: saveDirectory, isDirectory: &isDirectory)
@@ -39,7 +41,7 @@ extension Vault {
         (UInt64(id) ?? 0) > 0
       else {
         throw ConfigError.invalid(
-          "--steam-app-id must be a Steam app id (the number in store.steampowered.com/app/N), not '\(id)'")
+          "a Steam app id is a number (the N of store.steampowered.com/app/N), not '\(id)'")
       }
     }
 

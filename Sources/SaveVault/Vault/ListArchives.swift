@@ -89,7 +89,7 @@ extension Vault {
       (report.preRestoreDeleted, report.preRestoreKept) = try prunePreRestore(target, keep: keepPreRestore)
     }
     guard let keep else { return report }
-    guard keep >= 1 else { throw ConfigError.invalid("--keep must be at least 1") }
+    guard keep >= 1 else { throw ConfigError.invalid("the number of archives to keep must be at least 1") }
     let container = try makeContainer(target, paths)
     let held = try lock(target, purpose: "prune")
     defer { withExtendedLifetime(held) {} }

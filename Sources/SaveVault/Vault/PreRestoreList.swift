@@ -58,7 +58,9 @@ extension Vault {
   /// `restore --undo` would put back. Only when the player asks (`prune --keep-pre-restore`):
   /// a copy may be the only one of a save. Returns the names deleted and kept.
   public func prunePreRestore(_ target: Target, keep: Int) throws -> (deleted: [String], kept: [String]) {
-    guard keep >= 1 else { throw ConfigError.invalid("--keep-pre-restore must be at least 1") }
+    guard keep >= 1 else {
+      throw ConfigError.invalid("the number of pre-restore copies to keep must be at least 1")
+    }
     let held = try lock(target, purpose: "prune")
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)
