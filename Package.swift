@@ -19,9 +19,14 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
     ),
+    .systemLibrary(
+      name: "CYaml",
+      pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+    ),
     .target(
       name: "SaveVault",
-      dependencies: ["CLibArchive", "CLibCrypto"]
+      dependencies: ["CLibArchive", "CLibCrypto", "CYaml"]
     ),
     .target(
       name: "SaveVaultCLI",

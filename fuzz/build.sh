@@ -11,7 +11,7 @@ for target in archive names manifest; do
   [ "$target" = names ] && entry=fuzz/NameFuzz.swift
   [ "$target" = manifest ] && entry=fuzz/ManifestFuzz.swift
   swiftc -sanitize=fuzzer,address -parse-as-library -Onone -g -module-name SaveVault \
-    -I Sources/CLibArchive -I Sources/CLibCrypto -larchive -lcrypto \
+    -I Sources/CLibArchive -I Sources/CLibCrypto -I Sources/CYaml -larchive -lcrypto -lyaml \
     $sources "$entry" -o ".build/fuzz/$target-fuzz"
 done
 echo "built .build/fuzz/archive-fuzz, names-fuzz and manifest-fuzz" >&2

@@ -10,6 +10,8 @@ set -euo pipefail
 need=()
 pkg-config --exists libarchive 2>/dev/null || need+=(libarchive-dev)
 pkg-config --exists libcrypto 2>/dev/null || need+=(libssl-dev)
+# The save-location manifest (Ludusavi's YAML) is read with libyaml.
+pkg-config --exists yaml-0.1 2>/dev/null || need+=(libyaml-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 # The release build links the Swift libraries statically (--static-swift-stdlib: half the
 # start-up time); static Foundation links libcurl by name.

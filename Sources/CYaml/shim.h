@@ -1,0 +1,6 @@
+#ifndef SAVEVAULT_CYAML_SHIM_H
+#define SAVEVAULT_CYAML_SHIM_H
+
+#include <yaml.h>
+
+#endif
