@@ -7,7 +7,8 @@ import Testing
 struct LayerTests {
   /// Each folder's layer; a folder may use the types of folders of a lower layer only.
   static let layers: [String: Int] = [
-    "Support": 0, "SaveFolder": 1, "Discovery": 1, "Archive": 2, "Sync": 3, "Config": 3, "Container": 3, "Vault": 4,
+    "Support": 0, "SaveFolder": 1, "Discovery": 1, "Archive": 2, "Sync": 3, "Config": 3, "Container": 3,
+    "Vault": 4,
   ]
 
   static var library: URL {
