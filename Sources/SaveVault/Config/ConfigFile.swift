@@ -23,12 +23,22 @@ public struct ConfigFile: Codable, Equatable, Sendable {
   public var allowInsecureHTTP: Bool?
   /// How new backups are compressed: `"zstd"` or `"none"` (the default).
   public var compress: String?
+  /// The save-location manifest: a file path or an http(s) URL, over SaveVault's own copy of
+  /// Ludusavi's manifest.
+  public var manifest: String?
+  /// More manifests merged into it (paths or http(s) URLs), as Ludusavi merges secondary ones.
+  public var secondaryManifests: [String]?
+  /// More folders to look for installed games in: a Steam library, a folder of game folders.
+  public var roots: [String]?
+  /// Wine prefixes whose games' saves are looked for (a prefix made by hand or another launcher).
+  public var winePrefixes: [String]?
   /// The keys of the file that SaveVault does not know (not part of the file's content).
   public var unknownKeys: [UnknownConfigKey] = []
 
   /// The file's keys: a new setting is added here too, or it is reported as unknown.
   enum CodingKeys: String, CodingKey, CaseIterable {
     case container, device, games, limits, endpoint, region, allowInsecureHTTP, compress
+    case manifest, secondaryManifests, roots, winePrefixes
   }
 
   /// `"limits": {"maxEntries": 150000, "maxDepth": 128, "maxBytes": 68719476736}`
@@ -58,10 +68,24 @@ public struct ConfigFile: Codable, Equatable, Sendable {
     public var steamAppId: String?
     /// How this game's new backups are compressed, overriding the file's `compress`.
     public var compress: String?
+    /// The game's save locations, besides or instead of `saveDir`: folders or file globs,
+    /// written as plain paths or with the manifest's placeholders (`<winDocuments>/My Game`).
+    public var locations: [String]?
+    /// Globs of files inside the locations that are not part of the save.
+    public var exclude: [String]?
+    /// The game's title (the display name) when the entry's key is its safe form.
+    public var title: String?
+    /// The store whose install the placeholders of `locations` are resolved in: `steam`, `gog`,
+    /// `epic`, `lutris` (`steam` when only `steamAppId` is given).
+    public var store: String?
+    /// The game's id in `store` (GOG product id, Epic app name, Lutris slug).
+    public var storeGameId: String?
+    /// The Wine prefix the game runs in, when no store says it.
+    public var winePrefix: String?
 
     /// An entry's keys: a new one is added here too, or it is refused as unknown.
     enum CodingKeys: String, CodingKey, CaseIterable {
-      case saveDir, container, steamAppId, compress
+      case saveDir, container, steamAppId, compress, locations, exclude, title, store, storeGameId, winePrefix
     }
 
     public init(

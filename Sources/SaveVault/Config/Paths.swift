@@ -4,13 +4,20 @@
 /// - embedded default container: `$XDG_DATA_HOME/savevault/container`
 /// - pre-restore copies: `$XDG_DATA_HOME/savevault/pre-restore/<game>/`
 /// - ledger and locks: `$XDG_STATE_HOME/savevault/`
+/// - the save-location manifest's copy and index: `$XDG_CACHE_HOME/savevault/`
 public struct Paths: Sendable, Equatable {
   public var home: String
   public var configFile: String
   public var dataDirectory: String
   public var stateDirectory: String
+  /// `$XDG_CACHE_HOME/savevault`: what can be fetched again (the manifest's copy and index).
+  public var cacheDirectory: String
+  /// `$XDG_CONFIG_HOME`: other programs' settings are found under it (Ludusavi's manifest).
+  public var configHome: String
+  /// `$XDG_DATA_HOME`: other programs' data are found under it (Steam, Heroic, Lutris).
+  public var dataHome: String
 
-  /// Reads `HOME`, `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME` and `SAVEVAULT_CONFIG`.
+  /// Reads `HOME`, `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME`, `XDG_CACHE_HOME` and `SAVEVAULT_CONFIG`.
   /// Relative XDG values are ignored, as the XDG specification says.
   public init(environment: [String: String]) throws(ConfigError) {
     guard let home = environment["HOME"], home.hasPrefix("/") else {
@@ -25,7 +32,10 @@ public struct Paths: Sendable, Equatable {
     self.configFile =
       environment["SAVEVAULT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
       ?? configHome + "/savevault/config.json"
-    self.dataDirectory = base("XDG_DATA_HOME", ".local/share") + "/savevault"
+    self.configHome = configHome
+    self.dataHome = base("XDG_DATA_HOME", ".local/share")
+    self.dataDirectory = dataHome + "/savevault"
+    self.cacheDirectory = base("XDG_CACHE_HOME", ".cache") + "/savevault"
     self.stateDirectory = base("XDG_STATE_HOME", ".local/state") + "/savevault"
   }
 
