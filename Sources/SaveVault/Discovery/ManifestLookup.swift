@@ -1,0 +1,34 @@
+/// Finds games in the save-location manifest: the manifest's index answers these without
+/// reading the whole manifest. Aliases are followed: the game returned is the entry they name.
+public protocol ManifestLookup: Sendable {
+  /// The game with this Steam app id (`steam.id`, else one of `id.steamExtra`).
+  func game(steamAppID: UInt32) -> ManifestGame?
+  /// The game with this GOG product id (`gog.id`, else one of `id.gogExtra`).
+  func game(gogID: UInt64) -> ManifestGame?
+  /// The game with this Lutris slug (`id.lutris`).
+  func game(lutrisSlug: String) -> ManifestGame?
+  /// The game with this title: exactly, else compared normalized (case, spaces and
+  /// punctuation ignored, as `ManifestTitle.normalized` does).
+  func game(title: String) -> ManifestGame?
+  /// The games one of whose `installDir` keys is `folder` (compared normalized).
+  func games(installDir folder: String) -> [ManifestGame]
+}
+
+/// A manifest title compared loosely: lower case, letters and digits only, runs of anything
+/// else one space, trimmed. "Hades II" and "hades ii", "Half-Life 2" and "Half Life 2" match.
+public enum ManifestTitle {
+  public static func normalized(_ title: String) -> String {
+    var result = ""
+    var isSpacePending = false
+    for character in title.lowercased() {
+      if character.isLetter || character.isNumber {
+        if isSpacePending && !result.isEmpty { result.append(" ") }
+        isSpacePending = false
+        result.append(character)
+      } else {
+        isSpacePending = true
+      }
+    }
+    return result
+  }
+}
