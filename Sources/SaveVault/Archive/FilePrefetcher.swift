@@ -35,12 +35,13 @@ final class FilePrefetcher: @unchecked Sendable {
   private var current: [Item] = []
   private var position = 0
 
-  /// Starts reading `paths` (relative to `root`), whose sizes at the scan were `sizes`.
-  init(root: String, paths: [String], sizes: [Int64]) {
+  /// Starts reading `paths` (a scan's, found through `source`), whose sizes at the scan were
+  /// `sizes`.
+  init(source: SaveSource, paths: [String], sizes: [Int64]) {
     let thread = Thread { [self] in
       var batch: [Item] = []
       batch.reserveCapacity(Self.batchSize)
-      let folders = FolderDescriptors(root: root)
+      let folders = FolderDescriptors(source: source)
       for (path, size) in zip(paths, sizes) {
         batch.append(size > Self.smallFileLimit ? .large : Self.readWhole(path, in: folders))
         if batch.count == Self.batchSize {
@@ -221,16 +222,25 @@ final class SaveFileReading {
 /// come in the scan's order, folder by folder, so the kernel resolves one name per file
 /// instead of the whole path.
 final class FolderDescriptors {
-  let root: String
+  let source: SaveSource
+  private var root = ""
   private var folder = ""
   private var fd: Int32 = -1
 
-  init(root: String) { self.root = root }
+  init(source: SaveSource) { self.source = source }
+
+  convenience init(root: String) { self.init(source: SaveSource(root: root)) }
 
   deinit { if fd >= 0 { close(fd) } }
 
-  /// Opens `path` (relative to the root, in `RawName`'s mapping) for packing.
-  func openFile(_ path: String) throws(ArchiveError) -> SaveFileReading {
+  /// Opens `path` (a scan's path, in `RawName`'s mapping) for packing.
+  func openFile(_ scanPath: String) throws(ArchiveError) -> SaveFileReading {
+    let (root, path) = source.split(scanPath)
+    if root != self.root {
+      if fd >= 0 { close(fd) }
+      fd = -1
+      self.root = root
+    }
     let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
     let parent = slash.map { String(path[..<$0]) } ?? ""
     // By bytes: two names may be canonically equivalent strings (é and e + ◌́) and still be

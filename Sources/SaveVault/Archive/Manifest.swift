@@ -35,6 +35,23 @@ public struct ArchiveHeader: Codable, Equatable, Sendable {
   public var game: String
   public var device: String
   public var createdMs: Int64
+  /// For a game of several locations: each location's top-level folder, portable form and
+  /// folder where the archive was made. Absent for a one-folder save, whose content is at the top.
+  public var locations: [ArchiveLocation]?
+}
+
+/// What an archive of several locations says about each: its top-level folder, its portable
+/// form (where it is on any machine), and the folder it was on the device that made it.
+public struct ArchiveLocation: Codable, Sendable, Equatable {
+  public var name: String
+  public var portable: PortableLocation
+  public var path: String
+
+  public init(name: String, portable: PortableLocation, path: String) {
+    self.name = name
+    self.portable = portable
+    self.path = path
+  }
 }
 
 /// The manifest SaveVault writes as an archive's last entry, `.savevault/manifest.json`:

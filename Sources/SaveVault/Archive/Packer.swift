@@ -66,9 +66,9 @@ struct Packer {
     let hardlinks = scan.hardlinks()
     let files = scan.entries.indices.filter { scan.entries[$0].kind == .file && hardlinks[$0] == nil }
       .map { scan.entries[$0] }
-    let prefetcher = FilePrefetcher(root: scan.root, paths: files.map(\.path), sizes: files.map(\.size))
+    let prefetcher = FilePrefetcher(source: scan.source, paths: files.map(\.path), sizes: files.map(\.size))
     defer { prefetcher.stop() }
-    let folders = FolderDescriptors(root: scan.root)  // the packer's own, for large files
+    let folders = FolderDescriptors(source: scan.source)  // the packer's own, for large files
     for (index, item) in scan.entries.enumerated() {
       archive_entry_clear(e)
       // The name's bytes as they are: libarchive writes them as UTF-8 when they are, and with

@@ -19,6 +19,12 @@ public struct Target: Sendable, Equatable {
   /// Whether the game's name was taken from the save directory's last component (no
   /// `--game`), rather than named by the player or the config file.
   public var isNameFromFolder = false
+  /// A game of several locations (or of locations given with placeholders): each of them, the
+  /// first being `saveDirectory`. Empty for a one-folder game, whose archives hold its
+  /// folder's content at the top.
+  public var locations: [SaveLocation] = []
+  /// Globs of paths inside the locations that are not part of the save (`*.log`, `cache/**`).
+  public var exclude: [String] = []
 
   /// What the agreement is kept per: the container's canonical location, and for S3 its endpoint
   /// (one bucket name on two servers is two containers). A folder is keyed by its path as
@@ -87,6 +93,7 @@ extension Target {
     var saveDirectory = request.saveDirectory
     var saveDirectoryBase = context.currentDirectory
     var gameEntry: ConfigFile.GameEntry?
+    var locations: [SaveLocation] = []
     if let name = request.game, let entry = config.games?[name] {
       if let unknown = config.unknownKeys.first(where: { $0.game == name }) {
         throw .unknownKey(unknown, configPath: configPath ?? paths.configFile)
@@ -95,6 +102,10 @@ extension Target {
       if saveDirectory == nil {
         saveDirectory = entry.saveDir
         saveDirectoryBase = configFolder
+        if let listed = entry.locations, !listed.isEmpty {
+          locations = try Self.locations(of: entry, game: name, configFolder: configFolder, paths: paths)
+          saveDirectory = locations.first?.path
+        }
       }
     } else if let name = request.game, request.saveDirectory == nil {
       throw .unknownGame(name: name, configPath: configPath ?? paths.configFile)
@@ -137,10 +148,13 @@ extension Target {
     let configured = try ArchiveCompression.configured(
       game: gameEntry?.compress, file: config.compress, configPath: configPath ?? paths.configFile)
     let compression = request.compression ?? configured
-    return Target(
+    var target = Target(
       game: game, saveDirectory: saveDirectoryPath, containerURL: containerURL,
       container: location, device: ArchiveName.sanitize(device: device), limits: limits, s3: s3,
       compression: compression, isNameFromFolder: isNameFromFolder)
+    target.locations = locations
+    target.exclude = locations.isEmpty ? [] : gameEntry?.exclude ?? []
+    return target
   }
 
   /// The container URL and where it is: `--container` (relative to the current folder), else

@@ -48,6 +48,16 @@ public struct SaveScan: Sendable {
   public var entries: [SaveScanEntry]
   /// Entries left out, with why.
   public var skipped: [(path: String, reason: String)]
+  /// For a save of several locations: each top-level name of `entries` and the real folder it
+  /// stands for (`SaveSource`); empty for a one-folder save.
+  public var locations: [String: String] = [:]
+
+  /// Paths left out by the game's `exclude` globs (under their location's name): not part of
+  /// the save, and kept where they are by a restore.
+  public var excluded: [String] = []
+
+  /// Where the entries' files really are.
+  public var source: SaveSource { SaveSource(root: root, locations: locations) }
 
   /// Number of regular files.
   public var fileCount: Int { entries.reduce(0) { $0 + ($1.kind == .file ? 1 : 0) } }
@@ -213,6 +223,37 @@ extension SaveScan {
       }
       try walk(child, relative: subfolder.path)
     }
+  }
+
+  /// Scans a save of several locations as one tree: each location's entries under its own
+  /// top-level `name` (the name's own folder entry is not listed, so that a location missing
+  /// and one empty look alike). A location that does not exist holds nothing; nil when none
+  /// exists. `isExcluded` is asked with each path inside its location (`Saves/cache/x`);
+  /// what it excludes is left out with its folder's content, as not part of the save.
+  public static func scan(
+    locations: [(name: String, path: String)], isExcluded: (String) -> Bool = { _ in false }
+  ) throws -> SaveScan? {
+    var result: SaveScan?
+    for location in locations {
+      guard let part = try scan(location.path) else { continue }
+      var whole = result ?? SaveScan(root: part.root, entries: [], skipped: [])
+      whole.locations[location.name] = part.root
+      var excludedFolders: [String] = []
+      for var entry in part.entries {
+        if excludedFolders.contains(where: { entry.path.hasPrefix($0 + "/") }) { continue }
+        if isExcluded(entry.path) {
+          if entry.kind == .directory { excludedFolders.append(entry.path) }
+          whole.excluded.append(location.name + "/" + entry.path)
+          continue
+        }
+        entry.path = location.name + "/" + entry.path
+        whole.entries.append(entry)
+      }
+      whole.skipped += part.skipped.map { (location.name + "/" + $0.path, $0.reason) }
+      result = whole
+    }
+    result?.entries.sort { pathPrecedes($0.path, $1.path) }
+    return result
   }
 
   private static func readLink(_ folderFD: Int32, _ name: String, fullPath: String) throws -> String {

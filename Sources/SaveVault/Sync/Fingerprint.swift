@@ -38,7 +38,8 @@ struct Fingerprint {
         if let agreed = known[entry.path], agreed.matches(entry), !agreed.detail.isEmpty {
           return ManifestEntry(path: entry.path, kind: .file, size: entry.size, sha256: agreed.detail)
         }
-        let (size, digest) = try Self.hashFile(entry.path, under: scan.root)
+        let (root, relative) = scan.source.split(entry.path)
+        let (size, digest) = try Self.hashFile(relative, under: root)
         return ManifestEntry(path: entry.path, kind: .file, size: size, sha256: digest)
       }
     }

@@ -181,12 +181,12 @@ extension Vault {
       do {
         let (stored, manifest) = try store(
           current, game: target.game, device: target.device, in: container, notBefore: notBefore,
-          compression: target.compression)
+          compression: target.compression, locations: target.archiveLocations)
         return (stored, manifest, current)
       } catch ArchiveError.changedWhileReading(let path) where attempt < attempts {
         verbose("'\(path)' changed while it was read; packing again (attempt \(attempt + 1))")
         usleep(UInt32(100_000 * attempt))
-        guard let again = try SaveScan.scan(target.saveDirectory) else {
+        guard let again = try scanSave(target) else {
           throw VaultError.saveDirectoryMissing(path: target.saveDirectory)
         }
         current = again
@@ -206,13 +206,14 @@ extension Vault {
   func store(
     _ scan: SaveScan, game: String, device: String, in container: any Container,
     notBefore: Int64 = Int64.min, avoiding: Set<Int64> = [], compression: ArchiveCompression = .none,
-    reportsProgress: Bool = true
+    locations: [ArchiveLocation]? = nil, reportsProgress: Bool = true
   ) throws -> (StoredArchive, Manifest) {
     var createdMs = max(context.clock(), notBefore)
     while avoiding.contains(createdMs) { createdMs += 1 }
     for attempt in 1...Self.nameAttempts {
       let name = ArchiveName(createdMs: createdMs, device: device, compression: compression)
-      let header = ArchiveHeader(format: 1, game: game, device: name.device, createdMs: createdMs)
+      let header = ArchiveHeader(
+        format: 1, game: game, device: name.device, createdMs: createdMs, locations: locations)
       var manifest = Manifest(header: header, entries: [])
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in

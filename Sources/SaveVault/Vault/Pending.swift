@@ -16,7 +16,7 @@ extension Vault {
     let held = try lock(target, purpose: "wrap")
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)
-    guard let scan = try SaveScan.scan(target.saveDirectory), !scan.isEmpty else { return nil }
+    guard let scan = try scanSave(target), !scan.isEmpty else { return nil }
     // A folder on another drive than the agreed save (its drive not mounted) is kept too, but
     // noted, so that it waits for the player instead of being uploaded as the save.
     noteSaveNotAsAgreed(target)
@@ -27,7 +27,8 @@ extension Vault {
     // for two saves of this device.
     let (archive, _) = try self.store(
       scan, game: target.game, device: target.device, in: store, notBefore: (agreed ?? Int64.min) + 1,
-      avoiding: Set(preRestoreCopies(game: target.game).map(\.modifiedMs)), compression: target.compression)
+      avoiding: Set(preRestoreCopies(game: target.game).map(\.modifiedMs)), compression: target.compression,
+      locations: target.archiveLocations)
     return store.root + "/" + target.game + "/" + archive.name
   }
 

@@ -35,7 +35,8 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
       do {
         let (stored, manifest) = try finishing.store(
           scan, game: target.game, device: target.device, in: keeper,
-          notBefore: newest.map { $0 + 1 } ?? Int64.min, reportsProgress: false)
+          notBefore: newest.map { $0 + 1 } ?? Int64.min, locations: target.archiveLocations,
+          reportsProgress: false)
         name = stored.name
         contentDigest = ContentDigest.of(manifest.entries)
       } catch {

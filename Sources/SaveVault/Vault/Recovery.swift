@@ -41,7 +41,27 @@ extension Vault {
     if let journal = restoreJournals.load(game: target.game) {
       finish(journal, target: target, note: note)
     }
-    let destination = Platform.resolvedPath(target.saveDirectory)
+    if let journal = locationsJournals.load(game: target.game) {
+      do {
+        try finishLocations(journal, target: target, early: nil, content: nil)
+        locationsJournals.remove(game: target.game)
+        note("finished the interrupted restore of '\(journal.archive)' in every location of '\(target.game)'")
+      } catch {
+        note("could not finish the interrupted restore of '\(journal.archive)' yet: \(error)")
+      }
+    }
+    for path in target.locations.isEmpty ? [target.saveDirectory] : target.locations.map(\.path) {
+      recoverNeighbours(of: path, target: target, note: note)
+    }
+    // A killed undo's scratch archive: only a packed duplicate of a folder copy still there.
+    if exists(Self.undoScratch(paths) + "/" + target.game) { removeUndoScratch(game: target.game) }
+    return repaired
+  }
+
+  /// Repairs what an interrupted restore left beside the save folder `path` with no journal
+  /// naming it (see `recoverInterruptedRestore`).
+  private func recoverNeighbours(of path: String, target: Target, note: (String) -> Void) {
+    let destination = Platform.resolvedPath(path)
     let parent = (destination as NSString).deletingLastPathComponent
     let neighbours = (try? Platform.directoryNames(parent)) ?? []
     for name in neighbours.filter({ $0.hasPrefix(Self.stagingPrefix(target.game)) }) {
@@ -65,9 +85,6 @@ extension Vault {
         note("an interrupted restore had replaced the save; the replaced one is kept at '\(kept)'")
       }
     }
-    // A killed undo's scratch archive: only a packed duplicate of a folder copy still there.
-    if exists(Self.undoScratch(paths) + "/" + target.game) { removeUndoScratch(game: target.game) }
-    return repaired
   }
 
   /// Where undo packs a folder copy before restoring it (see `putBack`).

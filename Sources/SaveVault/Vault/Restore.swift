@@ -83,6 +83,12 @@ extension Vault {
       chosen = named
     }
     verbose("restoring '\(chosen.name)' (\(chosen.size) bytes, made by \(chosen.device ?? "another tool"))")
+    if !target.locations.isEmpty {
+      return try performLocationsRestore(
+        target, container: container, chosen: chosen, seen: seen,
+        rolledBackFrom: undoing == nil && chosen.name != archives.first?.name ? archives.first?.name : nil,
+        undoing: undoing, beforeDone: beforeDone)
+    }
 
     let current = seen.scan
     let destination = current?.root ?? Platform.resolvedPath(target.saveDirectory)
@@ -271,7 +277,7 @@ extension Vault {
         finishing.context.interruption = Interruption()
         let (copy, _) = try finishing.store(
           replaced, game: target.game, device: target.device, in: keeper,
-          notBefore: newest.map { $0 + 1 } ?? Int64.min)
+          notBefore: newest.map { $0 + 1 } ?? Int64.min, locations: target.archiveLocations)
         copyPath = keeper.root + "/" + target.game + "/" + copy.name
         verbose("kept the replaced save as '\(copyPath ?? "")'")
       } catch {

@@ -124,7 +124,7 @@ extension Vault {
   /// `checkingListing`: whether a listing that lacks the agreed archive is refused (as
   /// incomplete) rather than believed.
   func look(_ target: Target, container: any Container, checkingListing: Bool) throws -> Seen {
-    let scan = try SaveScan.scan(target.saveDirectory)
+    let scan = try scanSave(target)
     let record = agreements.load(target)
     let archives = try listArchives(target, container: container, record: checkingListing ? record : nil)
     return Seen(scan: scan, agreement: record, archives: archives)
@@ -216,7 +216,7 @@ extension Vault {
 
   /// Reads the save directory, the container and the agreement, and decides the state.
   func assess(_ target: Target, container: any Container) throws -> Assessment {
-    let scan = try SaveScan.scan(target.saveDirectory)
+    let scan = try scanSave(target)
     let kept = agreements.load(target)
     let archives = try listArchives(target, container: container, record: kept)
     let latest = archives.first

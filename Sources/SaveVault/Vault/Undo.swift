@@ -105,7 +105,8 @@ extension Vault {
         game: target.game, reason: "the pre-restore copy '\(source.path)' is gone")
     }
     let (packed, _) = try store(
-      scan, game: target.game, device: target.device, in: scratch, reportsProgress: false)
+      scan, game: target.game, device: target.device, in: scratch, locations: target.archiveLocations,
+      reportsProgress: false)
     // What no archive holds (symlinks leading outside, FIFOs) comes back from the folder itself.
     return try performRestore(
       target, container: scratch, selection: .named(packed.name),
@@ -132,7 +133,7 @@ extension Vault {
     // older one) would be restored again by the agreement put back.
     guard let archive = point.restoredArchive, archive != record.archive,
       (ArchiveName(parsing: archive)?.createdMs ?? .max) > (record.newestKnownMs ?? .min),
-      let scan = try SaveScan.scan(target.saveDirectory),
+      let scan = try scanSave(target),
       try !Fingerprint(scan: scan).hasChanged(
         since: record, index: { agreements.loadIndex(game: game, container: point.container) })
     else {

@@ -116,7 +116,7 @@ extension Vault {
     let scan: SaveScan
     do {
       scan =
-        try SaveScan.scan(target.saveDirectory)
+        try scanSave(target)
         ?? SaveScan(root: target.saveDirectory, entries: [], skipped: [])
     } catch {
       return  // unreadable: no evidence either way

@@ -1,0 +1,294 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a restore of a game of several locations is about to do, written before the first
+/// rename and removed when it is done: for each location, the folder extracted for it, the
+/// save folder it replaces and where the old one goes. A kill anywhere after it is written is
+/// finished by the next command of the game (`finishLocations`): every location then holds
+/// the archive's content, the replaced ones kept as one pre-restore copy.
+struct LocationsRestoreJournal: GameRecord, Equatable {
+  struct Move: Codable, Equatable {
+    /// The location's top-level name in the archive.
+    var name: String
+    /// The location's folder, where it really is.
+    var destination: String
+    /// The extracted content, renamed to `destination` by the swap.
+    var staging: String
+    /// Where the old folder goes (nil when there was none).
+    var aside: String?
+  }
+
+  var game: String
+  var container: String
+  var archive: String
+  var moves: [Move]
+  /// The content digest of the restored save, under this device's location names.
+  var contentDigest: String
+  var undoing: UndoPoint? = nil
+  var rolledBackFrom: String? = nil
+}
+
+extension Vault {
+  var locationsJournals: GameRecordStore<LocationsRestoreJournal> {
+    GameRecordStore(directory: paths.stateDirectory + "/restores-locations")
+  }
+
+  /// `performRestore` for a game of several locations. The archive is extracted once beside
+  /// the first location and verified whole; each location's folder is then moved beside its
+  /// own save folder (or extracted again there, when it is on another filesystem), so that
+  /// nothing is swapped before every location is ready. The save being replaced is packed into
+  /// one pre-restore copy before the swaps; then each location is swapped in by two renames.
+  func performLocationsRestore(
+    _ target: Target, container: any Container, chosen: StoredArchive, seen: Seen, rolledBackFrom: String?,
+    undoing: UndoPoint?, beforeDone: () throws -> Void
+  ) throws -> RestoreReport {
+    let first = target.locations[0]
+    let firstParent = try makeParent(of: Platform.resolvedPath(first.path))
+    let staging = try makeFolder(in: firstParent, prefix: Self.stagingPrefix(target.game))
+    var made: [String] = [staging]
+    var isDone = false
+    let early = startPreRestoreCopy(of: seen.scan, target: target)
+    defer {
+      if !isDone {
+        made.forEach(removeTree)
+        discard(early, target: target)
+      }
+    }
+    let extraction = try extract(chosen, from: container, target: target, into: staging)
+    let plan = try destinations(of: extraction.header?.locations, target: target, archive: chosen.name)
+    try context.checkpoint("restore.extracted")
+
+    var moves: [LocationsRestoreJournal.Move] = []
+    for (archiveName, location) in plan {
+      let destination = Platform.resolvedPath(location.path)
+      if Platform.isMountPoint(destination) {
+        throw VaultError.saveDirectoryIsMountPoint(path: location.path)
+      }
+      let parent = try makeParent(of: destination)
+      let own = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
+      made.append(own)
+      let content = staging + "/" + (archiveName ?? "")
+      if archiveName != nil, Self.exists(content) {
+        if rename(content, own) != 0 {
+          guard errno == EXDEV else {
+            throw VaultError.io(path: own, reason: Platform.describe(errno: errno))
+          }
+          // Another filesystem: the archive is extracted again there, and only this
+          // location's folder kept.
+          let again = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
+          made.append(again)
+          _ = try extract(chosen, from: container, target: target, into: again)
+          guard rename(again + "/" + (archiveName ?? ""), own) == 0 else {
+            throw VaultError.io(path: own, reason: Platform.describe(errno: errno))
+          }
+          removeTree(again)
+        }
+      }
+      let skipped = (seen.scan?.skipped ?? []).compactMap { item -> (path: String, reason: String)? in
+        item.path.hasPrefix(location.name + "/")
+          ? (String(item.path.dropFirst(location.name.count + 1)), item.reason) : nil
+      }
+      if !skipped.isEmpty { carryOver(skipped, from: destination, into: own) }
+      keepExcluded(seen.scan?.excluded ?? [], name: location.name, from: destination, into: own)
+      try flush(own)
+      moves.append(.init(name: location.name, destination: destination, staging: own, aside: nil))
+    }
+    removeTree(staging)
+    made.removeFirst()
+
+    // The save being replaced is safe before anything of it moves.
+    if let early, early.wait() == nil {
+      throw VaultError.preRestoreCopyFailed(
+        game: target.game, folder: preRestoreStore().root + "/" + target.game,
+        reason: early.failure.map(Self.plainReason) ?? "it could not be packed")
+    }
+    for index in moves.indices where Self.exists(moves[index].destination) {
+      let parent = (moves[index].destination as NSString).deletingLastPathComponent
+      moves[index].aside = try makeFolder(in: parent, prefix: Self.asidePrefix(target.game))
+    }
+    // The restored content under this device's names for the locations.
+    let names = Dictionary(plan.compactMap { name, location in name.map { ($0, location.name) } }) { a, _ in a
+    }
+    let content = extraction.entries.compactMap { entry -> ManifestEntry? in
+      var entry = entry
+      if extraction.header?.locations == nil {
+        entry.path = first.name + "/" + entry.path
+        return entry
+      }
+      let parts = entry.path.split(separator: "/", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let renamed = names[parts[0]] else { return nil }
+      entry.path = renamed + "/" + parts[1]
+      return entry
+    }
+    let journal = LocationsRestoreJournal(
+      game: target.game, container: target.agreementKey, archive: chosen.name, moves: moves,
+      contentDigest: ContentDigest.of(content), undoing: undoing, rolledBackFrom: rolledBackFrom)
+    try locationsJournals.save(journal)
+    isDone = true
+    try context.failpoints.hit("restore.journaled")
+    let preRestoreCopy = try finishLocations(journal, target: target, early: early, content: content)
+    try beforeDone()
+    context.failpoints.reach("restore.agreed")
+    locationsJournals.remove(game: target.game)
+    let files = content.filter { $0.kind == .file }
+    return RestoreReport(
+      game: target.game, container: target.containerURL, archive: chosen.name, saveDir: target.saveDirectory,
+      verified: extraction.isVerified, files: files.count, bytes: files.reduce(0) { $0 + ($1.size ?? 0) },
+      preRestoreCopy: preRestoreCopy, rolledBackFrom: rolledBackFrom)
+  }
+
+  /// Completes the swaps `journal` describes (from wherever a kill stopped them), keeps the
+  /// replaced folders as one pre-restore copy, and records the agreement. Returns the copy's
+  /// path. Leaves the journal for the caller to remove.
+  @discardableResult
+  func finishLocations(
+    _ journal: LocationsRestoreJournal, target: Target, early: EarlyPreRestoreCopy?, content: [ManifestEntry]?
+  ) throws -> String? {
+    for move in journal.moves where Self.exists(move.staging) {
+      if let aside = move.aside, Self.exists(move.destination) {
+        if Self.isEmptyFolder(aside) || !Self.exists(aside) {
+          guard rename(move.destination, aside) == 0 else {
+            throw VaultError.io(
+              path: move.destination, reason: "cannot move it aside: \(Platform.describe(errno: errno))")
+          }
+        }
+      }
+      context.failpoints.reach("restore.between-renames")
+      guard rename(move.staging, move.destination) == 0 else {
+        throw VaultError.io(path: move.destination, reason: Platform.describe(errno: errno))
+      }
+      try? Platform.syncDirectory((move.destination as NSString).deletingLastPathComponent)
+    }
+    try context.failpoints.hit("restore.swapped")
+    // The replaced folders, as one save under the locations' names.
+    let asides = journal.moves.compactMap { move in move.aside.map { (name: move.name, path: $0) } }
+      .filter { Self.exists($0.path) }
+    let replaced = try? SaveScan.scan(locations: asides, isExcluded: Self.exclusion(target))
+    var kept: String?
+    if let replaced, !replaced.isEmpty {
+      if let early, let name = early.wait(), replaced.metadataDigest == early.scan.metadataDigest,
+        let entries = try? Fingerprint(scan: replaced).contentEntries(),
+        ContentDigest.of(entries) == early.contentDigest
+      {
+        kept = preRestoreStore().root + "/" + target.game + "/" + name
+      } else {
+        let keeper = preRestoreStore(creating: true)
+        let newest = preRestoreCopies(game: target.game).first?.modifiedMs
+        var finishing = self
+        finishing.context.interruption = Interruption()
+        let (copy, _) = try finishing.store(
+          replaced, game: target.game, device: target.device, in: keeper,
+          notBefore: newest.map { $0 + 1 } ?? Int64.min, locations: target.archiveLocations)
+        kept = keeper.root + "/" + target.game + "/" + copy.name
+      }
+      verbose("kept the replaced save as '\(kept ?? "")'")
+    } else if let early {
+      discard(early, target: target)
+    }
+    noteUndoPoint(
+      target, kept: kept, restoredArchive: journal.undoing == nil ? journal.archive : nil,
+      container: journal.undoing?.container ?? journal.container)
+    for aside in asides { removeKept(aside.path, game: target.game) }
+    try context.failpoints.hit("restore.kept")
+    if journal.undoing == nil, let restored = try scanSave(target) {
+      let entries = try content ?? Fingerprint(scan: restored).contentEntries()
+      if ContentDigest.of(entries) == journal.contentDigest {
+        try recordAgreement(
+          target: target, archive: journal.archive, scan: restored, content: entries,
+          rolledBackFrom: journal.rolledBackFrom)
+      }
+    } else if let point = journal.undoing {
+      _ = try? putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)
+    }
+    return kept
+  }
+
+  /// Which folder of this machine each location of the archive goes to, and which of the
+  /// game's locations the archive has nothing for (they are emptied, their content kept).
+  /// A location is matched by its portable form, else by its name; an archive of one folder
+  /// is the first location's content. Throws, before anything changes, for a location of the
+  /// archive that has no place here.
+  private func destinations(of stored: [ArchiveLocation]?, target: Target, archive: String) throws
+    -> [(archiveName: String?, location: SaveLocation)]
+  {
+    guard let stored else {
+      return [("", target.locations[0])] + target.locations.dropFirst().map { (nil, $0) }
+    }
+    var plan: [(archiveName: String?, location: SaveLocation)] = []
+    var used = Set<String>()
+    for location in stored {
+      guard
+        let here = target.locations.first(where: {
+          $0.portable == location.portable && !used.contains($0.name)
+        })
+          ?? target.locations.first(where: { $0.name == location.name && !used.contains($0.name) })
+      else {
+        throw VaultError.locationNotHere(
+          game: target.game, archive: archive, location: location.portable.template, madeAt: location.path)
+      }
+      used.insert(here.name)
+      plan.append((location.name, here))
+    }
+    return plan + target.locations.filter { !used.contains($0.name) }.map { (nil, $0) }
+  }
+
+  /// Extracts `chosen` into `folder`, verified (see `performRestore`).
+  private func extract(
+    _ chosen: StoredArchive, from container: any Container, target: Target, into folder: String
+  )
+    throws -> Extractor.Extraction
+  {
+    try container.read(game: target.game, name: chosen.name) { fd in
+      var info = stat()
+      guard fstat(fd, &info) == 0, Int64(info.st_size) == chosen.size else {
+        throw ArchiveError.refused(archive: chosen.name, reason: "its size changed while it was read")
+      }
+      let free = Platform.freeBytes(at: folder).map { FreeSpace(path: folder, bytes: $0) }
+      try free?.check(total: chosen.size)
+      let meter = ProgressMeter(.extracting, total: chosen.size, context: context)
+      return try Extractor(limits: target.limits, freeSpace: free, meter: meter).extract(
+        fd: fd, archiveName: chosen.name, into: folder)
+    }
+  }
+
+  /// Flushes every file and folder under `folder` to disk.
+  private func flush(_ folder: String) throws {
+    guard let scan = try SaveScan.scan(folder) else { return }
+    Platform.syncTree(
+      folder, files: scan.entries.filter { $0.kind == .file }.map(\.path),
+      folders: scan.entries.filter { $0.kind == .directory }.map(\.path))
+  }
+
+  private func makeParent(of destination: String) throws -> String {
+    let parent = (destination as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    } catch {
+      throw VaultError.io(path: parent, reason: "cannot create it: \(error.localizedDescription)")
+    }
+    return parent
+  }
+
+  func makeFolder(in parent: String, prefix: String) throws -> String {
+    do {
+      return try Platform.makeTemporaryDirectory(prefix: parent + "/" + prefix)
+    } catch {
+      throw VaultError.io(
+        path: parent, reason: "cannot create a folder there: \(Platform.describe(errno: error.code))")
+    }
+  }
+
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  private static func isEmptyFolder(_ path: String) -> Bool {
+    (try? Platform.directoryNames(path))?.isEmpty == true
+  }
+}
