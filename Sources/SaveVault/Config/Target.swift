@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a command works on: one game, its save directory, the container and this device.
 public struct Target: Sendable, Equatable {
   /// The game's name: the folder inside the container.
@@ -196,6 +198,27 @@ extension Target {
   /// What `isValidGameName` accepts, in words (for errors and help).
   public static let gameNameRule =
     "1 to \(maxGameNameBytes) bytes in UTF-8, with no '/', '\\' or control character, not starting with '.'"
+
+  /// The game name for a title (a detected game's, or one `add --detect` is given): the
+  /// title itself when it is a safe name; else `: ` becomes ` - `, every other `/`, `\` and
+  /// `:` becomes `-`, control characters go, runs of dots become one, leading dots and spaces
+  /// go, and the result is cut to `maxGameNameBytes` on a character boundary. The title stays
+  /// the display name. "Half-Life 2: Episode One" is "Half-Life 2 - Episode One"; ".hack//G.U."
+  /// is "hack--G.U.".
+  public static func gameName(forTitle title: String) -> String {
+    if isValidGameName(title), !title.contains(":"), !title.contains("..") { return title }
+    var name = title.replacingOccurrences(of: ": ", with: " - ")
+    name = String(
+      name.unicodeScalars.compactMap { scalar -> Character? in
+        if scalar == "/" || scalar == "\\" || scalar == ":" { return "-" }
+        return scalar.value < 0x20 || scalar.value == 0x7f ? nil : Character(scalar)
+      })
+    while name.contains("..") { name = name.replacingOccurrences(of: "..", with: ".") }
+    while let first = name.first, first == "." || first == " " { name.removeFirst() }
+    while name.utf8.count > maxGameNameBytes { name.removeLast() }
+    name = name.trimmingCharacters(in: .whitespaces)
+    return name.isEmpty ? "game" : name
+  }
 
   /// Whether `name` can be a game folder: see `gameNameRule`.
   public static func isValidGameName(_ name: String) -> Bool {

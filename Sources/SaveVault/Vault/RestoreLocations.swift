@@ -190,9 +190,12 @@ extension Vault {
     } else if let early {
       discard(early, target: target)
     }
-    noteUndoPoint(
-      target, kept: kept, restoredArchive: journal.undoing == nil ? journal.archive : nil,
-      container: journal.undoing?.container ?? journal.container)
+    // Recovery after the replaced folders were kept and removed has noted the undo point already.
+    if early != nil || content != nil || !asides.isEmpty {
+      noteUndoPoint(
+        target, kept: kept, restoredArchive: journal.undoing == nil ? journal.archive : nil,
+        container: journal.undoing?.container ?? journal.container)
+    }
     for aside in asides { removeKept(aside.path, game: target.game) }
     try context.failpoints.hit("restore.kept")
     if journal.undoing == nil, let restored = try scanSave(target) {

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A game of several locations through the built binary: one archive holds them all (a plain
+/// tar, each location under its own top-level folder), they are in sync or changed together,
+/// a restore replaces them all (or none), undo puts them all back, a kill anywhere leaves every
+/// location old or every location new, and what the `exclude` globs leave out stays in place.
+@Suite("Locations: a game kept in several folders is one save")
+struct LocationsTests {
+  /// A sandbox whose config has the game `multi` in `<dir>/a/Saves` and `<dir>/b/Config`
+  /// (logs excluded), on the folder container.
+  static func world(_ label: String, device: String = "pc") throws -> Sandbox {
+    let sandbox = try Sandbox("locations-\(label)", device: device)
+    try write(sandbox, locations: [sandbox.path("a/Saves"), sandbox.path("b/Config")])
+    return sandbox
+  }
+
+  static func write(_ sandbox: Sandbox, locations: [String]) throws {
+    let config: [String: Any] = [
+      "container": sandbox.cloud,
+      "games": ["multi": ["locations": locations, "exclude": ["*.log"]]],
+    ]
+    try makeDirectory((sandbox.config as NSString).deletingLastPathComponent)
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: sandbox.config))
+  }
+
+  /// Writes a save state `seed` into both locations (and a log that is no part of it).
+  static func writeState(_ sandbox: Sandbox, _ seed: Int) throws {
+    try makeDirectory(sandbox.path("a/Saves/slot"))
+    try makeDirectory(sandbox.path("b/Config"))
+    try writeFile(sandbox.path("a/Saves/slot/1.sav"), "save \(seed)\n")
+    try writeFile(sandbox.path("a/Saves/profile.dat"), String(repeating: "p\(seed)", count: 20_000))
+    try writeFile(sandbox.path("b/Config/options.ini"), "volume=\(seed)\n")
+    try writeFile(sandbox.path("b/Config/game.log"), "log of run \(seed)\n")
+  }
+
+  /// Both locations' content (the log left out).
+  static func state(_ sandbox: Sandbox) -> [String: String] {
+    var state: [String: String] = [:]
+    for (name, folder) in [("1", "a/Saves"), ("2", "b/Config")] {
+      for (path, digest) in digestTree(sandbox.path(folder)) where !path.hasSuffix(".log") {
+        state[name + "/" + path] = digest
+      }
+    }
+    return state
+  }
+
+  @Test(
+    "one archive holds every location, readable by GNU tar and Python; restore and undo move them together")
+  func roundTrip() throws {
+    let sandbox = try Self.world("round-trip")
+    try Self.writeState(sandbox, 1)
+    let first = Self.state(sandbox)
+    try sandbox.ok(["backup", "--game", "multi"])
+    let archive = try #require(sandbox.archives("multi").first)
+    let path = sandbox.cloud + "/multi/" + archive
+    let listed = try ProgramRunner().run("/bin/tar", ["-tf", path]).stdout.split(separator: "\n")
+    #expect(listed.contains("1-Saves/slot/1.sav") && listed.contains("2-Config/options.ini"), "\(listed)")
+    #expect(!listed.contains { $0.hasSuffix(".log") }, "an excluded file was packed: \(listed)")
+    let python = try ProgramRunner().run(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        "import tarfile,sys,json; t=tarfile.open(sys.argv[1]); h=json.load(t.extractfile('.savevault/header.json')); print(sorted(l['name'] for l in h['locations']))",
+        path,
+      ])
+    #expect(python.stdout.contains("['1-Saves', '2-Config']"), "\(python.stdout) \(python.stderr)")
+    #expect(try sandbox.state(["--game", "multi"]) == "in-sync")
+
+    try Self.writeState(sandbox, 2)
+    #expect(try sandbox.state(["--game", "multi"]) == "local-changed")
+    try sandbox.ok(["restore", "--game", "multi", "--latest"])
+    #expect(Self.state(sandbox) == first, "restore brought back every location")
+    #expect(text(sandbox.path("b/Config/game.log")) == "log of run 2\n", "the excluded log stayed")
+    #expect(try sandbox.state(["--game", "multi"]) == "in-sync")
+
+    try sandbox.ok(["restore", "--game", "multi", "--undo"])
+    #expect(text(sandbox.path("a/Saves/slot/1.sav")) == "save 2\n", "undo put back the first location")
+    #expect(text(sandbox.path("b/Config/options.ini")) == "volume=2\n", "undo put back the second location")
+    #expect(text(sandbox.path("b/Config/game.log")) == "log of run 2\n")
+    let leftovers = ["a", "b"].flatMap { folder in
+      ((try? Platform.directoryNames(sandbox.path(folder))) ?? []).filter { $0.hasPrefix(".savevault") }
+    }
+    #expect(leftovers == [], "left beside the locations: \(leftovers)")
+  }
+
+  @Test("a change in any one location is a change of the game")
+  func changeInOneLocation() throws {
+    let sandbox = try Self.world("one-changed")
+    try Self.writeState(sandbox, 1)
+    try sandbox.ok(["backup", "--game", "multi"])
+    try writeFile(sandbox.path("b/Config/options.ini"), "volume=9\n")
+    #expect(try sandbox.state(["--game", "multi"]) == "local-changed")
+    try writeFile(sandbox.path("b/Config/game.log"), "only the log changed\n")
+    try writeFile(sandbox.path("b/Config/options.ini"), "volume=1\n")
+    #expect(try sandbox.state(["--game", "multi"]) == "in-sync", "an excluded file is no part of the save")
+  }
+
+  @Test("another device restores each location into its own folders, matched by name")
+  func anotherDevice() throws {
+    let deck = try Self.world("two-devices", device: "deck")
+    try Self.writeState(deck, 1)
+    let made = Self.state(deck)
+    try deck.ok(["backup", "--game", "multi"])
+    let desktop = deck.device("desktop")
+    try Self.write(desktop, locations: [desktop.path("desk/one/Saves"), desktop.path("desk/two/Config")])
+    try desktop.ok(["restore", "--game", "multi", "--latest"])
+    #expect(digestTree(desktop.path("desk/one/Saves")) == digestTree(deck.path("a/Saves")))
+    #expect(
+      digestTree(desktop.path("desk/two/Config")).keys.sorted() == ["options.ini"],
+      "the desktop's second location holds the deck's (no log: excluded)")
+    #expect(Self.state(deck) == made)
+    #expect(try desktop.state(["--game", "multi"]) == "in-sync")
+  }
+
+  @Test("an archive location with no place here is refused before anything changes (exit 2)")
+  func locationNotHere() throws {
+    let deck = try Self.world("not-here", device: "deck")
+    try Self.writeState(deck, 1)
+    try deck.ok(["backup", "--game", "multi"])
+    let desktop = deck.device("desktop")
+    try Self.write(desktop, locations: [desktop.path("only/Saves")])
+    try makeDirectory(desktop.path("only/Saves"))
+    try writeFile(desktop.path("only/Saves/mine.sav"), "the desktop's own\n")
+    let refused = try desktop.run(["restore", "--game", "multi", "--latest"])
+    #expect(refused.code == 2, "\(refused.stderr)")
+    #expect(refused.stderr.contains("2-Config") || refused.stderr.contains("b/Config"), "\(refused.stderr)")
+    #expect(text(desktop.path("only/Saves/mine.sav")) == "the desktop's own\n", "nothing changed")
+    #expect(((try? Platform.directoryNames(desktop.path("only"))) ?? []) == ["Saves"], "nothing left beside")
+  }
+
+  @Test(
+    "SIGKILL at every point of a restore leaves every location old or every location new",
+    arguments: [
+      "progress.extracting=kill@1", "restore.extracted=kill", "restore.journaled=kill",
+      "restore.between-renames=kill", "restore.between-renames=kill@2", "restore.swapped=kill",
+      "restore.kept=kill",
+    ])
+  func killDuringRestore(point: String) throws {
+    let sandbox = try Self.world("kill")
+    try Self.writeState(sandbox, 1)
+    let first = Self.state(sandbox)
+    try sandbox.ok(["backup", "--game", "multi"])
+    let older = try #require(sandbox.archives("multi").first)
+    try Self.writeState(sandbox, 2)
+    let second = Self.state(sandbox)
+    try sandbox.ok(["backup", "--game", "multi"])
+    let killed = try sandbox.run(
+      ["restore", "--game", "multi", "--archive", older], environment: ["SAVEVAULT_FAILPOINTS": point])
+    try #require(killed.wasSignaled && killed.code == SIGKILL, "\(point) never fired: \(killed.stderr)")
+    let status = try sandbox.run(["status", "--game", "multi", "--json"])
+    try #require(status.code == 0, "status after a kill at \(point): \(status.stderr)")
+    let after = Self.state(sandbox)
+    #expect(after == first || after == second, "the locations are a mix after a kill at \(point)")
+    if ["restore.between-renames", "restore.swapped", "restore.kept"].contains(where: point.hasPrefix)
+      || point == "restore.journaled=kill"
+    {
+      #expect(after == first, "a kill after the journal finishes the restore (\(point))")
+    } else {
+      #expect(after == second, "a kill before the journal keeps the old save (\(point))")
+    }
+    #expect(text(sandbox.path("b/Config/game.log")) == "log of run 2\n", "the excluded log stayed (\(point))")
+    let leftovers = ["a", "b"].flatMap { folder in
+      ((try? Platform.directoryNames(sandbox.path(folder))) ?? []).filter { $0.hasPrefix(".savevault") }
+    }
+    #expect(leftovers == [], "left beside the locations after \(point): \(leftovers)")
+    // The replaced save can be got back: undo puts the second state back.
+    if after == first {
+      try sandbox.ok(["restore", "--game", "multi", "--undo"])
+      #expect(Self.state(sandbox) == second, "undo after a kill at \(point) puts the replaced save back")
+    }
+  }
+}
