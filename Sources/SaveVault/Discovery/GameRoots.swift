@@ -1,0 +1,165 @@
+import Foundation
+
+/// The player's own folders, passed in as plain values so that discovery reads no environment
+/// and a test can describe any machine (a Deck's `/home/deck`, a desktop's `alice`).
+public struct HostFolders: Sendable, Equatable {
+  /// `$HOME`.
+  public var home: String
+  /// `$XDG_DATA_HOME`, else `~/.local/share`.
+  public var dataHome: String
+  /// `$XDG_CONFIG_HOME`, else `~/.config`.
+  public var configHome: String
+  /// The login name (`<osUserName>`).
+  public var userName: String
+
+  public init(home: String, dataHome: String? = nil, configHome: String? = nil, userName: String) {
+    self.home = home
+    self.dataHome = dataHome ?? home + "/.local/share"
+    self.configHome = configHome ?? home + "/.config"
+    self.userName = userName
+  }
+
+  /// The folders an environment names: `HOME`, `XDG_DATA_HOME`, `XDG_CONFIG_HOME` (ignored
+  /// unless absolute, as the XDG spec says), `USER` or `LOGNAME`.
+  public init(environment: [String: String], home fallbackHome: String) {
+    let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? fallbackHome
+    func absolute(_ name: String) -> String? { environment[name].flatMap { $0.hasPrefix("/") ? $0 : nil } }
+    self.init(
+      home: home, dataHome: absolute("XDG_DATA_HOME"), configHome: absolute("XDG_CONFIG_HOME"),
+      userName: environment["USER"] ?? environment["LOGNAME"] ?? (home as NSString).lastPathComponent)
+  }
+
+  /// The host's `~/.local/share` and `~/.config` too when the XDG variables point elsewhere:
+  /// a game ignores them as often as it honours them.
+  var dataHomes: [String] { unique([dataHome, home + "/.local/share"]) }
+  var configHomes: [String] { unique([configHome, home + "/.config"]) }
+}
+
+/// Where a game was installed from: the store whose ids `storeGameID` is in.
+public enum GameStore: String, Sendable, Equatable, Codable, CaseIterable {
+  case steam, gog, epic, lutris, wine, other
+}
+
+/// One game installed on this machine, as its launcher records it.
+public struct InstalledGame: Sendable, Equatable {
+  public var store: GameStore
+  /// The Steam app id, the GOG product id, Epic's app name, the Lutris slug; nil for a folder
+  /// found under an extra root or in a Wine prefix.
+  public var storeGameID: String?
+  /// The launcher's title (or the folder's name).
+  public var title: String
+  /// The install folder (`<base>`), when known.
+  public var installFolder: String?
+  /// The Wine or Proton prefix (the folder holding `drive_c`), if the game runs in one.
+  public var prefix: String?
+  /// The Steam library, launcher folder, extra root or prefix the game was found in (`<root>`).
+  public var source: String
+  /// Steam: the Steam installation whose `userdata` holds the game's cloud files.
+  public var steamRoot: String?
+  /// The `~/.var/app/<id>` folder of a Flatpak launcher: its games see their XDG folders there.
+  public var sandbox: String?
+
+  public init(
+    store: GameStore, storeGameID: String?, title: String, installFolder: String?, prefix: String?,
+    source: String, steamRoot: String? = nil, sandbox: String? = nil
+  ) {
+    self.store = store
+    self.storeGameID = storeGameID
+    self.title = title
+    self.installFolder = installFolder
+    self.prefix = prefix
+    self.source = source
+    self.steamRoot = steamRoot
+    self.sandbox = sandbox
+  }
+}
+
+/// What is installed on this machine: Steam, Heroic and Lutris as their files say, extra roots
+/// and Wine prefixes as the player named them. One damaged file skips its launcher with a
+/// warning in `warnings`; it never stops the rest.
+public struct GameRoots: Sendable, Equatable {
+  public var host: HostFolders
+  /// The Steam installations, deduplicated by real path.
+  public var steam: [SteamInstallation]
+  /// The Wine prefixes the player named.
+  public var winePrefixes: [String]
+  /// Every installed game found.
+  public var games: [InstalledGame]
+  /// What could not be read, in words; detection went on without it.
+  public var warnings: [String]
+
+  public init(
+    host: HostFolders, steam: [SteamInstallation] = [], winePrefixes: [String] = [],
+    games: [InstalledGame] = [],
+    warnings: [String] = []
+  ) {
+    self.host = host
+    self.steam = steam
+    self.winePrefixes = winePrefixes
+    self.games = games
+    self.warnings = warnings
+  }
+
+  /// Every Steam library of every installation.
+  public var steamLibraries: [String] { steam.flatMap(\.libraries) }
+
+  /// Reads every launcher this machine has. `readYAML` parses a Lutris game file (libyaml's
+  /// `YAMLValue.parse`); without it Lutris is skipped with a warning.
+  public static func scan(
+    host: HostFolders, extraRoots: [String] = [], winePrefixes: [String] = [],
+    readYAML: (@Sendable ([UInt8]) throws -> YAMLValue)? = nil
+  ) -> GameRoots {
+    var roots = GameRoots(host: host, winePrefixes: winePrefixes)
+    roots.steam = SteamInstallation.locate(host: host, warnings: &roots.warnings)
+    let libraries = roots.steamLibraries
+    for installation in roots.steam {
+      roots.games += installation.games(allLibraries: libraries, warnings: &roots.warnings)
+    }
+    for heroic in HeroicRoot.locate(host: host) {
+      roots.games += heroic.games(host: host, warnings: &roots.warnings)
+    }
+    if let readYAML {
+      roots.games += LutrisRoot.games(host: host, readYAML: readYAML, warnings: &roots.warnings)
+    } else if !LutrisRoot.gameFiles(host: host).isEmpty {
+      roots.warnings.append("Lutris games were not read: no YAML reader is available")
+    }
+    for root in extraRoots { roots.games += folderGames(in: root, store: .other, prefix: nil) }
+    for prefix in winePrefixes {
+      for programs in ["drive_c/Program Files", "drive_c/Program Files (x86)", "drive_c/GOG Games"] {
+        roots.games += folderGames(in: prefix + "/" + programs, store: .wine, prefix: prefix)
+      }
+    }
+    return roots
+  }
+
+  /// Each folder in `root` as a game named by the folder.
+  static func folderGames(in root: String, store: GameStore, prefix: String?) -> [InstalledGame] {
+    let names = (try? Platform.directoryNames(root)) ?? []
+    return names.sorted().filter { isDirectory(root + "/" + $0) }.map { name in
+      InstalledGame(
+        store: store, storeGameID: nil, title: name, installFolder: root + "/" + name, prefix: prefix,
+        source: prefix ?? root)
+    }
+  }
+}
+
+/// Whether `path` is a folder (following symlinks).
+func isDirectory(_ path: String) -> Bool {
+  var flag: ObjCBool = false
+  return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
+}
+
+/// The elements of `items` without repeats, first kept.
+func unique<T: Hashable>(_ items: [T]) -> [T] {
+  var seen = Set<T>()
+  return items.filter { seen.insert($0).inserted }
+}
+
+/// The folders of `candidates` that exist, one per real path, first kept.
+func existingFolders(_ candidates: [String]) -> [String] {
+  var seen = Set<String>()
+  return candidates.filter { candidate in
+    guard isDirectory(candidate), let real = Platform.realPath(candidate) else { return false }
+    return seen.insert(real).inserted
+  }
+}

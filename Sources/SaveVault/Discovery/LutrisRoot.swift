@@ -1,0 +1,57 @@
+import Foundation
+
+/// Lutris's game files (`games/*.yml`): `name`, `game_slug`, `game.exe`, `game.prefix`,
+/// `game.working_dir`. The YAML is parsed by the reader passed in (libyaml's, supplied by the
+/// manifest reader) so that this file stays plain reading of values.
+enum LutrisRoot {
+  static let flatpakID = "net.lutris.Lutris"
+
+  /// The `games` folders: native config and data, and Flatpak Lutris's.
+  static func folders(host: HostFolders) -> [(folder: String, sandbox: String?)] {
+    let sandbox = host.home + "/.var/app/" + flatpakID
+    let native = (host.configHomes + host.dataHomes).map { $0 + "/lutris/games" }
+    let flatpak = [sandbox + "/config/lutris/games", sandbox + "/data/lutris/games"]
+    return existingFolders(native + flatpak).map { ($0, flatpak.contains($0) ? sandbox : nil) }
+  }
+
+  /// The game files of every folder.
+  static func gameFiles(host: HostFolders) -> [(file: String, sandbox: String?)] {
+    folders(host: host).flatMap { folder, sandbox in
+      ((try? Platform.directoryNames(folder)) ?? []).sorted()
+        .filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }
+        .map { (folder + "/" + $0, sandbox) }
+    }
+  }
+
+  static func games(
+    host: HostFolders, readYAML: ([UInt8]) throws -> YAMLValue, warnings: inout [String]
+  ) -> [InstalledGame] {
+    var games: [InstalledGame] = []
+    var seen = Set<String>()
+    for (file, sandbox) in gameFiles(host: host) {
+      guard let bytes = FileManager.default.contents(atPath: file),
+        let spec = try? readYAML(Array(bytes)), let game = game(spec: spec, file: file, sandbox: sandbox)
+      else {
+        warnings.append("Lutris game file \(file) was not read: it is damaged or has no game")
+        continue
+      }
+      if seen.insert(game.storeGameID ?? game.title).inserted { games.append(game) }
+    }
+    return games
+  }
+
+  /// The game a parsed `games/<slug>-<n>.yml` describes; nil without a name or slug. The install
+  /// folder is `game.working_dir`, else the folder of `game.exe`.
+  static func game(spec: YAMLValue, file: String, sandbox: String? = nil) -> InstalledGame? {
+    let slug = spec["game_slug"]?.string
+    guard let title = spec["name"]?.string ?? slug else { return nil }
+    let game = spec["game"]
+    let exe = game?["exe"]?.string
+    let folder = game?["working_dir"]?.string ?? exe.map { ($0 as NSString).deletingLastPathComponent }
+    let prefix = game?["prefix"]?.string.map { isDirectory($0 + "/pfx/drive_c") ? $0 + "/pfx" : $0 }
+    return InstalledGame(
+      store: .lutris, storeGameID: slug, title: title,
+      installFolder: folder.flatMap { $0.isEmpty ? nil : $0 },
+      prefix: prefix, source: (file as NSString).deletingLastPathComponent, sandbox: sandbox)
+  }
+}

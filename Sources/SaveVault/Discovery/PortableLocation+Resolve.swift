@@ -1,0 +1,151 @@
+import Foundation
+
+/// Where a portable location is on this machine.
+public enum Resolution: Sendable, Equatable {
+  /// The existing paths it matches (real paths, each once).
+  case existing([String])
+  /// Nothing exists yet, but the game is here (its prefix, install or home folder exists): the
+  /// one path a save would be written to.
+  case wouldBe(String)
+  /// It cannot be placed here: why, and what the player can do.
+  case unresolvable(Advised)
+}
+
+extension PortableLocation {
+  /// Reads the location on this machine: the store's install of the game here (whichever
+  /// Steam library holds it, native or Flatpak, whatever the user's name), its prefix, this
+  /// user's home. Existing matches win; else, when the template has no wildcard left, the path
+  /// to create, preferring `Documents` to `My Documents` and `AppData/Roaming` to
+  /// `Application Data`; `<storeUserId>` only when exactly one Steam user folder exists.
+  public func resolve(on roots: GameRoots) -> Resolution {
+    let context = resolutionContext(on: roots)
+    let candidates = Placeholders.candidates(template, in: context)
+    guard !candidates.isEmpty else { return .unresolvable(missingReason(on: roots, context: context)) }
+    var existing: [String] = []
+    for candidate in candidates {
+      for match in Glob.expand(
+        anchor: candidate.anchor, components: candidate.components, caseSensitive: candidate.caseSensitive)
+      {
+        if let real = Platform.realPath(match.path), !existing.contains(real) { existing.append(real) }
+      }
+    }
+    if !existing.isEmpty { return .existing(existing) }
+    guard !hasWildcard else {
+      return .unresolvable(
+        "nothing here matches \(template), and a path with wildcards cannot be created: \(remedy: .nameSaveDirectory)"
+      )
+    }
+    var reasons: [String] = []
+    for candidate in candidates {
+      switch wouldBePath(candidate) {
+      case .success(let path): return .wouldBe(path)
+      case .failure(let reason): reasons.append(reason.text)
+      }
+    }
+    let why = unique(reasons).joined(separator: "; ")
+    return .unresolvable("\(template) cannot be placed here (\(why)): \(remedy: .nameSaveDirectory)")
+  }
+
+  /// Whether the template has a wildcard besides its placeholders.
+  var hasWildcard: Bool {
+    let written = template.replacingOccurrences(of: "<storeUserId>", with: "id")
+    let tail = written.hasPrefix("<") ? written.drop { $0 != ">" }.dropFirst() : Substring(written)
+    return tail.split(separator: "/").contains { Glob.literal(String($0)) == nil }
+  }
+
+  /// What the placeholders mean here for this location's store and game.
+  func resolutionContext(on roots: GameRoots) -> PlaceholderContext {
+    let store = self.store.flatMap(GameStore.init(rawValue:))
+    var context = PlaceholderContext(host: roots.host, store: store, storeGameID: storeGameID)
+    guard let store else { return context }
+    let installed = storeGameID.flatMap { id in
+      roots.games.first { $0.store == store && $0.storeGameID == id }
+    }
+    context.storeGameIDs = storeGameID.map { [$0] } ?? []
+    context.installFolder = installed?.installFolder
+    context.sandbox = installed?.sandbox
+    switch store {
+    case .steam:
+      context.prefixUser = "steamuser"
+      let libraries = roots.steamLibraries
+      if let id = storeGameID {
+        let first = SteamInstallation.prefix(appID: id, preferring: installed?.source, in: libraries)
+        context.prefixes = unique(
+          (first.map { [$0] } ?? [])
+            + libraries.map { $0 + "/steamapps/compatdata/" + id + "/pfx" }.filter(isDirectory))
+      }
+      context.roots =
+        installed.map { unique([$0.source] + ($0.steamRoot.map { [$0] } ?? [])) }
+        ?? unique(roots.steam.map(\.root) + libraries)
+    case .wine where storeGameID == nil:
+      context.prefixes = roots.winePrefixes
+    default:
+      context.prefixes = installed?.prefix.map { [$0] } ?? []
+      context.roots = installed.map { [$0.source] } ?? []
+    }
+    return context
+  }
+
+  /// Why no reading of the template exists here: the game is not installed, or has no prefix.
+  func missingReason(on roots: GameRoots, context: PlaceholderContext) -> Advised {
+    let id = storeGameID ?? "?"
+    let needsPrefix = template.hasPrefix("<win") || template.hasPrefix("<home>")
+    let installed = roots.games.first { $0.store.rawValue == store && $0.storeGameID == storeGameID }
+    switch store {
+    case GameStore.steam.rawValue?:
+      guard let installed else {
+        let notInstalled =
+          "Steam app \(id) is not installed here (no appmanifest_\(id).acf in any Steam library)"
+        return needsPrefix
+          ? "\(notInstalled), and no Proton prefix compatdata/\(id) exists: install and start the game once, or \(remedy: .nameSaveDirectory)"
+          : "\(notInstalled): install the game, or \(remedy: .nameSaveDirectory)"
+      }
+      return
+        "Steam app \(id) is installed in \(installed.source) but has no Proton prefix compatdata/\(id) yet: start the game once, or \(remedy: .nameSaveDirectory)"
+    case let store?:
+      guard let installed else {
+        return "the \(store) game \(id) is not installed here: install it, or \(remedy: .nameSaveDirectory)"
+      }
+      return
+        "the \(store) game \(installed.title) has no Wine prefix here: start the game once, or \(remedy: .nameSaveDirectory)"
+    case nil:
+      return
+        "\(template) names a Windows folder but no game whose Wine or Proton prefix it is in: \(remedy: .nameSaveDirectory)"
+    }
+  }
+
+  /// Why one reading cannot be made a path.
+  struct Unplaceable: Error {
+    var text: String
+  }
+
+  /// The path a candidate names, its anchor existing: literal components as written (or as an
+  /// existing folder spells them, inside a prefix), a wildcard only if exactly one folder
+  /// matches it (a prefix's `Public` user does not count).
+  func wouldBePath(_ candidate: SaveCandidate) -> Result<String, Unplaceable> {
+    guard isDirectory(candidate.anchor) else {
+      return .failure(Unplaceable(text: "\(candidate.anchor) does not exist"))
+    }
+    var path = candidate.anchor == "/" ? "" : candidate.anchor
+    var previous = ""
+    for component in candidate.components {
+      let names = ((try? Platform.directoryNames(path.isEmpty ? "/" : path)) ?? []).sorted()
+      if let literal = Glob.literal(component) {
+        let spelled = candidate.caseSensitive ? nil : names.first { $0.lowercased() == literal.lowercased() }
+        path += "/" + (spelled ?? literal)
+      } else {
+        let matching = names.filter {
+          Glob.matches($0, component, caseSensitive: candidate.caseSensitive)
+            && !(previous.lowercased() == "users" && $0 == "Public")
+        }
+        guard matching.count == 1 else {
+          let found = matching.isEmpty ? "none" : matching.joined(separator: ", ")
+          return .failure(Unplaceable(text: "\(matching.count) folders in \(path) could be meant (\(found))"))
+        }
+        path += "/" + matching[0]
+      }
+      previous = component
+    }
+    return .success(path.isEmpty ? "/" : path)
+  }
+}
