@@ -113,7 +113,8 @@ enum ManifestFixture {
 
   /// The titles of `realEntries`, in order.
   static let realTitles = [
-    "!4RC4N01D!", "\"LIFE\" not found", "$1 Ride", "'83", "-KLAUS-", ".hack//G.U. Last Recode", "0000", "03.04",
+    "!4RC4N01D!", "\"LIFE\" not found", "$1 Ride", "'83", "-KLAUS-", ".hack//G.U. Last Recode", "0000",
+    "03.04",
     "0 A.D.", "0°N 0°W", "1 ⛷ 1", "1/4平方米的星空", "2014-12-31", "Klaus", "Koo & Yuu", "Kota`s New Journey", "y",
   ]
 
@@ -122,7 +123,8 @@ enum ManifestFixture {
   static func yaml(_ games: [ManifestGame]) -> String {
     var text = "---\n"
     func quoted(_ value: String) -> String {
-      "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        + "\""
     }
     for (position, game) in games.enumerated() {
       text += quoted(game.title) + ":\n"
@@ -136,11 +138,14 @@ enum ManifestFixture {
           text += "    \(quoted(file)):\n      tags:\n        - save\n      when:\n        - os: windows\n"
         }
       }
-      let ids = !game.steamExtra.isEmpty || !game.gogExtra.isEmpty || game.lutrisID != nil || game.flatpakID != nil
+      let ids =
+        !game.steamExtra.isEmpty || !game.gogExtra.isEmpty || game.lutrisID != nil || game.flatpakID != nil
       if ids {
         text += "  id:\n"
         if let flatpak = game.flatpakID { text += "    flatpak: \(quoted(flatpak))\n" }
-        if !game.gogExtra.isEmpty { text += "    gogExtra:\n" + game.gogExtra.map { "      - \($0)\n" }.joined() }
+        if !game.gogExtra.isEmpty {
+          text += "    gogExtra:\n" + game.gogExtra.map { "      - \($0)\n" }.joined()
+        }
         if let lutris = game.lutrisID { text += "    lutris: \(quoted(lutris))\n" }
         if !game.steamExtra.isEmpty {
           text += "    steamExtra:\n" + game.steamExtra.map { "      - \($0)\n" }.joined()
@@ -150,7 +155,8 @@ enum ManifestFixture {
         text += "  installDir:\n" + game.installDirs.map { "    \(quoted($0)): {}\n" }.joined()
       }
       if position % 5 == 0 {
-        text += "  launch:\n    \"<base>/game.exe\":\n      - when:\n          - bit: 64\n            os: windows\n"
+        text +=
+          "  launch:\n    \"<base>/game.exe\":\n      - when:\n          - bit: 64\n            os: windows\n"
       }
       if game.hasRegistry { text += "  registry:\n    \"HKEY_CURRENT_USER/Software/\(position)\": {}\n" }
       if let gog = game.gogID { text += "  gog:\n    id: \(gog)\n" }
@@ -167,7 +173,8 @@ enum ManifestFixture {
       return ManifestGame(
         title: "Game \(number)", files: ["<winDocuments>/Game \(number)/Saves", "<xdgData>/game\(number)"],
         hasRegistry: number % 3 == 0, installDirs: ["Game\(number)"], steamID: UInt32(100_000 + number),
-        steamExtra: number % 4 == 0 ? [UInt32(900_000 + number)] : [], gogID: number % 2 == 0 ? UInt64(1_000_000_000 + number) : nil,
+        steamExtra: number % 4 == 0 ? [UInt32(900_000 + number)] : [],
+        gogID: number % 2 == 0 ? UInt64(1_000_000_000 + number) : nil,
         lutrisID: "game-\(number)")
     }
   }

@@ -36,7 +36,8 @@ struct ManifestIndexTests {
   @Test("an alias loop stops instead of spinning")
   func aliasLoop() throws {
     let games = [
-      ManifestGame(title: "A", alias: "B"), ManifestGame(title: "B", alias: "C"), ManifestGame(title: "C", alias: "A"),
+      ManifestGame(title: "A", alias: "B"), ManifestGame(title: "B", alias: "C"),
+      ManifestGame(title: "C", alias: "A"),
       ManifestGame(title: "D", alias: "missing"),
     ]
     let index = try #require(ManifestIndex(bytes: ManifestIndex.encode(games, stamp: "")))

@@ -14,7 +14,9 @@ struct ManifestReaderTests {
   @Test("every title stays text, in file order, whatever a YAML 1.1 resolver would make of it")
   func titles() throws {
     let games = try realGames()
-    for title in ["y", "0000", "03.04", "2014-12-31", "'83", "\"LIFE\" not found", "Kota`s New Journey", "1 ⛷ 1"] {
+    for title in [
+      "y", "0000", "03.04", "2014-12-31", "'83", "\"LIFE\" not found", "Kota`s New Journey", "1 ⛷ 1",
+    ] {
       #expect(games[title] != nil, "\(title)")
     }
   }
@@ -81,7 +83,10 @@ struct ManifestReaderTests {
     "refused with where it is",
     arguments: [
       ("a: &x [1, 2]\nb: *x\n", YAMLError.alias(line: 2, column: 4)),
-      ("- just\n- a list\n", YAMLError.unexpected("the manifest is not a mapping of titles", line: 1, column: 1)),
+      (
+        "- just\n- a list\n",
+        YAMLError.unexpected("the manifest is not a mapping of titles", line: 1, column: 1)
+      ),
       ("<html>\n", YAMLError.unexpected("the manifest is not a mapping of titles", line: 1, column: 1)),
     ])
   func refused(text: String, error: YAMLError) {
@@ -145,7 +150,8 @@ struct ManifestMergeTests {
   @Test("a secondary manifest extends lists and fills ids only where empty")
   func merge() {
     let primary = [
-      ManifestGame(title: "A", files: ["<base>/a"], installDirs: ["A"], steamID: 1, steamExtra: [2], flatpakID: nil),
+      ManifestGame(
+        title: "A", files: ["<base>/a"], installDirs: ["A"], steamID: 1, steamExtra: [2], flatpakID: nil),
       ManifestGame(title: "B"),
     ]
     let secondary = [
@@ -154,7 +160,8 @@ struct ManifestMergeTests {
         steamID: 9, steamExtra: [3], gogID: 7, gogExtra: [8], flatpakID: "org.a"),
       ManifestGame(title: "C", files: ["./c"]),
     ]
-    let merged = ManifestMerge.merged(primary, with: secondary, origin: .installFolder("/games/common/A Game/"))
+    let merged = ManifestMerge.merged(
+      primary, with: secondary, origin: .installFolder("/games/common/A Game/"))
     #expect(
       merged == [
         ManifestGame(
@@ -164,6 +171,8 @@ struct ManifestMergeTests {
         ManifestGame(title: "B"),
         ManifestGame(title: "C", files: ["<base>/c"], installDirs: ["A Game"]),
       ])
-    #expect(ManifestMerge.merged(primary, with: [ManifestGame(title: "B", files: ["x"])], origin: .listed)[1].files == ["x"])
+    #expect(
+      ManifestMerge.merged(primary, with: [ManifestGame(title: "B", files: ["x"])], origin: .listed)[1].files
+        == ["x"])
   }
 }

@@ -93,7 +93,8 @@ final class ManifestServer {
 
   /// The `If-None-Match` of each request so far (`-` for none).
   var requests: [String] {
-    ((try? String(contentsOfFile: root + "/requests", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    ((try? String(contentsOfFile: root + "/requests", encoding: .utf8)) ?? "").split(separator: "\n").map(
+      String.init)
   }
 
   func stop() {

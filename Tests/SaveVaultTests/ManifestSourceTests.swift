@@ -11,7 +11,8 @@ struct ManifestSourceTests {
   var home: String { dir.sub("home") }
   var copy: String { home + "/.cache/savevault/manifest.yaml" }
 
-  func vault(_ server: ManifestServer?, at startMs: Int64 = 1_795_968_000_000, _ more: [String: String] = [:]) throws
+  func vault(_ server: ManifestServer?, at startMs: Int64 = 1_795_968_000_000, _ more: [String: String] = [:])
+    throws
     -> Vault
   {
     var environment = ["SAVEVAULT_MANIFEST_URL": server?.url ?? "http://127.0.0.1:9/none.yaml"]
@@ -49,7 +50,9 @@ struct ManifestSourceTests {
     #expect(try vault(server).updateManifest().outcome == .unchanged)
   }
 
-  @Test("a garbage, truncated, missing or unreachable download never replaces the copy", arguments: ["garbage", "truncated", "missing", "offline"])
+  @Test(
+    "a garbage, truncated, missing or unreachable download never replaces the copy",
+    arguments: ["garbage", "truncated", "missing", "offline"])
   func badDownload(mode: String) throws {
     let server = try server()
     _ = try vault(server).manifest(refresh: .launch)

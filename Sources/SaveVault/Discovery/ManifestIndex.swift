@@ -97,12 +97,14 @@ public final class ManifestIndex: ManifestLookup, Sendable {
   public func game(title: String) -> ManifestGame? {
     let record =
       stringMatches(table: ManifestIndexFormat.titleTable, key: title).first
-      ?? stringMatches(table: ManifestIndexFormat.normalizedTitleTable, key: ManifestTitle.normalized(title)).first
+      ?? stringMatches(table: ManifestIndexFormat.normalizedTitleTable, key: ManifestTitle.normalized(title))
+      .first
     return record.flatMap(resolved)
   }
 
   public func games(installDir folder: String) -> [ManifestGame] {
-    stringMatches(table: ManifestIndexFormat.installDirTable, key: ManifestTitle.normalized(folder)).compactMap(record)
+    stringMatches(table: ManifestIndexFormat.installDirTable, key: ManifestTitle.normalized(folder))
+      .compactMap(record)
   }
 
   /// Every game, in the manifest's order (aliases as they are).

@@ -61,16 +61,22 @@ enum ManifestIndexFormat {
     mutating func u32() -> UInt32? {
       guard offset >= 0, offset <= bytes.count - 4 else { return nil }
       defer { offset += 4 }
-      return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+      return bytes.withUnsafeBytes {
+        UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+      }
     }
     mutating func u64() -> UInt64? {
       guard offset >= 0, offset <= bytes.count - 8 else { return nil }
       defer { offset += 8 }
-      return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+      return bytes.withUnsafeBytes {
+        UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      }
     }
     /// A count of items at least `itemSize` bytes each that fit in what is left.
     mutating func count(itemSize: Int) -> Int? {
-      guard let value = u32().map(Int.init), value <= (bytes.count - offset) / max(1, itemSize) else { return nil }
+      guard let value = u32().map(Int.init), value <= (bytes.count - offset) / max(1, itemSize) else {
+        return nil
+      }
       return value
     }
     mutating func string() -> String? {
@@ -132,7 +138,8 @@ enum ManifestIndexFormat {
     guard let title = reader.string(), let flags = reader.u8(), let files = reader.strings(),
       let installDirs = reader.strings()
     else { return nil }
-    var game = ManifestGame(title: title, files: files, hasRegistry: flags & Flag.registry != 0, installDirs: installDirs)
+    var game = ManifestGame(
+      title: title, files: files, hasRegistry: flags & Flag.registry != 0, installDirs: installDirs)
     if flags & Flag.steam != 0 {
       guard let id = reader.u32() else { return nil }
       game.steamID = id
@@ -145,7 +152,9 @@ enum ManifestIndexFormat {
     }
     guard let gogExtra = reader.list(itemSize: 8, { $0.u64() }) else { return nil }
     game.gogExtra = gogExtra
-    for (flag, field) in [(Flag.lutris, \ManifestGame.lutrisID), (Flag.flatpak, \.flatpakID), (Flag.alias, \.alias)]
+    for (flag, field) in [
+      (Flag.lutris, \ManifestGame.lutrisID), (Flag.flatpak, \.flatpakID), (Flag.alias, \.alias),
+    ]
     where flags & flag != 0 {
       guard let text = reader.string() else { return nil }
       game[keyPath: field] = text

@@ -62,11 +62,19 @@ public enum ManifestReader {
         game.installDirs = try keys(reader)
       } else if reader.isText("steam") {
         try fields(reader) { (name, reader) throws(YAMLError) in
-          if name == "id" { game.steamID = try scalar(reader).flatMap { UInt32($0) } } else { try skipValue(reader) }
+          if name == "id" {
+            game.steamID = try scalar(reader).flatMap { UInt32($0) }
+          } else {
+            try skipValue(reader)
+          }
         }
       } else if reader.isText("gog") {
         try fields(reader) { (name, reader) throws(YAMLError) in
-          if name == "id" { game.gogID = try scalar(reader).flatMap { UInt64($0) } } else { try skipValue(reader) }
+          if name == "id" {
+            game.gogID = try scalar(reader).flatMap { UInt64($0) }
+          } else {
+            try skipValue(reader)
+          }
         }
       } else if reader.isText("id") {
         try fields(reader) { (name, reader) throws(YAMLError) in

@@ -84,15 +84,18 @@ final class YAMLEventReader {
   /// The current scalar's text (empty for any other event). Invalid UTF-8 cannot reach here:
   /// libyaml refuses it.
   var text: String {
-    guard hasEvent, event.pointee.type == YAML_SCALAR_EVENT, let value = event.pointee.data.scalar.value else {
+    guard hasEvent, event.pointee.type == YAML_SCALAR_EVENT, let value = event.pointee.data.scalar.value
+    else {
       return ""
     }
-    return String(decoding: UnsafeBufferPointer(start: value, count: event.pointee.data.scalar.length), as: UTF8.self)
+    return String(
+      decoding: UnsafeBufferPointer(start: value, count: event.pointee.data.scalar.length), as: UTF8.self)
   }
 
   /// Whether the current scalar's bytes are `literal` (no string made).
   func isText(_ literal: StaticString) -> Bool {
-    guard hasEvent, event.pointee.type == YAML_SCALAR_EVENT, let value = event.pointee.data.scalar.value else {
+    guard hasEvent, event.pointee.type == YAML_SCALAR_EVENT, let value = event.pointee.data.scalar.value
+    else {
       return false
     }
     let length = event.pointee.data.scalar.length

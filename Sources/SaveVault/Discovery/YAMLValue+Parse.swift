@@ -17,7 +17,9 @@ extension YAMLValue {
 
   /// The value starting with the current event, `kind`. Recursion is bounded by the reader's
   /// depth limit.
-  private static func value(_ reader: YAMLEventReader, kind: YAMLEventReader.Kind) throws(YAMLError) -> YAMLValue {
+  private static func value(_ reader: YAMLEventReader, kind: YAMLEventReader.Kind) throws(YAMLError)
+    -> YAMLValue
+  {
     switch kind {
     case .scalar:
       return .scalar(reader.text)

@@ -20,7 +20,8 @@ enum ManifestDownload {
   /// anything but a whole 200 or a 304: no answer within `deadline` seconds, a transport
   /// error, another status, a body shorter than announced.
   static func get(url: String, etag: String?, deadline: TimeInterval) throws(DownloadFailure) -> Answer {
-    guard let address = URL(string: url), ["http", "https"].contains(address.scheme?.lowercased() ?? "") else {
+    guard let address = URL(string: url), ["http", "https"].contains(address.scheme?.lowercased() ?? "")
+    else {
       throw DownloadFailure(reason: "not an http(s) URL")
     }
     var request = URLRequest(url: address)

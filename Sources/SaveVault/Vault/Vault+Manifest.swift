@@ -28,7 +28,9 @@ extension Vault {
   }
 
   /// Which manifest `manifest(refresh:)` uses, where it is and how old.
-  public func manifestStatus(refresh: ManifestRefresh = .never, configFile: String? = nil) throws -> ManifestStatus {
+  public func manifestStatus(refresh: ManifestRefresh = .never, configFile: String? = nil) throws
+    -> ManifestStatus
+  {
     try loadManifest(refresh: refresh, installFolders: [], configFile: configFile).status
   }
 
@@ -127,24 +129,36 @@ extension Vault {
     config: ConfigFile, configFolder: String, refresh: ManifestRefresh, now: Int64
   ) throws -> Located {
     if let file = context.environment["SAVEVAULT_MANIFEST"], !file.isEmpty {
-      return try readable(Located(source: .environment, path: absolute(file, context: context, home: paths.home), setting: "SAVEVAULT_MANIFEST"))
+      return try readable(
+        Located(
+          source: .environment, path: absolute(file, context: context, home: paths.home),
+          setting: "SAVEVAULT_MANIFEST"))
     }
     if let entry = config.manifest, !entry.isEmpty {
       guard Self.isURL(entry) else {
         return try readable(
-          Located(source: .config, path: absolute(entry, in: configFolder, home: paths.home), setting: "the config's manifest"))
+          Located(
+            source: .config, path: absolute(entry, in: configFolder, home: paths.home),
+            setting: "the config's manifest"))
       }
       let copy = cachedCopy(of: entry)
       let (outcome, games) = copy.refresh(refresh, now: now)
       guard copy.exists else { throw ManifestError.unavailable(url: entry, reason: Self.reason(outcome)) }
-      return Located(source: .config, path: copy.file, setting: "the config's manifest", copy: copy, outcome: outcome, games: games)
+      return Located(
+        source: .config, path: copy.file, setting: "the config's manifest", copy: copy, outcome: outcome,
+        games: games)
     }
-    let url = context.environment["SAVEVAULT_MANIFEST_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.manifestURL
+    let url =
+      context.environment["SAVEVAULT_MANIFEST_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.manifestURL
     let copy = ManifestCopy(url: url, file: paths.cacheDirectory + "/manifest.yaml")
     let (outcome, games) = copy.refresh(refresh, now: now)
-    if case .failed(let reason) = outcome { context.log.verbose("manifest download from '\(url)' failed: \(reason)") }
+    if case .failed(let reason) = outcome {
+      context.log.verbose("manifest download from '\(url)' failed: \(reason)")
+    }
     if copy.exists {
-      return Located(source: .download, path: copy.file, setting: "SaveVault's copy", copy: copy, outcome: outcome, games: games)
+      return Located(
+        source: .download, path: copy.file, setting: "SaveVault's copy", copy: copy, outcome: outcome,
+        games: games)
     }
     let ludusavi = paths.configHome + "/ludusavi/manifest.yaml"
     if FileManager.default.isReadableFile(atPath: ludusavi) {
@@ -164,7 +178,8 @@ extension Vault {
 
   /// The cached copy of a manifest downloaded from `url` (not SaveVault's own copy).
   private func cachedCopy(of url: String) -> ManifestCopy {
-    ManifestCopy(url: url, file: paths.cacheDirectory + "/manifest-" + SHA256.hex(of: url).prefix(16) + ".yaml")
+    ManifestCopy(
+      url: url, file: paths.cacheDirectory + "/manifest-" + SHA256.hex(of: url).prefix(16) + ".yaml")
   }
 
   private static func reason(_ outcome: ManifestCopy.Outcome) -> String {
@@ -194,7 +209,8 @@ extension Vault {
   static func stamp(of path: String) -> String? {
     var info = stat()
     guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    return "\(path)\t\(info.st_size)\t\(FileTimes.modifiedNs(info))\t\(FileTimes.changedNs(info))\t\(info.st_ino)\t\(info.st_dev)"
+    return
+      "\(path)\t\(info.st_size)\t\(FileTimes.modifiedNs(info))\t\(FileTimes.changedNs(info))\t\(info.st_ino)\t\(info.st_dev)"
   }
 
   static func modifiedMs(_ path: String) -> Int64? {
