@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Runs a fuzz target for a given time on its seed corpus (and what it learns, kept in
-# .build/fuzz/corpus-TARGET). Usage: fuzz/run.sh archive|names|manifest|keyvalues [SECONDS] (default 600).
+# .build/fuzz/corpus-TARGET). Usage: fuzz/run.sh archive|names|manifest|yaml|keyvalues [SECONDS] (default 600).
 # Crashes are written to .build/fuzz/ as crash-*; the run exits non-zero when it finds one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: fuzz/run.sh archive|names|manifest|keyvalues [SECONDS]}
+target=${1:?usage: fuzz/run.sh archive|names|manifest|yaml|keyvalues [SECONDS]}
 seconds=${2:-600}
-[ -x ".build/fuzz/$target-fuzz" ] || bash fuzz/build.sh
+[ -x ".build/fuzz/$target-fuzz" ] || bash fuzz/build.sh "$target"
 learned=".build/fuzz/corpus-$target"
 mkdir -p "$learned"
 exec ".build/fuzz/$target-fuzz" -max_total_time="$seconds" -max_len=262144 -timeout=20 \

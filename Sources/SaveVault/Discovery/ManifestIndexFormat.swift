@@ -1,0 +1,164 @@
+/// The bytes of a manifest index, little-endian: a magic, a checksum of everything after it,
+/// the stamp of the manifest it was made from, the game count, the games' records, then sorted
+/// key tables (Steam ids, GOG ids; Lutris slugs, titles, normalized titles, normalized install
+/// folders over one string blob) that a lookup binary-searches.
+enum ManifestIndexFormat {
+  static let magic: [UInt8] = Array("SVMIDX1\n".utf8)
+  /// The string tables, in file order.
+  static let stringTables = 4
+  static let lutrisTable = 0
+  static let titleTable = 1
+  static let normalizedTitleTable = 2
+  static let installDirTable = 3
+
+  /// A 64-bit checksum of `bytes[from...]`, eight bytes at a time: cheap enough to check on
+  /// every open, so a damaged file is never trusted.
+  static func checksum(_ bytes: [UInt8], from start: Int) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    bytes.withUnsafeBytes { raw in
+      var offset = start
+      while offset + 8 <= raw.count {
+        hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01b3
+        hash ^= hash >> 29
+        offset += 8
+      }
+      while offset < raw.count {
+        hash = (hash ^ UInt64(raw[offset])) &* 0x100_0000_01b3
+        offset += 1
+      }
+    }
+    return hash ^ UInt64(bytes.count)
+  }
+
+  /// Appends little-endian values and strings.
+  struct Writer {
+    var bytes: [UInt8] = []
+
+    mutating func u8(_ value: UInt8) { bytes.append(value) }
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    mutating func count(_ value: Int) { u32(UInt32(truncatingIfNeeded: value)) }
+    mutating func string(_ value: String) {
+      count(value.utf8.count)
+      bytes += value.utf8
+    }
+    mutating func strings(_ values: [String]) {
+      count(values.count)
+      for value in values { string(value) }
+    }
+  }
+
+  /// Reads what `Writer` wrote, every read bounds-checked: nil past the end.
+  struct Reader {
+    let bytes: [UInt8]
+    var offset: Int
+
+    mutating func u8() -> UInt8? {
+      guard offset < bytes.count else { return nil }
+      defer { offset += 1 }
+      return bytes[offset]
+    }
+    mutating func u32() -> UInt32? {
+      guard offset >= 0, offset <= bytes.count - 4 else { return nil }
+      defer { offset += 4 }
+      return bytes.withUnsafeBytes {
+        UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+      }
+    }
+    mutating func u64() -> UInt64? {
+      guard offset >= 0, offset <= bytes.count - 8 else { return nil }
+      defer { offset += 8 }
+      return bytes.withUnsafeBytes {
+        UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      }
+    }
+    /// A count of items at least `itemSize` bytes each that fit in what is left.
+    mutating func count(itemSize: Int) -> Int? {
+      guard let value = u32().map(Int.init), value <= (bytes.count - offset) / max(1, itemSize) else {
+        return nil
+      }
+      return value
+    }
+    mutating func string() -> String? {
+      guard let length = count(itemSize: 1) else { return nil }
+      defer { offset += length }
+      return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
+    }
+    mutating func strings() -> [String]? {
+      guard let count = count(itemSize: 4) else { return nil }
+      var values: [String] = []
+      values.reserveCapacity(count)
+      for _ in 0..<count {
+        guard let value = string() else { return nil }
+        values.append(value)
+      }
+      return values
+    }
+    mutating func list<Value>(itemSize: Int, _ item: (inout Reader) -> Value?) -> [Value]? {
+      guard let count = count(itemSize: itemSize) else { return nil }
+      var values: [Value] = []
+      for _ in 0..<count {
+        guard let value = item(&self) else { return nil }
+        values.append(value)
+      }
+      return values
+    }
+  }
+
+  private enum Flag {
+    static let registry: UInt8 = 1
+    static let steam: UInt8 = 2
+    static let gog: UInt8 = 4
+    static let lutris: UInt8 = 8
+    static let flatpak: UInt8 = 16
+    static let alias: UInt8 = 32
+  }
+
+  static func writeRecord(_ game: ManifestGame, to writer: inout Writer) {
+    var flags: UInt8 = game.hasRegistry ? Flag.registry : 0
+    if game.steamID != nil { flags |= Flag.steam }
+    if game.gogID != nil { flags |= Flag.gog }
+    if game.lutrisID != nil { flags |= Flag.lutris }
+    if game.flatpakID != nil { flags |= Flag.flatpak }
+    if game.alias != nil { flags |= Flag.alias }
+    writer.string(game.title)
+    writer.u8(flags)
+    writer.strings(game.files)
+    writer.strings(game.installDirs)
+    if let steamID = game.steamID { writer.u32(steamID) }
+    writer.count(game.steamExtra.count)
+    for id in game.steamExtra { writer.u32(id) }
+    if let gogID = game.gogID { writer.u64(gogID) }
+    writer.count(game.gogExtra.count)
+    for id in game.gogExtra { writer.u64(id) }
+    for text in [game.lutrisID, game.flatpakID, game.alias] { if let text { writer.string(text) } }
+  }
+
+  static func readRecord(_ reader: inout Reader) -> ManifestGame? {
+    guard let title = reader.string(), let flags = reader.u8(), let files = reader.strings(),
+      let installDirs = reader.strings()
+    else { return nil }
+    var game = ManifestGame(
+      title: title, files: files, hasRegistry: flags & Flag.registry != 0, installDirs: installDirs)
+    if flags & Flag.steam != 0 {
+      guard let id = reader.u32() else { return nil }
+      game.steamID = id
+    }
+    guard let steamExtra = reader.list(itemSize: 4, { $0.u32() }) else { return nil }
+    game.steamExtra = steamExtra
+    if flags & Flag.gog != 0 {
+      guard let id = reader.u64() else { return nil }
+      game.gogID = id
+    }
+    guard let gogExtra = reader.list(itemSize: 8, { $0.u64() }) else { return nil }
+    game.gogExtra = gogExtra
+    for (flag, field) in [
+      (Flag.lutris, \ManifestGame.lutrisID), (Flag.flatpak, \.flatpakID), (Flag.alias, \.alias),
+    ]
+    where flags & flag != 0 {
+      guard let text = reader.string() else { return nil }
+      game[keyPath: field] = text
+    }
+    return game
+  }
+}

@@ -1,0 +1,159 @@
+/// Reads Ludusavi's manifest (a mapping from title to entry, ~17 MB) with libyaml's event
+/// parser straight into `ManifestGame`s, in file order, keeping only what SaveVault uses.
+///
+/// Every key and scalar is text, as the manifest's writer means it (`y`, `0000` and
+/// `2014-12-31` are titles, not a Boolean, a number and a date). Unknown keys (`launch`,
+/// `cloud`, `notes`, anything added later) are skipped whatever their shape, as the schema asks
+/// of readers. A number field that is not a number drops that field only. An alias is refused,
+/// never expanded.
+public enum ManifestReader {
+  /// The deepest nesting read; the manifest needs 6.
+  static let depthLimit = 64
+
+  /// The games of `bytes`, in file order. Throws `YAMLError` (with line and column) for text
+  /// that is not YAML, uses an alias, or whose top level is not a mapping. An empty document
+  /// has no games.
+  public static func games(from bytes: some Collection<UInt8>) throws(YAMLError) -> [ManifestGame] {
+    let reader = try YAMLEventReader(bytes: bytes, depthLimit: depthLimit)
+    guard try reader.next() == .streamStart else { throw reader.unexpected("no YAML stream") }
+    var kind = try reader.next()
+    guard kind == .documentStart else { return [] }
+    kind = try reader.next()
+    if kind == .scalar && reader.isText("") { return [] }
+    guard kind == .mappingStart else { throw reader.unexpected("the manifest is not a mapping of titles") }
+    var games: [ManifestGame] = []
+    while true {
+      let keyKind = try reader.next()
+      if keyKind == .mappingEnd { break }
+      guard keyKind == .scalar else {
+        try reader.skip(keyKind)
+        try reader.skip(try reader.next())
+        continue
+      }
+      var game = ManifestGame(title: reader.text)
+      let valueKind = try reader.next()
+      if valueKind == .mappingStart {
+        try readEntry(reader, into: &game)
+      } else {
+        try reader.skip(valueKind)
+      }
+      games.append(game)
+    }
+    // The rest of the stream must be well-formed too: a download cut short is refused.
+    while try reader.next() != .streamEnd {}
+    return games
+  }
+
+  /// Reads one entry's mapping (its start already read) up to its end.
+  private static func readEntry(_ reader: YAMLEventReader, into game: inout ManifestGame) throws(YAMLError) {
+    while true {
+      let keyKind = try reader.next()
+      if keyKind == .mappingEnd { return }
+      guard keyKind == .scalar else {
+        try reader.skip(keyKind)
+        try reader.skip(try reader.next())
+        continue
+      }
+      if reader.isText("files") {
+        game.files = try keys(reader)
+      } else if reader.isText("registry") {
+        game.hasRegistry = try !keys(reader).isEmpty
+      } else if reader.isText("installDir") {
+        game.installDirs = try keys(reader)
+      } else if reader.isText("steam") {
+        try fields(reader) { (name, reader) throws(YAMLError) in
+          if name == "id" {
+            game.steamID = try scalar(reader).flatMap { UInt32($0) }
+          } else {
+            try skipValue(reader)
+          }
+        }
+      } else if reader.isText("gog") {
+        try fields(reader) { (name, reader) throws(YAMLError) in
+          if name == "id" {
+            game.gogID = try scalar(reader).flatMap { UInt64($0) }
+          } else {
+            try skipValue(reader)
+          }
+        }
+      } else if reader.isText("id") {
+        try fields(reader) { (name, reader) throws(YAMLError) in
+          switch name {
+          case "steamExtra": game.steamExtra = try scalars(reader).compactMap { UInt32($0) }
+          case "gogExtra": game.gogExtra = try scalars(reader).compactMap { UInt64($0) }
+          case "lutris": game.lutrisID = try scalar(reader)
+          case "flatpak": game.flatpakID = try scalar(reader)
+          default: try skipValue(reader)
+          }
+        }
+      } else if reader.isText("alias") {
+        game.alias = try scalar(reader)
+      } else {
+        try skipValue(reader)
+      }
+    }
+  }
+
+  /// Reads and drops the next value.
+  private static func skipValue(_ reader: YAMLEventReader) throws(YAMLError) {
+    try reader.skip(try reader.next())
+  }
+
+  /// The next value's text when it is a scalar; nil (the value skipped) otherwise.
+  private static func scalar(_ reader: YAMLEventReader) throws(YAMLError) -> String? {
+    let kind = try reader.next()
+    guard kind == .scalar else {
+      try reader.skip(kind)
+      return nil
+    }
+    return reader.text
+  }
+
+  /// The scalar keys of the next value when it is a mapping, in order (their values skipped);
+  /// empty for anything else.
+  private static func keys(_ reader: YAMLEventReader) throws(YAMLError) -> [String] {
+    var keys: [String] = []
+    try fields(reader) { (name, reader) throws(YAMLError) in
+      keys.append(name)
+      try skipValue(reader)
+    }
+    return keys
+  }
+
+  /// The scalar items of the next value when it is a sequence; empty for anything else.
+  private static func scalars(_ reader: YAMLEventReader) throws(YAMLError) -> [String] {
+    let kind = try reader.next()
+    guard kind == .sequenceStart else {
+      try reader.skip(kind)
+      return []
+    }
+    var items: [String] = []
+    while true {
+      let item = try reader.next()
+      if item == .sequenceEnd { return items }
+      if item == .scalar { items.append(reader.text) } else { try reader.skip(item) }
+    }
+  }
+
+  /// Calls `body` with each scalar key of the next value when it is a mapping; `body` reads
+  /// the key's value. Non-scalar keys are skipped with their values; anything else is skipped.
+  private static func fields(
+    _ reader: YAMLEventReader, _ body: (String, YAMLEventReader) throws(YAMLError) -> Void
+  ) throws(YAMLError) {
+    let kind = try reader.next()
+    guard kind == .mappingStart else {
+      try reader.skip(kind)
+      return
+    }
+    while true {
+      let keyKind = try reader.next()
+      if keyKind == .mappingEnd { return }
+      guard keyKind == .scalar else {
+        try reader.skip(keyKind)
+        try skipValue(reader)
+        continue
+      }
+      try body(reader.text, reader)
+    }
+  }
+}

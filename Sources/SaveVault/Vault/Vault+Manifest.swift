@@ -1,0 +1,221 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Vault {
+  /// Where Ludusavi's manifest is published (the default of Ludusavi's `manifest.url`).
+  public static let manifestURL =
+    "https://raw.githubusercontent.com/mtkennerly/ludusavi-manifest/master/data/manifest.yaml"
+
+  /// The save-location manifest, as an index that answers lookups without parsing the YAML
+  /// again. First found wins: `SAVEVAULT_MANIFEST` (a file, used as it is), the config's
+  /// `manifest` (a file, or a URL downloaded to the cache), SaveVault's own copy (downloaded
+  /// from `SAVEVAULT_MANIFEST_URL` or `manifestURL`), Ludusavi's cached copy. The config's
+  /// `secondaryManifests` and the `.ludusavi.yaml` of each of `installFolders` are merged in
+  /// (one that cannot be read is skipped with a warning).
+  ///
+  /// Downloads happen as `refresh` says; a game-launching command passes `.launch`, which
+  /// waits at most 2 s. Throws `ManifestError` (no manifest at all, or one that is not a
+  /// manifest) and `ConfigError`.
+  public func manifest(
+    refresh: ManifestRefresh, installFolders: [String] = [], configFile: String? = nil
+  ) throws -> ManifestIndex {
+    try loadManifest(refresh: refresh, installFolders: installFolders, configFile: configFile).index
+  }
+
+  /// Which manifest `manifest(refresh:)` uses, where it is and how old.
+  public func manifestStatus(refresh: ManifestRefresh = .never, configFile: String? = nil) throws
+    -> ManifestStatus
+  {
+    try loadManifest(refresh: refresh, installFolders: [], configFile: configFile).status
+  }
+
+  /// Downloads the manifest (and the secondary manifests given by URL) now, whatever their
+  /// age, and says what happened. A failed download is an outcome, not an error: the copy
+  /// there was is kept and still used. Throws only for a manifest that is not one, or the
+  /// config file.
+  public func updateManifest(configFile: String? = nil) throws -> ManifestUpdate {
+    do {
+      let loaded = try loadManifest(refresh: .force, installFolders: [], configFile: configFile)
+      let outcome: ManifestUpdate.Outcome =
+        switch loaded.outcome {
+        case nil: .notDownloaded
+        case .updated: .updated
+        case .unchanged, .skipped: .unchanged
+        case .failed(let reason): .failed(reason: reason)
+        }
+      return ManifestUpdate(outcome: outcome, status: loaded.status)
+    } catch let error as ManifestError {
+      guard case .unavailable(_, let reason) = error else { throw error }
+      return ManifestUpdate(outcome: .failed(reason: reason), status: nil, error: error)
+    }
+  }
+
+  /// Where the index of the manifest in use is kept.
+  var manifestIndexPath: String { paths.cacheDirectory + "/manifest.index" }
+
+  private struct LoadedManifest {
+    var index: ManifestIndex
+    var status: ManifestStatus
+    /// What the download did, for a downloaded manifest.
+    var outcome: ManifestCopy.Outcome?
+  }
+
+  /// The primary manifest's file, before it is read.
+  private struct Located {
+    var source: ManifestStatus.Source
+    var path: String
+    var setting: String
+    var copy: ManifestCopy?
+    var outcome: ManifestCopy.Outcome?
+    /// The games, when a download has just parsed them.
+    var games: [ManifestGame]?
+  }
+
+  private func loadManifest(
+    refresh: ManifestRefresh, installFolders: [String], configFile: String?
+  ) throws -> LoadedManifest {
+    let configPath = configPath(configFile)
+    let config = try cache.config(at: configPath, isRequired: false)
+    let configFolder = (configPath as NSString).deletingLastPathComponent
+    let now = context.clock()
+    let primary = try locatePrimary(config: config, configFolder: configFolder, refresh: refresh, now: now)
+    var inputs: [(path: String, origin: ManifestMerge.Origin)] = []
+    for entry in config.secondaryManifests ?? [] {
+      var path = absolute(entry, in: configFolder, home: paths.home)
+      if Self.isURL(entry) {
+        let copy = cachedCopy(of: entry)
+        if case .failed(let reason) = copy.refresh(refresh, now: now).0 {
+          context.log.verbose("secondary manifest '\(entry)': download failed (\(reason))")
+        }
+        path = copy.file
+      }
+      if Self.stamp(of: path) != nil {
+        inputs.append((path, .listed))
+      } else {
+        context.log.warning("secondary manifest '\(entry)' skipped: no copy of it to read")
+      }
+    }
+    for folder in installFolders where Self.stamp(of: folder + "/.ludusavi.yaml") != nil {
+      inputs.append((folder + "/.ludusavi.yaml", .installFolder(folder)))
+    }
+    let stamp = ([primary.path] + inputs.map(\.path)).map { Self.stamp(of: $0) ?? $0 }.joined(separator: "\n")
+    let index = try ManifestIndex.load(path: manifestIndexPath, stamp: stamp) {
+      var games = try primary.games ?? Self.readGames(at: primary.path, setting: primary.setting)
+      for input in inputs {
+        do {
+          let secondary = try Self.readGames(at: input.path, setting: "secondaryManifests")
+          games = ManifestMerge.merged(games, with: secondary, origin: input.origin)
+        } catch {
+          context.log.warning("secondary manifest skipped: \(error)")
+        }
+      }
+      return games
+    }
+    let state = primary.copy?.state
+    let changedMs = Self.modifiedMs(primary.path)
+    let status = ManifestStatus(
+      source: primary.source, path: primary.path, url: primary.copy?.url,
+      ageMs: (state?.updatedMs ?? changedMs).map { max(0, now - $0) }, checkedMs: state?.checkedMs,
+      games: index.gameCount, etag: state?.etag, secondary: inputs.map(\.path))
+    return LoadedManifest(index: index, status: status, outcome: primary.outcome)
+  }
+
+  private func locatePrimary(
+    config: ConfigFile, configFolder: String, refresh: ManifestRefresh, now: Int64
+  ) throws -> Located {
+    if let file = context.environment["SAVEVAULT_MANIFEST"], !file.isEmpty {
+      return try readable(
+        Located(
+          source: .environment, path: absolute(file, context: context, home: paths.home),
+          setting: "SAVEVAULT_MANIFEST"))
+    }
+    if let entry = config.manifest, !entry.isEmpty {
+      guard Self.isURL(entry) else {
+        return try readable(
+          Located(
+            source: .config, path: absolute(entry, in: configFolder, home: paths.home),
+            setting: "the config's manifest"))
+      }
+      let copy = cachedCopy(of: entry)
+      let (outcome, games) = copy.refresh(refresh, now: now)
+      guard copy.exists else { throw ManifestError.unavailable(url: entry, reason: Self.reason(outcome)) }
+      return Located(
+        source: .config, path: copy.file, setting: "the config's manifest", copy: copy, outcome: outcome,
+        games: games)
+    }
+    let url =
+      context.environment["SAVEVAULT_MANIFEST_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.manifestURL
+    let copy = ManifestCopy(url: url, file: paths.cacheDirectory + "/manifest.yaml")
+    let (outcome, games) = copy.refresh(refresh, now: now)
+    if case .failed(let reason) = outcome {
+      context.log.verbose("manifest download from '\(url)' failed: \(reason)")
+    }
+    if copy.exists {
+      return Located(
+        source: .download, path: copy.file, setting: "SaveVault's copy", copy: copy, outcome: outcome,
+        games: games)
+    }
+    let ludusavi = paths.configHome + "/ludusavi/manifest.yaml"
+    if FileManager.default.isReadableFile(atPath: ludusavi) {
+      return Located(source: .ludusavi, path: ludusavi, setting: "Ludusavi's copy", outcome: outcome)
+    }
+    throw ManifestError.unavailable(url: url, reason: Self.reason(outcome))
+  }
+
+  /// `located` when its file can be read.
+  private func readable(_ located: Located) throws -> Located {
+    guard FileManager.default.isReadableFile(atPath: located.path) else {
+      let reason = FileManager.default.fileExists(atPath: located.path) ? "permission denied" : "no such file"
+      throw ManifestError.unreadable(path: located.path, setting: located.setting, reason: reason)
+    }
+    return located
+  }
+
+  /// The cached copy of a manifest downloaded from `url` (not SaveVault's own copy).
+  private func cachedCopy(of url: String) -> ManifestCopy {
+    ManifestCopy(
+      url: url, file: paths.cacheDirectory + "/manifest-" + SHA256.hex(of: url).prefix(16) + ".yaml")
+  }
+
+  private static func reason(_ outcome: ManifestCopy.Outcome) -> String {
+    if case .failed(let reason) = outcome { return reason }
+    return "it has not been downloaded yet"
+  }
+
+  static func isURL(_ text: String) -> Bool {
+    let lower = text.lowercased()
+    return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+  }
+
+  /// The games of the manifest file at `path`.
+  static func readGames(at path: String, setting: String) throws -> [ManifestGame] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ManifestError.unreadable(path: path, setting: setting, reason: "cannot read it")
+    }
+    do {
+      return try ManifestReader.games(from: data)
+    } catch {
+      throw ManifestError.malformed(path: path, error)
+    }
+  }
+
+  /// What says a file has changed: its path, size, change time and inode; nil when it is
+  /// missing.
+  static func stamp(of path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return
+      "\(path)\t\(info.st_size)\t\(FileTimes.modifiedNs(info))\t\(FileTimes.changedNs(info))\t\(info.st_ino)\t\(info.st_dev)"
+  }
+
+  static func modifiedMs(_ path: String) -> Int64? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return FileTimes.modifiedNs(info) / 1_000_000
+  }
+}

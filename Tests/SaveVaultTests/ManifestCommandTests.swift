@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+/// `savevault manifest update|status` through the built binary.
+@Suite("manifest command through the binary")
+struct ManifestCommandTests {
+  @Test("status --json says which copy is used, where and with how many games")
+  func statusJSON() throws {
+    let player = try Sandbox("manifest-status")
+    let file = player.path("manifest.yaml")
+    try writeFile(file, ManifestFixture.realEntries)
+    let result = try player.ok(["manifest", "status", "--json"], environment: ["SAVEVAULT_MANIFEST": file])
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+    #expect(object["source"] as? String == "environment")
+    #expect(object["path"] as? String == file)
+    #expect(object["games"] as? Int == ManifestFixture.realTitles.count)
+    #expect(FileManager.default.fileExists(atPath: player.home + "/.cache/savevault/manifest.index"))
+  }
+
+  @Test("update downloads, then says unchanged; offline it exits 4 and keeps the copy")
+  func update() throws {
+    let player = try Sandbox("manifest-update")
+    let server = try ManifestServer(root: player.path("server"), manifest: ManifestFixture.realEntries)
+    let environment = ["SAVEVAULT_MANIFEST_URL": server.url]
+    let first = try player.ok(["manifest", "update"], environment: environment)
+    #expect(first.stdout.contains("Updated"), "\(first.stdout)")
+    let second = try player.ok(["manifest", "update"], environment: environment)
+    #expect(second.stdout.contains("current"), "\(second.stdout)")
+    server.stop()
+    let offline = try player.run(["manifest", "update", "--json"], environment: environment)
+    #expect(offline.code == 4, "\(offline.stderr)")
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(offline.stdout.utf8)) as? [String: Any], "\(offline.stdout)")
+    #expect(object["outcome"] as? String == "failed")
+    let status = try player.ok(["manifest", "status"], environment: environment)
+    #expect(status.stdout.contains("games:   \(ManifestFixture.realTitles.count)"), "\(status.stdout)")
+    #expect(status.stdout.contains("etag:"), "\(status.stdout)")
+  }
+
+  @Test("with no manifest anywhere and no network: exit 4 and how to get one")
+  func nothing() throws {
+    let player = try Sandbox("manifest-none")
+    let result = try player.run(
+      ["manifest", "status"], environment: ["SAVEVAULT_MANIFEST_URL": "http://127.0.0.1:9/m.yaml"])
+    #expect(result.code == 4)
+    #expect(result.stderr.contains("savevault manifest update"), "\(result.stderr)")
+    let usage = try player.run(["manifest", "refresh"])
+    #expect(usage.code == 2)
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+@Suite("Manifest index")
+struct ManifestIndexTests {
+  func index() throws -> ManifestIndex {
+    let games = try ManifestReader.games(from: Array(ManifestFixture.realEntries.utf8))
+    return try #require(ManifestIndex(bytes: ManifestIndex.encode(games, stamp: "fixture")))
+  }
+
+  @Test("finds games by Steam, GOG and Lutris ids, titles and install folders, aliases followed")
+  func lookups() throws {
+    let index = try index()
+    #expect(index.gameCount == ManifestFixture.realTitles.count)
+    #expect(index.game(steamAppID: 525480)?.title == ".hack//G.U. Last Recode")
+    #expect(index.game(steamAppID: 746970)?.title == ".hack//G.U. Last Recode")
+    #expect(index.game(steamAppID: 1534820)?.title == "1/4平方米的星空")
+    #expect(index.game(steamAppID: 42)?.title == "y")
+    #expect(index.game(steamAppID: 5) == nil)
+    #expect(index.game(gogID: 1_207_659_163)?.title == "'83")
+    #expect(index.game(gogID: 1_400_000_001)?.title == "2014-12-31")
+    #expect(index.game(lutrisSlug: "klaus")?.title == "Klaus")
+    #expect(index.game(title: "0°N 0°W")?.steamID == 1081770)
+    #expect(index.game(title: "-KLAUS-")?.title == "Klaus")
+    #expect(index.game(title: "klaus")?.title == "Klaus")
+    #expect(index.game(title: "Hack G.U. Last") == nil)
+    #expect(index.game(title: ".HACK//g.u. LAST-RECODE")?.title == ".hack//G.U. Last Recode")
+    #expect(index.game(title: "0000")?.hasRegistry == true)
+    #expect(index.games(installDir: "hackgu").map(\.title) == [".hack//G.U. Last Recode"])
+    #expect(index.games(installDir: "$1 Ride").map(\.title) == ["$1 Ride"])
+    #expect(index.games(installDir: "nothing").isEmpty)
+  }
+
+  @Test("an alias loop stops instead of spinning")
+  func aliasLoop() throws {
+    let games = [
+      ManifestGame(title: "A", alias: "B"), ManifestGame(title: "B", alias: "C"),
+      ManifestGame(title: "C", alias: "A"),
+      ManifestGame(title: "D", alias: "missing"),
+    ]
+    let index = try #require(ManifestIndex(bytes: ManifestIndex.encode(games, stamp: "")))
+    #expect(index.game(title: "A")?.title == "C")
+    #expect(index.game(title: "D")?.title == "D")
+  }
+
+  @Test("the index holds every game as it was read")
+  func roundTrip() throws {
+    let games = ManifestFixture.games(500)
+    let index = try #require(ManifestIndex(bytes: ManifestIndex.encode(games, stamp: "s")))
+    #expect(index.allGames == games)
+    #expect(index.game(steamAppID: 100_123)?.title == "Game 123")
+    #expect(index.game(title: "Alias 129")?.title == "Game 128")
+  }
+
+  @Test("a damaged, truncated or stale index is not used, and load makes it again")
+  func damaged() throws {
+    let dir = TemporaryDirectory("manifest-index")
+    let path = dir.sub("manifest.index")
+    let games = ManifestFixture.games(50)
+    var builds = 0
+    let first = ManifestIndex.load(path: path, stamp: "one") {
+      builds += 1
+      return games
+    }
+    #expect(first.gameCount == 50)
+    #expect(ManifestIndex.open(path: path, stamp: "one") != nil)
+    #expect(ManifestIndex.open(path: path, stamp: "two") == nil)
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    for damage in [bytes.count / 2, 20, bytes.count - 1] {
+      var broken = bytes
+      broken[damage] ^= 0x40
+      #expect(ManifestIndex(bytes: broken) == nil, "byte \(damage)")
+    }
+    for length in [0, 8, 16, bytes.count / 3, bytes.count - 1] {
+      #expect(ManifestIndex(bytes: Array(bytes.prefix(length))) == nil, "\(length) bytes")
+    }
+    try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: path))
+    _ = ManifestIndex.load(path: path, stamp: "one") {
+      builds += 1
+      return games
+    }
+    #expect(builds == 2)
+    #expect(ManifestIndex.open(path: path, stamp: "one")?.gameCount == 50)
+  }
+}

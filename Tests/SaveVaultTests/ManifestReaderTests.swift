@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+@Suite("Manifest reader")
+struct ManifestReaderTests {
+  func realGames() throws -> [String: ManifestGame] {
+    let games = try ManifestReader.games(from: Array(ManifestFixture.realEntries.utf8))
+    #expect(games.map(\.title) == ManifestFixture.realTitles)
+    return Dictionary(games.map { ($0.title, $0) }) { first, _ in first }
+  }
+
+  @Test("every title stays text, in file order, whatever a YAML 1.1 resolver would make of it")
+  func titles() throws {
+    let games = try realGames()
+    for title in [
+      "y", "0000", "03.04", "2014-12-31", "'83", "\"LIFE\" not found", "Kota`s New Journey", "1 ⛷ 1",
+    ] {
+      #expect(games[title] != nil, "\(title)")
+    }
+  }
+
+  @Test("the fields SaveVault uses are read; launch, cloud, notes and tags are skipped")
+  func fields() throws {
+    let games = try realGames()
+    #expect(
+      games[".hack//G.U. Last Recode"]
+        == ManifestGame(
+          title: ".hack//G.U. Last Recode", files: ["<root>/userdata/<storeUserId>/525480/remote/savedata"],
+          installDirs: ["hackGU"], steamID: 525480, steamExtra: [746970]))
+    #expect(
+      games["Klaus"]
+        == ManifestGame(
+          title: "Klaus",
+          files: ["<winLocalAppData>/Klaus/Saved/SaveGames", "<home>/AppData/LocalLow/.../**/*.*"],
+          installDirs: ["KLAUS"], steamID: 604240, lutrisID: "klaus"))
+    #expect(games["0 A.D."]?.flatpakID == "com.play0ad.zeroad")
+    #expect(games["0 A.D."]?.files == ["<xdgData>/0ad"])
+    #expect(games["-KLAUS-"] == ManifestGame(title: "-KLAUS-", alias: "Klaus"))
+    #expect(games["!4RC4N01D!"] == ManifestGame(title: "!4RC4N01D!", steamID: 777010))
+    #expect(games["0000"]?.hasRegistry == true)
+    #expect(games["2014-12-31"]?.gogID == 1_400_000_000)
+    #expect(games["2014-12-31"]?.gogExtra == [1_400_000_001])
+    #expect(games["'83"]?.gogID == 1_207_659_163)
+    #expect(games["Kota`s New Journey"]?.files == ["<base>/KONUNG2.SA*"])
+  }
+
+  @Test("a field that is not a number is dropped alone")
+  func notANumber() throws {
+    let games = try realGames()
+    #expect(games["Koo & Yuu"] == ManifestGame(title: "Koo & Yuu"))
+    #expect(games["y"]?.steamExtra == [42, 43])
+  }
+
+  @Test("unknown keys of any shape, non-scalar keys and odd values are skipped")
+  func oddShapes() throws {
+    let text = """
+      A:
+        future: [1, {x: [y]}, z]
+        ? [complex, key]
+        : value
+        files: not-a-mapping
+        steam: [1]
+        alias: [x]
+        id:
+          steamExtra: 5
+          lutris: {a: b}
+      B: scalar-entry
+      C:
+      """
+    let games = try ManifestReader.games(from: Array(text.utf8))
+    #expect(games == [ManifestGame(title: "A"), ManifestGame(title: "B"), ManifestGame(title: "C")])
+  }
+
+  @Test("an empty document has no games")
+  func empty() throws {
+    #expect(try ManifestReader.games(from: Array("".utf8)).isEmpty)
+    #expect(try ManifestReader.games(from: Array("---\n".utf8)).isEmpty)
+  }
+
+  @Test(
+    "refused with where it is",
+    arguments: [
+      ("a: &x [1, 2]\nb: *x\n", YAMLError.alias(line: 2, column: 4)),
+      (
+        "- just\n- a list\n",
+        YAMLError.unexpected("the manifest is not a mapping of titles", line: 1, column: 1)
+      ),
+      ("<html>\n", YAMLError.unexpected("the manifest is not a mapping of titles", line: 1, column: 1)),
+    ])
+  func refused(text: String, error: YAMLError) {
+    #expect(throws: error) { try ManifestReader.games(from: Array(text.utf8)) }
+  }
+
+  @Test("malformed YAML is an error with line and column, even after good entries")
+  func malformed() throws {
+    let text = "A:\n  steam:\n    id: 1\nB:\n  files:\n    \"<base>/x: {}\n"
+    do {
+      _ = try ManifestReader.games(from: Array(text.utf8))
+      Issue.record("accepted")
+    } catch {
+      guard case .malformed(_, let line, _) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(line >= 6)
+      #expect(error.description.contains("line"))
+    }
+  }
+
+  @Test("nesting past the limit is refused, not followed")
+  func deep() {
+    let text = "a: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+    #expect(throws: YAMLError.self) { try ManifestReader.games(from: Array(text.utf8)) }
+  }
+
+  @Test("generated manifests read back as written")
+  func roundTrip() throws {
+    let games = ManifestFixture.games(200)
+    #expect(try ManifestReader.games(from: Array(ManifestFixture.yaml(games).utf8)) == games)
+  }
+
+  @Test("YAMLValue.parse: a Lutris game file as plain values")
+  func values() throws {
+    let text = """
+      game:
+        exe: /home/me/Games/hades/Hades.exe
+        prefix: /home/me/Games/hades
+      slug: hades
+      year: 2020
+      tags: [a, "b"]
+      ok: y
+      """
+    let value = try YAMLValue.parse(Array(text.utf8))
+    #expect(value["game"]?["prefix"]?.string == "/home/me/Games/hades")
+    #expect(value["slug"]?.string == "hades")
+    #expect(value["year"]?.string == "2020")
+    #expect(value["ok"]?.string == "y")
+    #expect(value["tags"] == .sequence([.scalar("a"), .scalar("b")]))
+    #expect(try YAMLValue.parse([UInt8]()) == .scalar(""))
+    #expect(throws: YAMLError.self) { try YAMLValue.parse(Array("a: &x 1\nb: *x".utf8)) }
+    #expect(throws: YAMLError.self) { try YAMLValue.parse(Array(String(repeating: "[", count: 100).utf8)) }
+    #expect(throws: YAMLError.self) { try YAMLValue.parse(Array("? [a]\n: b\n".utf8)) }
+  }
+}
+
+@Suite("Manifest merge")
+struct ManifestMergeTests {
+  @Test("a secondary manifest extends lists and fills ids only where empty")
+  func merge() {
+    let primary = [
+      ManifestGame(
+        title: "A", files: ["<base>/a"], installDirs: ["A"], steamID: 1, steamExtra: [2], flatpakID: nil),
+      ManifestGame(title: "B"),
+    ]
+    let secondary = [
+      ManifestGame(
+        title: "A", files: ["<base>/a", "./saves", "../shared"], hasRegistry: true, installDirs: ["A", "A2"],
+        steamID: 9, steamExtra: [3], gogID: 7, gogExtra: [8], flatpakID: "org.a"),
+      ManifestGame(title: "C", files: ["./c"]),
+    ]
+    let merged = ManifestMerge.merged(
+      primary, with: secondary, origin: .installFolder("/games/common/A Game/"))
+    #expect(
+      merged == [
+        ManifestGame(
+          title: "A", files: ["<base>/a", "<base>/saves", "<base>/../shared"], hasRegistry: true,
+          installDirs: ["A", "A2", "A Game"], steamID: 1, steamExtra: [2, 3], gogID: 7, gogExtra: [8],
+          flatpakID: "org.a"),
+        ManifestGame(title: "B"),
+        ManifestGame(title: "C", files: ["<base>/c"], installDirs: ["A Game"]),
+      ])
+    #expect(
+      ManifestMerge.merged(primary, with: [ManifestGame(title: "B", files: ["x"])], origin: .listed)[1].files
+        == ["x"])
+  }
+}
