@@ -12,6 +12,8 @@ struct LauncherRootsTests {
     ManifestGame(title: "Driver: San Francisco", steamID: 33440),
     ManifestGame(title: "Driver San Francisco", steamID: 99999),
     ManifestGame(title: "Diablo II"),
+    ManifestGame(title: "Registry Game", files: ["<winDocuments>/Reg"], hasRegistry: true, steamID: 720),
+    ManifestGame(title: "Plain Game", files: ["<winDocuments>/Plain"], steamID: 730),
   ])
 
   /// A device with Flatpak Steam only.
@@ -105,5 +107,28 @@ struct LauncherRootsTests {
     #expect(diablo.storeGameID == "diablo-2" && diablo.source == "/l/games")
     #expect(Detection.manifestGame(for: diablo, lookup: Self.manifest)?.title == "Diablo II")
     #expect(LutrisRoot.game(spec: .mapping([]), file: "/l/games/x.yml") == nil)
+  }
+
+  @Test("Proton's registry files are kept for a game with registry keys only")
+  func registryFiles() throws {
+    let dir = TemporaryDirectory("registry")
+    let (device, steam, _) = try Self.flatpakSteam(dir)
+    for (id, name) in [(720, "Reg"), (730, "Plain")] {
+      try device.steamGame(id, name, in: steam)
+      try device.file(device.protonUser(id, in: steam) + "/Documents/\(name)/s")
+      for file in ["system.reg", "user.reg"] {
+        try device.file(steam + "/steamapps/compatdata/\(id)/pfx/" + file)
+      }
+    }
+    let roots = GameRoots.scan(host: device.host)
+    let detected = Detection.detect(roots.games, host: roots.host, lookup: Self.manifest)
+    #expect(
+      detected.map { $0.locations.map(\.portable.template) } == [
+        [
+          "<winDocuments>/Reg", "<root>/steamapps/compatdata/720/pfx/system.reg",
+          "<root>/steamapps/compatdata/720/pfx/user.reg",
+        ],
+        ["<winDocuments>/Plain"],
+      ])
   }
 }
