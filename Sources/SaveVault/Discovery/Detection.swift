@@ -119,7 +119,12 @@ public enum Detection {
   {
     let context = context(for: installed, game: game, host: host)
     var templates = game.files
-    if installed.store == .steam { templates.append("<root>/userdata/<storeUserId>/<storeGameId>/remote") }
+    if installed.store == .steam {
+      // Steam Cloud's copy, and Proton's registry files when the game keeps settings there
+      // (nothing reads the registry on Linux; its files are kept whole).
+      templates.append("<root>/userdata/<storeUserId>/<storeGameId>/remote")
+      if game.hasRegistry { templates.append("<root>/steamapps/compatdata/<storeGameId>/pfx/*.reg") }
+    }
     var found: [DetectedLocation] = []
     for template in templates {
       for candidate in Placeholders.candidates(template, in: context) {

@@ -24,6 +24,9 @@ struct PlaceholderContext {
   var sandbox: String?
   /// `id.flatpak`: the game's own Flatpak folder `~/.var/app/<id>`.
   var flatpakID: String?
+  /// Whether `<home>` is also the player's own home. A portable `<home>` with a store names the
+  /// prefix's user folder, so resolving one does not look in the player's home.
+  var searchesHostHome = true
 
   /// The XDG data and config folders inside the launcher's sandbox: Flatpak Steam keeps a
   /// home-like `.local/share` and `.config`, Heroic and Lutris Flatpak's `data` and `config`.
@@ -135,7 +138,10 @@ enum Placeholders {
       // store and id so that another machine looks in its own launcher's folders too.
       let isSandboxed = context.store == .steam || context.sandbox != nil
       var folders = isData ? host.dataHomes : host.configHomes
-      if let sandbox = context.sandboxFolders { folders.append(isData ? sandbox.data : sandbox.config) }
+      // The launcher's sandbox first: a game run from Flatpak Steam writes there.
+      if let sandbox = context.sandboxFolders {
+        folders.insert(isData ? sandbox.data : sandbox.config, at: 0)
+      }
       var variants = folders.map {
         Variant(leading: name, anchor: $0, kept: [], caseSensitive: true, isStoreBound: isSandboxed)
       }
@@ -151,7 +157,7 @@ enum Placeholders {
       break
     }
     var variants: [Variant] = []
-    if name == "<home>" {
+    if name == "<home>" && context.searchesHostHome {
       variants.append(
         Variant(leading: name, anchor: host.home, kept: [], caseSensitive: true, isStoreBound: false))
     }

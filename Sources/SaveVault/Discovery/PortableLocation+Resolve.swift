@@ -58,6 +58,7 @@ extension PortableLocation {
     let store = self.store.flatMap(GameStore.init(rawValue:))
     var context = PlaceholderContext(host: roots.host, store: store, storeGameID: storeGameID)
     guard let store else { return context }
+    context.searchesHostHome = false
     let installed = storeGameID.flatMap { id in
       roots.games.first { $0.store == store && $0.storeGameID == id }
     }

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+@Suite("Launcher roots: Flatpak sandboxes, damaged files, matching by id before title")
+struct LauncherRootsTests {
+  static let manifest = InMemoryManifest(games: [
+    ManifestGame(title: "Native Quest", files: ["<xdgData>/NativeQuest"], steamID: 700),
+    ManifestGame(title: "Low Game", files: ["<home>/AppData/LocalLow/Maker/Low Game"], steamID: 710),
+    ManifestGame(title: "Flat Game", files: ["<xdgData>/flatgame"], flatpakID: "com.example.FlatGame"),
+    ManifestGame(title: "Driver: San Francisco", steamID: 33440),
+    ManifestGame(title: "Driver San Francisco", steamID: 99999),
+    ManifestGame(title: "Diablo II"),
+    ManifestGame(title: "Registry Game", files: ["<winDocuments>/Reg"], hasRegistry: true, steamID: 720),
+    ManifestGame(title: "Plain Game", files: ["<winDocuments>/Plain"], steamID: 730),
+  ])
+
+  /// A device with Flatpak Steam only.
+  static func flatpakSteam(_ dir: TemporaryDirectory) throws -> (FakeDevice, steam: String, sandbox: String) {
+    let device = try FakeDevice(dir, user: "alice")
+    let sandbox = device.home + "/.var/app/com.valvesoftware.Steam"
+    let steam = sandbox + "/.local/share/Steam"
+    try device.libraryFolders(steam, [steam])
+    return (device, steam, sandbox)
+  }
+
+  @Test("a native game of Flatpak Steam keeps its XDG folders in the sandbox, here and on another machine")
+  func flatpakXDG() throws {
+    let dir = TemporaryDirectory("flatpak-xdg")
+    let (device, steam, sandbox) = try Self.flatpakSteam(dir)
+    try device.steamGame(700, "Native Quest", in: steam)
+    let save = sandbox + "/.local/share/NativeQuest"
+    try device.file(save + "/slot1")
+    let roots = GameRoots.scan(host: device.host)
+    let detected = Detection.detect(roots.games, host: roots.host, lookup: Self.manifest)
+    let portable = PortableLocation(template: "<xdgData>/NativeQuest", store: "steam", storeGameID: "700")
+    #expect(detected.flatMap(\.locations).map(\.path) == [save])
+    #expect(detected.flatMap(\.locations).map(\.portable) == [portable])
+
+    try FileManager.default.removeItem(atPath: save)
+    try device.folder(device.home + "/.local/share")
+    #expect(portable.resolve(on: GameRoots.scan(host: device.host)) == .wouldBe(save))
+    let deck = try FakeDeck(dir)
+    #expect(portable.resolve(on: deck.roots) == .wouldBe(deck.device.home + "/.local/share/NativeQuest"))
+  }
+
+  @Test("<home> of a Proton game is the prefix's user folder, never the player's home")
+  func prefixHome() throws {
+    let dir = TemporaryDirectory("prefix-home")
+    let (device, steam, _) = try Self.flatpakSteam(dir)
+    try device.steamGame(710, "Low Game", in: steam)
+    let user = device.protonUser(710, in: steam)
+    try device.file(user + "/AppData/LocalLow/Maker/Low Game/save")
+    try device.folder(device.home + "/AppData/LocalLow/Maker/Low Game")
+    let roots = GameRoots.scan(host: device.host)
+    let found = Detection.detect(roots.games, host: roots.host, lookup: Self.manifest).flatMap(\.locations)
+    let portable = PortableLocation(
+      template: "<home>/AppData/LocalLow/Maker/Low Game", store: "steam", storeGameID: "710")
+    // Ludusavi looks in the player's home too; that match stays a native location.
+    #expect(
+      found.map(\.portable) == [
+        PortableLocation(template: "<home>/AppData/LocalLow/Maker/Low Game"), portable,
+      ])
+    #expect(portable.resolve(on: roots) == .existing([user + "/AppData/LocalLow/Maker/Low Game"]))
+  }
+
+  @Test("id.flatpak finds the game's own sandbox and keeps it under <home>")
+  func flatpakID() throws {
+    let dir = TemporaryDirectory("flatpak-id")
+    let device = try FakeDevice(dir, user: "alice")
+    try device.folder(device.home + "/Games/Flat Game")
+    let save = device.home + "/.var/app/com.example.FlatGame/data/flatgame"
+    try device.file(save + "/s")
+    let roots = GameRoots.scan(host: device.host, extraRoots: [device.home + "/Games"])
+    let found = Detection.detect(roots.games, host: roots.host, lookup: Self.manifest).flatMap(\.locations)
+    #expect(found.map(\.path) == [save])
+    #expect(
+      found.map(\.portable) == [
+        PortableLocation(template: "<home>/.var/app/com.example.FlatGame/data/flatgame")
+      ])
+  }
+
+  @Test("a damaged library list leaves Steam's own library searched, with a warning")
+  func damagedLibraryList() throws {
+    let dir = TemporaryDirectory("damaged-vdf")
+    let device = try FakeDevice(dir, user: "deck")
+    let steam = device.home + "/.local/share/Steam"
+    try device.file(steam + "/steamapps/libraryfolders.vdf", "\"libraryfolders\"\n{\n\t\"0\"\n\t{\n")
+    try device.steamGame(700, "Native Quest", in: steam)
+    try device.file(steam + "/steamapps/appmanifest_800.acf", "\"AppState\" { \"appid\" \"800\" }")
+    let roots = GameRoots.scan(host: device.host)
+    #expect(roots.games.map(\.storeGameID) == ["700"])
+    #expect(roots.warnings.count == 2)
+    #expect(
+      roots.warnings.first?.contains("libraryfolders.vdf was not read (line 5:") == true, "\(roots.warnings)")
+  }
+
+  @Test("a Steam app id beats a title; Lutris falls back to the title without a slug")
+  func matching() throws {
+    let driver = InstalledGame(
+      store: .steam, storeGameID: "33440", title: "Driver San Francisco", installFolder: nil, prefix: nil,
+      source: "/")
+    #expect(Detection.manifestGame(for: driver, lookup: Self.manifest)?.title == "Driver: San Francisco")
+    let spec = YAMLValue.mapping([("name", .scalar("Diablo II")), ("game_slug", .scalar("diablo-2"))])
+    let diablo = try #require(LutrisRoot.game(spec: spec, file: "/l/games/diablo-2-1.yml"))
+    #expect(diablo.storeGameID == "diablo-2" && diablo.source == "/l/games")
+    #expect(Detection.manifestGame(for: diablo, lookup: Self.manifest)?.title == "Diablo II")
+    #expect(LutrisRoot.game(spec: .mapping([]), file: "/l/games/x.yml") == nil)
+  }
+
+  @Test("Proton's registry files are kept for a game with registry keys only")
+  func registryFiles() throws {
+    let dir = TemporaryDirectory("registry")
+    let (device, steam, _) = try Self.flatpakSteam(dir)
+    for (id, name) in [(720, "Reg"), (730, "Plain")] {
+      try device.steamGame(id, name, in: steam)
+      try device.file(device.protonUser(id, in: steam) + "/Documents/\(name)/s")
+      for file in ["system.reg", "user.reg"] {
+        try device.file(steam + "/steamapps/compatdata/\(id)/pfx/" + file)
+      }
+    }
+    let roots = GameRoots.scan(host: device.host)
+    let detected = Detection.detect(roots.games, host: roots.host, lookup: Self.manifest)
+    #expect(
+      detected.map { $0.locations.map(\.portable.template) } == [
+        [
+          "<winDocuments>/Reg", "<root>/steamapps/compatdata/720/pfx/system.reg",
+          "<root>/steamapps/compatdata/720/pfx/user.reg",
+        ],
+        ["<winDocuments>/Plain"],
+      ])
+  }
+}
