@@ -103,9 +103,14 @@ struct CommandLineParsingTests {
     RefusedLine(
       "wrap with nothing after '--'", ["wrap", "--"],
       "say which game to run: savevault wrap [TARGET] -- COMMAND [ARG...]"),
-    RefusedLine("add without NAME", ["add"], "say which game: savevault add NAME --save-dir DIR"),
     RefusedLine(
-      "add without --save-dir", ["add", "celeste"], "say where the game keeps its saves: --save-dir DIR"),
+      "add without NAME", ["add", "--detect"], "say which game: savevault add NAME --save-dir DIR"),
+    RefusedLine(
+      "add without --save-dir", ["add", "celeste"],
+      "say where the game keeps its saves: --save-dir DIR, or --detect"),
+    RefusedLine(
+      "add with --save-dir and --detect", ["add", "celeste", "--save-dir", "d", "--detect"],
+      "--save-dir and --detect are two ways to say where the saves are: give one"),
     RefusedLine("remove without NAME", ["remove", "--json"], "say which game: savevault remove NAME"),
     RefusedLine(
       "completions without a shell", ["completions"], "say which shell: savevault completions bash|zsh|fish"),

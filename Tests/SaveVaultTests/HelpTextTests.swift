@@ -84,7 +84,7 @@ struct HelpTextTests {
     let main = try player.ok(["--help"]).stdout
     let block = main.components(separatedBy: "Commands:\n").last?.components(separatedBy: "\n\n").first ?? ""
     let listed = block.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
-    let all = Self.targetCommands + ["add", "games", "remove", "manifest", "completions", "manpage"]
+    let all = Self.targetCommands + ["add", "games", "remove", "scan", "manifest", "completions", "manpage"]
     #expect(Set(listed) == Set(all), "listed: \(listed)")
     for command in all {
       #expect(

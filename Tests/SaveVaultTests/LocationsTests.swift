@@ -121,16 +121,34 @@ struct LocationsTests {
 
   @Test("an archive location with no place here is refused before anything changes (exit 2)")
   func locationNotHere() throws {
-    let deck = try Self.world("not-here", device: "deck")
-    try Self.writeState(deck, 1)
+    // The deck's second location is in the Proton prefix of Steam app 999, which the desktop
+    // does not have.
+    let deck = try Sandbox("locations-not-here", device: "deck")
+    let steam = deck.home + "/.local/share/Steam"
+    try writeFile(
+      steam + "/steamapps/appmanifest_999.acf",
+      "\"AppState\"\n{\n\t\"appid\"\t\"999\"\n\t\"name\"\t\"Nope\"\n\t\"installdir\"\t\"Nope\"\n}\n")
+    try makeDirectory(steam + "/steamapps/common/Nope")
+    let documents = steam + "/steamapps/compatdata/999/pfx/drive_c/users/steamuser/Documents"
+    try writeFile(documents + "/Nope/slot.sav", "the deck's save\n")
+    try makeDirectory(deck.path("a/Saves"))
+    try writeFile(deck.path("a/Saves/1.sav"), "one\n")
+    let config: [String: Any] = [
+      "container": deck.cloud,
+      "games": ["multi": ["locations": [deck.path("a/Saves"), "<winDocuments>/Nope"], "steamAppId": "999"]],
+    ]
+    try makeDirectory((deck.config as NSString).deletingLastPathComponent)
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: deck.config))
     try deck.ok(["backup", "--game", "multi"])
+
     let desktop = deck.device("desktop")
     try Self.write(desktop, locations: [desktop.path("only/Saves")])
     try makeDirectory(desktop.path("only/Saves"))
     try writeFile(desktop.path("only/Saves/mine.sav"), "the desktop's own\n")
     let refused = try desktop.run(["restore", "--game", "multi", "--latest"])
     #expect(refused.code == 2, "\(refused.stderr)")
-    #expect(refused.stderr.contains("2-Config") || refused.stderr.contains("b/Config"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("<winDocuments>/Nope"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("999"), "says which game is missing: \(refused.stderr)")
     #expect(text(desktop.path("only/Saves/mine.sav")) == "the desktop's own\n", "nothing changed")
     #expect(((try? Platform.directoryNames(desktop.path("only"))) ?? []) == ["Saves"], "nothing left beside")
   }

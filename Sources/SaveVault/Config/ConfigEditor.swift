@@ -51,6 +51,10 @@ public struct AddGameReport: Codable, Sendable, Equatable {
   public var replaced: Bool
   /// Whether the save directory exists yet (a new device may not have one).
   public var saveDirExists: Bool
+  /// A detected game's locations as written (with placeholders); nil for a save directory.
+  public var locations: [String]? = nil
+  /// A detected game's title, when the name is its safe form.
+  public var title: String? = nil
 }
 
 /// What `remove` took out of the config file, and the agreements it forgot. No save, archive

@@ -33,23 +33,32 @@ extension ArchiveLocation {
 
 extension Target {
   /// The locations of a config entry with `locations`: its `saveDir` first (when it has one),
-  /// then each location, plain paths taken from the config file's folder and placeholders
-  /// resolved on this machine. Throws when one cannot be resolved here.
+  /// then each location. A plain path is taken from the config file's folder (its portable
+  /// form is worked out, so `~/.config/X` is `<xdgConfig>/X` on any machine); one with
+  /// placeholders is resolved on this machine, in the install and prefix of the game the entry
+  /// names (`steamAppId`, or `store` and `storeGameId`): every folder it matches, else the
+  /// folder a save would be written to. Throws when one has no place here.
   static func locations(
-    of entry: ConfigFile.GameEntry, game: String, configFolder: String, paths: Paths
+    of entry: ConfigFile.GameEntry, game: String, configFolder: String, paths: Paths, roots: () -> GameRoots
   ) throws(ConfigError) -> [SaveLocation] {
     let written = (entry.saveDir.map { [$0] } ?? []) + (entry.locations ?? [])
-    var result: [SaveLocation] = []
+    var found: [(path: String, portable: PortableLocation)] = []
     for text in written {
-      let path: String
-      let portable: PortableLocation
-      if text.contains("<") {
-        throw .invalid("game '\(game)': the location '\(text)' has placeholders, which are not resolved yet")
-      } else {
-        path = absolute(text, in: configFolder, home: paths.home)
-        portable = PortableLocation(template: path)
+      guard text.contains("<") else {
+        let path = absolute(text, in: configFolder, home: paths.home)
+        found.append((path, PortableLocation.forAbsolute(path, in: roots())))
+        continue
       }
-      if result.contains(where: { $0.path == path }) { continue }
+      let portable = PortableLocation(template: text, store: entry.storeName, storeGameID: entry.storeID)
+      switch portable.resolve(on: roots()) {
+      case .existing(let paths): found += paths.map { ($0, portable) }
+      case .wouldBe(let path): found.append((path, portable))
+      case .unresolvable(let why):
+        throw .invalid("game '\(game)': the location '\(text)' has no place on this machine: \(why)")
+      }
+    }
+    var result: [SaveLocation] = []
+    for (path, portable) in found where !result.contains(where: { $0.path == path }) {
       result.append(
         SaveLocation(name: SaveLocation.name(index: result.count, path: path), path: path, portable: portable)
       )
@@ -62,4 +71,22 @@ extension Target {
 
   /// Each location's archive name and folder, as a scan of several locations takes them.
   var scanLocations: [(name: String, path: String)] { locations.map { ($0.name, $0.path) } }
+}
+
+extension ConfigFile.GameEntry {
+  /// The store whose install and prefix the entry's placeholders are read in.
+  var storeName: String? {
+    store ?? (steamAppId != nil ? GameStore.steam.rawValue : winePrefix != nil ? "wine" : nil)
+  }
+  /// The game's id in that store (a Wine prefix's path for `wine`).
+  var storeID: String? { storeGameId ?? steamAppId ?? winePrefix }
+}
+
+extension GameRoots {
+  /// What this machine has installed, with the config file's extra roots and Wine prefixes.
+  public static func scan(_ config: ConfigFile, paths: Paths, environment: [String: String]) -> GameRoots {
+    scan(
+      host: HostFolders(environment: environment, home: paths.home), extraRoots: config.roots ?? [],
+      winePrefixes: config.winePrefixes ?? [], readYAML: { try YAMLValue.parse($0) })
+  }
 }

@@ -84,7 +84,8 @@ extension Target {
     _ request: TargetRequest, paths: Paths, context: Context,
     loadConfig: (String, Bool) throws(ConfigError) -> ConfigFile = { (path, isRequired) throws(ConfigError) in
       try ConfigFile.load(path: path, isRequired: isRequired)
-    }
+    },
+    roots: ((ConfigFile) -> GameRoots)? = nil
   ) throws(ConfigError) -> Target {
     let configPath = request.configFile.map { absolute($0, context: context, home: paths.home) }
     let config = try loadConfig(configPath ?? paths.configFile, configPath != nil)
@@ -105,7 +106,11 @@ extension Target {
         saveDirectory = entry.saveDir
         saveDirectoryBase = configFolder
         if let listed = entry.locations, !listed.isEmpty {
-          locations = try Self.locations(of: entry, game: name, configFolder: configFolder, paths: paths)
+          locations = try Self.locations(
+            of: entry, game: name, configFolder: configFolder, paths: paths,
+            roots: {
+              roots?(config) ?? GameRoots.scan(config, paths: paths, environment: context.environment)
+            })
           saveDirectory = locations.first?.path
         }
       }

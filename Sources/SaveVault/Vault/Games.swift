@@ -128,7 +128,7 @@ extension Vault {
 
   /// Changes the `games` object of the config file with the config lock held: `change` gets
   /// it and the file's path; what it leaves is written (atomically), unless it throws.
-  private func editGames<Result>(
+  func editGames<Result>(
     _ configFile: String?, _ change: (inout [String: Any], String) throws -> Result
   ) throws -> Result {
     let path = configPath(configFile)

@@ -60,7 +60,11 @@ extension Vault {
       }
     }
     let extraction = try extract(chosen, from: container, target: target, into: staging)
-    let plan = try destinations(of: extraction.header?.locations, target: target, archive: chosen.name)
+    let (plan, added) = try destinations(
+      of: extraction.header?.locations, target: target, archive: chosen.name)
+    // The archive's locations this game's own list lacks are part of it from now on.
+    var target = target
+    target.locations += added
     try context.checkpoint("restore.extracted")
 
     var moves: [LocationsRestoreJournal.Move] = []
@@ -217,27 +221,51 @@ extension Vault {
   /// is the first location's content. Throws, before anything changes, for a location of the
   /// archive that has no place here.
   private func destinations(of stored: [ArchiveLocation]?, target: Target, archive: String) throws
-    -> [(archiveName: String?, location: SaveLocation)]
+    -> (plan: [(archiveName: String?, location: SaveLocation)], added: [SaveLocation])
   {
     guard let stored else {
-      return [("", target.locations[0])] + target.locations.dropFirst().map { (nil, $0) }
+      return ([("", target.locations[0])] + target.locations.dropFirst().map { (nil, $0) }, [])
     }
     var plan: [(archiveName: String?, location: SaveLocation)] = []
+    var added: [SaveLocation] = []
     var used = Set<String>()
     for location in stored {
-      guard
-        let here = target.locations.first(where: {
-          $0.portable == location.portable && !used.contains($0.name)
-        })
-          ?? target.locations.first(where: { $0.name == location.name && !used.contains($0.name) })
-      else {
-        throw VaultError.locationNotHere(
-          game: target.game, archive: archive, location: location.portable.template, madeAt: location.path)
-      }
+      let unused = target.locations.filter { !used.contains($0.name) }
+      let here =
+        try unused.first(where: { $0.portable == location.portable })
+        ?? unused.first(where: { $0.name == location.name })
+        ?? resolvedHere(location, taken: target.locations + added, game: target.game, archive: archive)
+      if !target.locations.contains(here) { added.append(here) }
       used.insert(here.name)
       plan.append((location.name, here))
     }
-    return plan + target.locations.filter { !used.contains($0.name) }.map { (nil, $0) }
+    return (plan + target.locations.filter { !used.contains($0.name) }.map { (nil, $0) }, added)
+  }
+
+  /// An archive location the game's own list lacks, resolved from its portable form on this
+  /// machine (the game's install, prefix and home here): the folder it matches, else the one
+  /// a save would be written to. Throws when it has no place here.
+  private func resolvedHere(_ location: ArchiveLocation, taken: [SaveLocation], game: String, archive: String)
+    throws -> SaveLocation
+  {
+    let config = (try? cache.config(at: paths.configFile, isRequired: false)) ?? ConfigFile()
+    let path: String
+    switch location.portable.resolve(on: gameRoots(config)) {
+    case .existing(let paths) where !paths.isEmpty: path = paths[0]
+    case .wouldBe(let would): path = would
+    case .existing: throw VaultError.io(path: location.path, reason: "no match")
+    case .unresolvable(let why):
+      throw VaultError.locationNotHere(
+        game: game, archive: archive, location: location.portable.template, madeAt: location.path, why: why)
+    }
+    let isTaken = taken.contains { $0.name == location.name || $0.path == path }
+    if taken.contains(where: { $0.path == path }) {
+      throw VaultError.locationNotHere(
+        game: game, archive: archive, location: location.portable.template, madeAt: location.path,
+        why: "it would go to '\(path)', another of the game's locations")
+    }
+    let name = isTaken ? SaveLocation.name(index: taken.count, path: path) : location.name
+    return SaveLocation(name: name, path: path, portable: location.portable)
   }
 
   /// Extracts `chosen` into `folder`, verified (see `performRestore`).

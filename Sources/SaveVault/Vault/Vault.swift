@@ -26,7 +26,27 @@ public struct Vault: Sendable {
   /// Resolves flags, config and environment into a target, and refuses (`ConfigError`) a save
   /// directory placed where SaveVault would lose saves (`Placement`).
   public func resolve(_ request: TargetRequest) throws(ConfigError) -> Target {
-    let target = try Target.resolve(request, paths: paths, context: context, loadConfig: cache.config)
+    let target: Target
+    do {
+      target = try Target.resolve(
+        request, paths: paths, context: context, loadConfig: cache.config, roots: gameRoots)
+    } catch .unknownGame(let name, let configPath) {
+      // Not in the config file: an installed game the manifest knows, by its name or title.
+      guard let found = try? detectedEntry(named: name, configFile: request.configFile, refresh: .launch)
+      else {
+        throw .unknownGame(name: name, configPath: configPath)
+      }
+      verbose("'\(name)' is not in the config file; it is the installed game '\(found.name)'")
+      var detected = request
+      detected.game = found.name
+      target = try Target.resolve(
+        detected, paths: paths, context: context,
+        loadConfig: { (path, isRequired) throws(ConfigError) in
+          var config = try cache.config(at: path, isRequired: isRequired)
+          config.games = (config.games ?? [:]).merging([found.name: found.entry]) { old, _ in old }
+          return config
+        }, roots: gameRoots)
+    }
     guard request.checksPlacement else { return target }
     let configPath =
       request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
@@ -79,6 +99,17 @@ final class VaultCache: @unchecked Sendable {
   private let lock = NSLock()
   private var configs: [String: ConfigFile] = [:]
   private var known: [String: KnownGames] = [:]
+  private var installed: GameRoots?
+
+  /// This machine's installed games, found by `make` at the first use.
+  func roots(_ make: () -> GameRoots) -> GameRoots {
+    lock.lock()
+    defer { lock.unlock() }
+    if let installed { return installed }
+    let found = make()
+    installed = found
+    return found
+  }
 
   /// The config file at `path`, read at its first use (a missing one is empty unless
   /// `isRequired`; errors are not kept).

@@ -25,7 +25,7 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
   case nothingToUndo(game: String, reason: String?)
   /// An archive holds a location of the game that has no place on this machine: nothing was
   /// restored.
-  case locationNotHere(game: String, archive: String, location: String, madeAt: String)
+  case locationNotHere(game: String, archive: String, location: String, madeAt: String, why: Advised)
 
   public var message: Advised {
     switch self {
@@ -47,8 +47,8 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
       "'\(path)': \(reason)"
     case .preRestoreCopyFailed(let game, let folder, let reason):
       "\(game): the current save could not be kept before the restore (its pre-restore copy in '\(folder)' failed: \(reason)), so nothing was restored and nothing changed. Free some space there and try again"
-    case .locationNotHere(let game, let archive, let location, let madeAt):
-      "\(game): '\(archive)' holds the location '\(location)' (at '\(madeAt)' where it was made), which has no place on this machine: nothing was restored. Install the game here (and start it once), or add the folder it should go to to the game's \"locations\" in the config file"
+    case .locationNotHere(let game, let archive, let location, let madeAt, let why):
+      "\(game): '\(archive)' holds the location '\(location)' (at '\(madeAt)' where it was made), which has no place on this machine (\(why)): nothing was restored. Install the game here and start it once, or add the folder it should go to to the game's \"locations\" in the config file"
     case .nothingToUndo(let game, let reason):
       Advised(
         reason.map { "\(game): \($0); nothing to undo" } ?? "no pre-restore copy of \(game); nothing to undo")

@@ -52,7 +52,7 @@ enum Commands {
   static let all: [any Command.Type] = [
     BackupCommand.self, StatusCommand.self, RestoreCommand.self, SyncCommand.self, WrapCommand.self,
     ListCommand.self, VerifyCommand.self, PruneCommand.self, AddCommand.self, GamesCommand.self,
-    RemoveCommand.self, ManifestCommand.self, DoctorCommand.self, CompletionsCommand.self,
+    RemoveCommand.self, ScanCommand.self, ManifestCommand.self, DoctorCommand.self, CompletionsCommand.self,
     ManpageCommand.self,
   ]
 

@@ -102,7 +102,13 @@ struct WrapCommand: Command {
       return nil
     }
     do {
-      let games = try vault.games(steamAppId: id, configFile: configFile)
+      var games = try vault.games(steamAppId: id, configFile: configFile)
+      if games.isEmpty, let adopted = try? vault.adoptSteamGame(id: id, configFile: configFile) {
+        session.console.note(
+          "Steam app \(id) is '\(adopted.title ?? adopted.game)' (found with the save-location manifest): syncing its saves in \((adopted.locations ?? []).joined(separator: ", ")), and added it to \(adopted.configFile) as '\(adopted.game)'"
+        )
+        games = [adopted.game]
+      }
       guard games.count == 1, let game = games.first else {
         // A misspelt key in a game's entry (steamAppID) is the likely reason no game matches.
         let misspelt = vault.unknownConfigKeys(configFile: configFile, inGames: true)

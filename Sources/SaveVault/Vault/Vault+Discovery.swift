@@ -1,0 +1,176 @@
+import Foundation
+
+/// A game installed here that the manifest knows, as `scan` shows it.
+public struct FoundGame: Codable, Sendable, Equatable {
+  /// The game's name in the config and the container: the title, or its safe form.
+  public var game: String
+  public var title: String
+  /// `steam`, `gog`, `epic`, `lutris`, `wine` or `other`.
+  public var store: String
+  public var storeGameId: String?
+  public var steamAppId: String?
+  public var installFolder: String?
+  public var locations: [FoundLocation]
+  public var files: Int
+  public var bytes: Int64
+  /// Whether the config file has a game of this name.
+  public var configured: Bool
+}
+
+/// One save location of a found game: where it is here, and its portable form.
+public struct FoundLocation: Codable, Sendable, Equatable {
+  public var path: String
+  /// The location with placeholders, as it is found on any machine.
+  public var portable: String
+  /// A folder, backed up whole; or one file.
+  public var isFolder: Bool
+}
+
+extension Vault {
+  /// What this machine has installed (Steam, Heroic, Lutris, the config's roots and Wine
+  /// prefixes), read once per run.
+  func gameRoots(_ config: ConfigFile) -> GameRoots {
+    cache.roots { GameRoots.scan(config, paths: paths, environment: context.environment) }
+  }
+
+  /// The installed games that have save data here (all installed games the manifest knows,
+  /// with `includingWithoutSaves`), sorted by name. The manifest is refreshed as `refresh` says.
+  public func findGames(configFile: String?, includingWithoutSaves: Bool = false, refresh: ManifestRefresh)
+    throws -> [FoundGame]
+  {
+    let config = try cache.config(at: configPath(configFile), isRequired: configFile != nil)
+    let roots = gameRoots(config)
+    for warning in roots.warnings { context.log.warning(warning) }
+    let manifest = try manifest(
+      refresh: refresh, installFolders: roots.games.compactMap(\.installFolder), configFile: configFile)
+    let configured = Set((config.games ?? [:]).keys)
+    var found: [FoundGame] = []
+    for installed in roots.games {
+      guard let game = Detection.manifestGame(for: installed, lookup: manifest) else { continue }
+      let locations = Detection.locations(of: game, installed: installed, host: roots.host)
+      guard includingWithoutSaves || !locations.isEmpty else { continue }
+      let name = Target.gameName(forTitle: game.title)
+      guard !found.contains(where: { $0.game == name }) else { continue }
+      let counts = locations.map { $0.contents() }
+      found.append(
+        FoundGame(
+          game: name, title: game.title, store: installed.store.rawValue, storeGameId: installed.storeGameID,
+          steamAppId: installed.store == .steam ? installed.storeGameID : game.steamID.map(String.init),
+          installFolder: installed.installFolder,
+          locations: locations.map {
+            FoundLocation(path: $0.path, portable: $0.portable.template, isFolder: $0.isFolder)
+          },
+          files: counts.reduce(0) { $0 + $1.files }, bytes: counts.reduce(0) { $0 + $1.bytes },
+          configured: configured.contains(name)))
+    }
+    return found.sorted { $0.game < $1.game }
+  }
+
+  /// The installed game `name` stands for (its game name, its title, or its title compared
+  /// loosely), or the one with Steam app id `steamAppID`: the config entry that keeps it.
+  /// Nil when no installed game the manifest knows matches.
+  func detectedEntry(
+    named name: String? = nil, steamAppID: String? = nil, configFile: String?, refresh: ManifestRefresh
+  )
+    throws -> (name: String, entry: ConfigFile.GameEntry)?
+  {
+    let config = try cache.config(at: configPath(configFile), isRequired: configFile != nil)
+    let roots = gameRoots(config)
+    guard !roots.games.isEmpty else { return nil }
+    let manifest = try manifest(
+      refresh: refresh, installFolders: roots.games.compactMap(\.installFolder), configFile: configFile)
+    let wanted = name.map(ManifestTitle.normalized)
+    for installed in roots.games {
+      if let steamAppID, installed.store != .steam || installed.storeGameID != steamAppID { continue }
+      guard let game = Detection.manifestGame(for: installed, lookup: manifest) else { continue }
+      let gameName = Target.gameName(forTitle: game.title)
+      if let name, name != gameName, name != game.title, wanted != ManifestTitle.normalized(game.title) {
+        continue
+      }
+      return (gameName, Self.entry(for: installed, game: game, roots: roots))
+    }
+    return nil
+  }
+
+  /// The config entry of a detected game: its locations with placeholders (the ones found
+  /// here; with none yet, every one of the manifest's that has a place in the game's own
+  /// install or prefix here), its store and id, its title.
+  static func entry(for installed: InstalledGame, game: ManifestGame, roots: GameRoots)
+    -> ConfigFile.GameEntry
+  {
+    let found = Detection.locations(of: game, installed: installed, host: roots.host)
+    var templates = found.filter(\.isFolder).map(\.portable.template)
+    if templates.isEmpty {
+      let store = installed.store.rawValue
+      templates = game.files.filter { template in
+        guard !template.contains("*"), !template.contains("?"),
+          ["<win", "<xdgData>", "<xdgConfig>"].contains(where: template.contains)
+        else { return false }
+        let portable = PortableLocation(template: template, store: store, storeGameID: installed.storeGameID)
+        if case .wouldBe = portable.resolve(on: roots) { return true }
+        return false
+      }
+    }
+    var entry = ConfigFile.GameEntry()
+    entry.locations = templates
+    entry.title = Target.gameName(forTitle: game.title) == game.title ? nil : game.title
+    switch installed.store {
+    case .steam: entry.steamAppId = installed.storeGameID
+    case .wine: entry.winePrefix = installed.prefix
+    default:
+      entry.store = installed.store.rawValue
+      entry.storeGameId = installed.storeGameID
+    }
+    return entry
+  }
+}
+
+extension Vault {
+  /// `add NAME --detect`: writes the installed game NAME stands for into the config file,
+  /// with its locations (placeholders kept) and its store id. Throws `ConfigError` when no
+  /// installed game matches, or the name is taken (unless `replacing`).
+  public func addDetectedGame(_ game: NewGame, configFile: String?, replacing: Bool) throws -> AddGameReport {
+    guard let (name, entry) = try detectedEntry(named: game.name, configFile: configFile, refresh: .launch)
+    else {
+      throw ConfigError.invalid(
+        "no installed game called '\(game.name)' was found (see what scanning finds); \(remedy: .nameSaveDirectory) to add it by hand"
+      )
+    }
+    guard let locations = entry.locations, !locations.isEmpty else {
+      throw ConfigError.invalid(
+        "'\(game.name)' is installed, but it has no save here yet and no save folder could be worked out: start it once, or \(remedy: .nameSaveDirectory)"
+      )
+    }
+    var written =
+      try JSONSerialization.jsonObject(with: JSONEncoder.stable.encode(entry)) as? [String: Any] ?? [:]
+    if let container = game.containerURL { written["container"] = container }
+    let target = try resolve(TargetRequest(game: name, configFile: configFile))
+    return try editGames(configFile) { games, path in
+      let isPresent = games[name] != nil
+      if isPresent && !replacing {
+        throw ConfigError.invalid(
+          "game '\(name)' is already in config file '\(path)': \(remedy: .replaceGameEntry) to change it, or \(remedy: .removeGameFirst(name))"
+        )
+      }
+      games[name] = written
+      return AddGameReport(
+        game: name, saveDir: target.saveDirectory, container: game.containerURL, steamAppId: entry.steamAppId,
+        configFile: path, replaced: isPresent, saveDirExists: Self.exists(target.saveDirectory),
+        locations: locations, title: entry.title)
+    }
+  }
+}
+
+extension Vault {
+  /// For `wrap` under Steam: the installed game with Steam app id `id` that the config file
+  /// does not have, found with the manifest and added to the config file (so that `status`
+  /// and `games` show it). Nil when no installed game the manifest knows has that id, or it
+  /// has no save location here yet.
+  public func adoptSteamGame(id: String, configFile: String?) throws -> AddGameReport? {
+    guard let (name, entry) = try detectedEntry(steamAppID: id, configFile: configFile, refresh: .launch),
+      entry.locations?.isEmpty == false
+    else { return nil }
+    return try addDetectedGame(
+      NewGame(name: name, saveDirectory: ""), configFile: configFile, replacing: false)
+  }
+}

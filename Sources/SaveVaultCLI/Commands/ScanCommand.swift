@@ -1,0 +1,58 @@
+import SaveVault
+
+/// `savevault scan`: the installed games that have save data here, found with the manifest.
+struct ScanCommand: Command {
+  static let all = Option(
+    name: "all", kind: .flag, help: "also list installed games the manifest knows that have no save here yet")
+  static let json = Option.json("print a list, one object per game")
+
+  static let declaration = CommandDeclaration(
+    name: "scan", abstract: "find the installed games that have saves here",
+    discussion: """
+      Looks at what this machine has installed (Steam, native and Flatpak, with every library
+      of libraryfolders.vdf and each game's Proton prefix; Heroic's GOG and Epic games; Lutris;
+      the config's "roots" and "winePrefixes") and, with the save-location manifest, lists
+      each game that has save data here: its name (the title, or its safe form), title, store
+      and id, and each location found, as a path and in its portable form (with placeholders,
+      the same on any machine). Nothing is written. 'savevault add TITLE --detect' adds one
+      to the config file; '--game NAME' works on one without adding it.
+      """,
+    options: [all, json])
+
+  var isAll: Bool
+  var isJSON: Bool
+
+  init(_ arguments: ParsedArguments) {
+    isAll = arguments.has(Self.all)
+    isJSON = arguments.has(Self.json)
+  }
+
+  func run(_ session: Session) throws -> ExitStatus {
+    let console = session.console
+    let games = try session.vault.findGames(
+      configFile: session.configFile, includingWithoutSaves: isAll, refresh: .ifStale(deadline: 30))
+    if isJSON {
+      console.json(games)
+      return .success
+    }
+    guard !games.isEmpty else {
+      console.out(
+        "No installed game with saves found. Add one by hand with '\(session.commandLine(["add", "NAME", "--save-dir", "DIR"]))'."
+      )
+      return .success
+    }
+    for game in games {
+      let id = game.storeGameId.map { " \($0)" } ?? ""
+      let title = game.title == game.game ? "" : " (\(game.title))"
+      let added = game.configured ? ", in the config file" : ""
+      console.out(
+        "\(game.game)\(title): \(game.store)\(id), \(Format.count(game.files, "file")), \(Format.bytes(game.bytes))\(added)"
+      )
+      for location in game.locations {
+        console.out("  \(location.path)\n    \(location.portable)")
+      }
+      if game.locations.isEmpty { console.out("  no save here yet") }
+    }
+    return .success
+  }
+}
