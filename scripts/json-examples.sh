@@ -46,3 +46,14 @@ sv games --json > "$out/games.json"
 sv remove hades --json > "$out/remove.json"
 sv doctor --json > "$out/doctor.json"
 sv doctor --game celeste --container /run/media/deck/NAS/saves --json > "$out/doctor-problem.json" || true
+# Discovery: a Steam library with Hades in its Proton prefix, and a manifest that knows it.
+steam=$home/.local/share/Steam
+mkdir -p "$steam/steamapps/common/Hades" "$steam/userdata/1111"
+printf '"libraryfolders"\n{\n\t"0"\n\t{\n\t\t"path"\t\t"%s"\n\t}\n}\n' "$steam" > "$steam/steamapps/libraryfolders.vdf"
+printf '"AppState"\n{\n\t"appid"\t\t"1145360"\n\t"name"\t\t"Hades"\n\t"installdir"\t\t"Hades"\n}\n' > "$steam/steamapps/appmanifest_1145360.acf"
+hades=$steam/steamapps/compatdata/1145360/pfx/drive_c/users/steamuser/Documents/Saved\ Games/Hades
+mkdir -p "$hades"
+printf 'run=12\n' > "$hades/Profile1.sav"
+printf -- '---\nHades:\n  files:\n    "<winDocuments>/Saved Games/Hades":\n      tags:\n        - save\n  installDir:\n    Hades: {}\n  steam:\n    id: 1145360\n' > "$home/manifest.yaml"
+SAVEVAULT_MANIFEST=$home/manifest.yaml sv scan --json > "$out/scan.json"
+SAVEVAULT_MANIFEST=$home/manifest.yaml sv add Hades --detect --json > "$out/add-detect.json"

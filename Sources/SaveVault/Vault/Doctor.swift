@@ -19,7 +19,7 @@ public struct DoctorCheck: Sendable, Equatable {
   }
 
   /// The kind of check: `config`, `game`, `save-dir`, `rclone`, `credentials`, `container`,
-  /// `clock` or `dialog`.
+  /// `clock`, `manifest`, `roots` or `dialog`.
   public var check: String
   /// What it was checked on: a file, a game, a container URL.
   public var subject: String
@@ -108,6 +108,7 @@ extension Vault {
       }
       checks.append(check)
     }
+    if !isNamed { checks += discoveryChecks(config, configFile: request.configFile) }
     return checks + [dialogCheck()]
   }
 
