@@ -9,8 +9,15 @@ extension Vault {
     do {
       let status = try manifestStatus(refresh: .never, configFile: configFile)
       let days = (status.ageMs ?? 0) / 86_400_000
+      let source =
+        switch status.source {
+        case .environment: "the file SAVEVAULT_MANIFEST names"
+        case .config: "the config file's manifest"
+        case .download: "SaveVault's copy"
+        case .ludusavi: "Ludusavi's copy"
+        }
       let message =
-        "\(status.source.rawValue) copy '\(status.path)', \(status.games) games, \(days == 0 ? "less than a day" : "\(days) day(s)") old"
+        "\(source), \(status.games) games, \(days == 0 ? "less than a day" : "\(days) day(s)") old"
       checks.append(
         days > 30
           ? DoctorCheck(
