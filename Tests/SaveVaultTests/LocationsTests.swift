@@ -102,6 +102,21 @@ struct LocationsTests {
     #expect(try sandbox.state(["--game", "multi"]) == "in-sync", "an excluded file is no part of the save")
   }
 
+  @Test("a location gone (an unmounted drive) is not uploaded as an empty part of the save")
+  func locationGone() throws {
+    let sandbox = try Self.world("gone")
+    try Self.writeState(sandbox, 1)
+    try sandbox.ok(["backup", "--game", "multi"])
+    try writeFile(sandbox.path("a/Saves/slot/1.sav"), "played on\n")
+    try FileManager.default.removeItem(atPath: sandbox.path("b"))
+    let sync = try sandbox.run(["sync", "--game", "multi"])
+    #expect(sync.code == 1, "\(sync.stdout) \(sync.stderr)")
+    #expect(sync.stderr.contains("is gone") && sync.stderr.contains("b/Config"), "\(sync.stderr)")
+    #expect(sandbox.archives("multi").count == 1, "nothing uploaded")
+    try sandbox.ok(["backup", "--game", "multi", "--force"])
+    #expect(sandbox.archives("multi").count == 2, "--force uploads the rest")
+  }
+
   @Test("another device restores each location into its own folders, matched by name")
   func anotherDevice() throws {
     let deck = try Self.world("two-devices", device: "deck")

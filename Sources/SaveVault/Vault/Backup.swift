@@ -53,7 +53,7 @@ extension Vault {
     if force {
       return try performBackup(
         target, container: container, seen: look(target, container: container, checkingListing: false),
-        force: true, why: "uploading: forced")
+        force: true, why: "uploading: forced", uploadsWithoutMissingLocations: true)
     }
     let found = try assess(target, container: container)
     if let agreed = try agreeOnIdentical(found, target: target) {
@@ -92,7 +92,10 @@ extension Vault {
   /// sync reads the save and the container once). Without `force`, an unchanged save is not
   /// uploaded, and the log says why one is; with it, `why` is what the log says (nil: the
   /// caller has said it).
-  func performBackup(_ target: Target, container: any Container, seen: Seen, force: Bool, why: String? = nil)
+  func performBackup(
+    _ target: Target, container: any Container, seen: Seen, force: Bool, why: String? = nil,
+    uploadsWithoutMissingLocations: Bool = false
+  )
     throws -> BackupReport
   {
     var scan = seen.scan
@@ -104,6 +107,9 @@ extension Vault {
       scan = scan ?? SaveScan(root: target.saveDirectory, entries: [], skipped: [])
     }
     guard let scan else { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
+    if !uploadsWithoutMissingLocations, let missing = missingLocation(target) {
+      throw VaultError.locationMissing(game: target.game, path: missing.path)
+    }
     for item in scan.skipped { context.log.warning("skipped '\(item.path)': \(item.reason)") }
     if let violation = target.limits.violation(of: scan) {
       throw VaultError.io(path: scan.root, reason: "cannot be backed up: \(violation)")

@@ -52,4 +52,13 @@ extension Vault {
     return fnmatch(pattern, subject, flags) == 0
       || (glob.contains("**/") && fnmatch(glob.replacingOccurrences(of: "**/", with: "*/"), subject, 0) == 0)
   }
+
+  /// A location of the game whose folder is gone although this device's agreement has files
+  /// in it: its drive may be unmounted (an SD card), and uploading the rest would make a save
+  /// without it the latest. Nil when every location that held files is there.
+  func missingLocation(_ target: Target) -> SaveLocation? {
+    let gone = target.locations.filter { !Self.exists($0.path) }
+    guard !gone.isEmpty, let index = agreements.loadIndex(target) else { return nil }
+    return gone.first { location in index.keys.contains { $0.hasPrefix(location.name + "/") } }
+  }
 }

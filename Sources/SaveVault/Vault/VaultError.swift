@@ -23,6 +23,9 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
   case preRestoreCopyFailed(game: String, folder: String, reason: String)
   /// `restore --undo` found no pre-restore copy to put back (with why, when known).
   case nothingToUndo(game: String, reason: String?)
+  /// A location of a game of several locations is gone although it held files when this
+  /// device last agreed with the cloud: nothing was uploaded.
+  case locationMissing(game: String, path: String)
   /// An archive holds a location of the game that has no place on this machine: nothing was
   /// restored.
   case locationNotHere(game: String, archive: String, location: String, madeAt: String, why: Advised)
@@ -47,6 +50,8 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
       "'\(path)': \(reason)"
     case .preRestoreCopyFailed(let game, let folder, let reason):
       "\(game): the current save could not be kept before the restore (its pre-restore copy in '\(folder)' failed: \(reason)), so nothing was restored and nothing changed. Free some space there and try again"
+    case .locationMissing(let game, let path):
+      "\(game): its save location '\(path)' is gone, though it held files when this device last agreed with the cloud (is its drive mounted?); nothing was uploaded, so that a save without it does not become the latest. If it is gone for good, \(remedy: .forcedBackup) uploads the rest"
     case .locationNotHere(let game, let archive, let location, let madeAt, let why):
       "\(game): '\(archive)' holds the location '\(location)' (at '\(madeAt)' where it was made), which has no place on this machine (\(why)): nothing was restored. Install the game here and start it once, or add the folder it should go to to the game's \"locations\" in the config file"
     case .nothingToUndo(let game, let reason):
