@@ -23,6 +23,8 @@ struct StatusText {
         "  local   \(local.saveDir): \(newest)\(Format.count(local.files, "file")), \(Format.bytes(local.bytes))"
       )
     }
+    // A game of several locations: the first is `saveDir`, the others follow.
+    lines += target.locations.dropFirst().map { "          and \($0.path)" }
     let cloud = report.cloud
     if let latest = cloud.latest {
       lines.append("  cloud   \(latest)")
