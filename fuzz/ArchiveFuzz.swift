@@ -20,7 +20,6 @@ import Foundation
 /// One scratch file reused for every input (the extractor reads from a file descriptor).
 nonisolated(unsafe) private var scratch: Int32 = -1
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzArchive(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   if scratch < 0 {
     guard let made = try? Platform.makeTemporaryFile(prefix: "/tmp/savevault-fuzz-") else {

@@ -3,7 +3,6 @@
 // must read again as the same tree.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKeyValues(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let input = UnsafeBufferPointer(start: data, count: size)
   guard let parsed = try? KeyValues.parse(input) else { return 0 }

@@ -8,7 +8,6 @@ private func foundationDecode<T: Decodable>(_ type: T.Type, _ data: Data) -> T? 
   try? JSONDecoder().decode(type, from: data)
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let input = Data(bytes: data, count: size)
   guard let manifest = try? ManifestJSON.decode(input) else { return 0 }

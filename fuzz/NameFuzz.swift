@@ -2,7 +2,6 @@
 // satisfy the property its parser promises.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNames(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
 

@@ -3,7 +3,6 @@
 // as itself, and the two YAML readers agree on a mapping's keys.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzYAML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = UnsafeBufferPointer(start: data, count: size)
   let games = try? ManifestReader.games(from: bytes)

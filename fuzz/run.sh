@@ -6,9 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: fuzz/run.sh archive|names|manifest|yaml|keyvalues [SECONDS]}
 seconds=${2:-600}
-[ -x ".build/fuzz/$target-fuzz" ] || bash fuzz/build.sh "$target"
+case $target in archive | names | manifest | yaml | keyvalues) ;; *) echo "unknown fuzz target '$target'" >&2; exit 2 ;; esac
+[ -x .build/fuzz/savevault-fuzz ] || bash fuzz/build.sh
 learned=".build/fuzz/corpus-$target"
 mkdir -p "$learned"
-exec ".build/fuzz/$target-fuzz" -max_total_time="$seconds" -max_len=262144 -timeout=20 \
+SAVEVAULT_FUZZ_TARGET=$target exec .build/fuzz/savevault-fuzz -max_total_time="$seconds" -max_len=262144 -timeout=20 \
   -rss_limit_mb=2048 -artifact_prefix=.build/fuzz/ -print_final_stats=1 \
   "$learned" "fuzz/corpus/$target"
