@@ -117,6 +117,37 @@ struct LocationsTests {
     #expect(sandbox.archives("multi").count == 2, "--force uploads the rest")
   }
 
+  @Test("an excluded file stays as this device has it, even when another device's archive holds one")
+  func excludedStays() throws {
+    let deck = try Self.world("excluded", device: "deck")
+    let pc = deck.device("pc")
+    // The pc excludes nothing: its archive holds its own game.log.
+    let config: [String: Any] = [
+      "container": pc.cloud, "games": ["multi": ["locations": [pc.path("pc/Saves"), pc.path("pc/Config")]]],
+    ]
+    try makeDirectory((pc.config as NSString).deletingLastPathComponent)
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: pc.config))
+    try makeDirectory(pc.path("pc/Saves"))
+    try makeDirectory(pc.path("pc/Config"))
+    try writeFile(pc.path("pc/Saves/1.sav"), "pc\n")
+    try writeFile(pc.path("pc/Config/game.log"), "the pc's log\n")
+    try pc.ok(["backup", "--game", "multi"])
+    try Self.writeState(deck, 1)
+    let restored = try deck.run(["sync", "--game", "multi", "--on-conflict", "restore"])
+    #expect(restored.code == 0, "\(restored.stderr)")
+    #expect(text(deck.path("a/Saves/1.sav")) == "pc\n", "the pc's save came")
+    #expect(text(deck.path("b/Config/game.log")) == "log of run 1\n", "the deck's excluded log stayed")
+    #expect(try deck.state(["--game", "multi"]) == "in-sync")
+  }
+
+  @Test("one game's locations may not hold each other")
+  func nestedLocations() throws {
+    let sandbox = try Sandbox("locations-nested")
+    try Self.write(sandbox, locations: [sandbox.path("a/Saves"), sandbox.path("a/Saves/slot")])
+    let refused = try sandbox.run(["backup", "--game", "multi"])
+    #expect(refused.code == 2 && refused.stderr.contains("is inside"), "\(refused.stderr)")
+  }
+
   @Test("another device restores each location into its own folders, matched by name")
   func anotherDevice() throws {
     let deck = try Self.world("two-devices", device: "deck")

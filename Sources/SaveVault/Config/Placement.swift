@@ -108,13 +108,18 @@ struct KnownGames {
   var ownFiles: [KnownFolder]
 
   init(
-    config: ConfigFile, configPath: String, agreed: [AgreedPlace], paths: Paths, context: Context
+    config: ConfigFile, configPath: String, agreed: [AgreedPlace], paths: Paths, context: Context,
+    roots: (() -> GameRoots)? = nil
   ) {
     ownFolders = [KnownFolder("", paths.dataDirectory), KnownFolder("", paths.stateDirectory)]
     ownFiles = [KnownFolder("", configPath)]
     let folder = Target.folder(ofConfig: configPath, paths: paths, context: context)
     for (name, entry) in (config.games ?? [:]).sorted(by: { $0.key < $1.key }) {
-      if let saveDir = entry.saveDir, !saveDir.isEmpty {
+      if let locations = entry.locations, !locations.isEmpty, let roots {
+        // A game of several locations: each folder it has here (those that resolve).
+        let found = try? Target.locations(of: entry, game: name, configFolder: folder, paths: paths, roots: roots)
+        saveDirectories += (found ?? []).map { KnownFolder(name, $0.path) }
+      } else if let saveDir = entry.saveDir, !saveDir.isEmpty {
         saveDirectories.append(KnownFolder(name, absolute(saveDir, in: folder, home: paths.home)))
       }
       let container = try? Target.container(

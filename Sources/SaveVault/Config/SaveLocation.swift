@@ -51,7 +51,8 @@ extension Target {
       }
       let portable = PortableLocation(template: text, store: entry.storeName, storeGameID: entry.storeID)
       switch portable.resolve(on: roots()) {
-      case .existing(let paths): found += paths.map { ($0, portable) }
+      // Folders only: a file the template matches is no save folder.
+      case .existing(let paths): found += paths.filter(Platform.isFolder).map { ($0, portable) }
       case .wouldBe(let path): found.append((path, portable))
       case .unresolvable(let why):
         throw .invalid("game '\(game)': the location '\(text)' has no place on this machine: \(why)")

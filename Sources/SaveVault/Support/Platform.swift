@@ -30,6 +30,12 @@ enum Platform {
     return String(cString: resolved)
   }
 
+  /// Whether `path` is a folder (symlinks followed).
+  static func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+  }
+
   /// Where `path` really is, even when it does not exist yet: `realpath` if it exists;
   /// otherwise a dangling symlink's target (followed up to 8 times), or the real parent
   /// folder joined with the last component.

@@ -60,6 +60,7 @@ extension Vault {
       }
     }
     let extraction = try extract(chosen, from: container, target: target, into: staging)
+    let isExcluded = Self.exclusion(target)
     let (plan, added) = try destinations(
       of: extraction.header?.locations, target: target, archive: chosen.name)
     // The archive's locations this game's own list lacks are part of it from now on.
@@ -98,6 +99,12 @@ extension Vault {
           ? (String(item.path.dropFirst(location.name.count + 1)), item.reason) : nil
       }
       if !skipped.isEmpty { carryOver(skipped, from: destination, into: own) }
+      // What the game's exclude globs leave out is no part of the save: the archive's copy of
+      // it (from a device that did not exclude it) is not restored, and this device's stays.
+      for entry in extraction.entries where entry.path.hasPrefix((archiveName ?? "") + "/") || archiveName == "" {
+        let inside = archiveName == "" ? entry.path : String(entry.path.dropFirst((archiveName ?? "").count + 1))
+        if isExcluded(inside) { removeTree(own + "/" + inside) }
+      }
       keepExcluded(seen.scan?.excluded ?? [], name: location.name, from: destination, into: own)
       try flush(own)
       moves.append(.init(name: location.name, destination: destination, staging: own, aside: nil))
@@ -121,11 +128,12 @@ extension Vault {
     let content = extraction.entries.compactMap { entry -> ManifestEntry? in
       var entry = entry
       if extraction.header?.locations == nil {
+        guard !isExcluded(entry.path) else { return nil }
         entry.path = first.name + "/" + entry.path
         return entry
       }
       let parts = entry.path.split(separator: "/", maxSplits: 1).map(String.init)
-      guard parts.count == 2, let renamed = names[parts[0]] else { return nil }
+      guard parts.count == 2, let renamed = names[parts[0]], !isExcluded(parts[1]) else { return nil }
       entry.path = renamed + "/" + parts[1]
       return entry
     }
@@ -223,23 +231,32 @@ extension Vault {
   private func destinations(of stored: [ArchiveLocation]?, target: Target, archive: String) throws
     -> (plan: [(archiveName: String?, location: SaveLocation)], added: [SaveLocation])
   {
-    guard let stored else {
-      return ([("", target.locations[0])] + target.locations.dropFirst().map { (nil, $0) }, [])
-    }
+    guard let stored else { return ([("", target.locations[0])], []) }
     var plan: [(archiveName: String?, location: SaveLocation)] = []
     var added: [SaveLocation] = []
     var used = Set<String>()
     for location in stored {
       let unused = target.locations.filter { !used.contains($0.name) }
-      let here =
-        try unused.first(where: { $0.portable == location.portable })
-        ?? unused.first(where: { $0.name == location.name })
-        ?? resolvedHere(location, taken: target.locations + added, game: target.game, archive: archive)
+      let alike = unused.filter { $0.portable == location.portable }
+      let here: SaveLocation
+      if let same = alike.first(where: { Platform.resolvedPath($0.path) == location.path || $0.path == location.path }) {
+        here = same
+      } else if alike.count > 1 {
+        // Two Steam users, say: which one's folder the save belongs in is the player's call.
+        throw VaultError.locationNotHere(
+          game: target.game, archive: archive, location: location.portable.template, madeAt: location.path,
+          why: "it matches several folders here (\(alike.map(\.path).joined(separator: ", "))), and which one it belongs in cannot be told")
+      } else if let only = alike.first ?? unused.first(where: { $0.name == location.name }) {
+        here = only
+      } else {
+        here = try resolvedHere(location, taken: target.locations + added, game: target.game, archive: archive)
+      }
       if !target.locations.contains(here) { added.append(here) }
       used.insert(here.name)
       plan.append((location.name, here))
     }
-    return (plan + target.locations.filter { !used.contains($0.name) }.map { (nil, $0) }, added)
+    // A location the archive has nothing for is left as it is: nothing of it is replaced.
+    return (plan, added)
   }
 
   /// An archive location the game's own list lacks, resolved from its portable form on this

@@ -92,24 +92,42 @@ extension Vault {
     return nil
   }
 
-  /// The config entry of a detected game: its locations with placeholders (the ones found
-  /// here; with none yet, every one of the manifest's that has a place in the game's own
-  /// install or prefix here), its store and id, its title.
-  static func entry(for installed: InstalledGame, game: ManifestGame, roots: GameRoots)
-    -> ConfigFile.GameEntry
-  {
-    let found = Detection.locations(of: game, installed: installed, host: roots.host)
-    var templates = found.filter(\.isFolder).map(\.portable.template)
-    if templates.isEmpty {
-      let store = installed.store.rawValue
-      templates = game.files.filter { template in
-        guard !template.contains("*"), !template.contains("?"),
-          ["<win", "<xdgData>", "<xdgConfig>"].contains(where: template.contains)
-        else { return false }
-        let portable = PortableLocation(template: template, store: store, storeGameID: installed.storeGameID)
-        if case .wouldBe = portable.resolve(on: roots) { return true }
-        return false
+  /// The config entry of a detected game: the manifest's save paths (in the manifest's order,
+  /// placeholders kept) that are folders here or that the game would write to in its own
+  /// prefix or XDG folders, then the other folders found (Steam Cloud's): so that a location
+  /// not made yet on this device is part of the game from the start, and the order does not
+  /// change as locations appear. Its store and id and its title come with it.
+  static func entry(for installed: InstalledGame, game: ManifestGame, roots: GameRoots) -> ConfigFile.GameEntry {
+    let store = installed.store.rawValue
+    var templates: [String] = []
+    for template in game.files {
+      let portable = PortableLocation(template: template, store: store, storeGameID: installed.storeGameID)
+      switch portable.resolve(on: roots) {
+      case .existing(let paths) where paths.contains(where: Platform.isFolder):
+        templates.append(template)
+      case .wouldBe where !template.contains("*") && !template.contains("?") && !template.contains("["):
+        if ["<win", "<xdgData>", "<xdgConfig>"].contains(where: template.contains) { templates.append(template) }
+      default: break
       }
+    }
+    let found = Detection.locations(of: game, installed: installed, host: roots.host)
+    for location in found where location.isFolder && !templates.contains(location.portable.template) {
+      let portable = PortableLocation(
+        template: location.portable.template, store: store, storeGameID: installed.storeGameID)
+      // A found folder another template already covers (its concrete spelling) is not added twice.
+      if case .existing(let paths) = portable.resolve(on: roots),
+        templates.contains(where: { template in
+          if case .existing(let others) = PortableLocation(
+            template: template, store: store, storeGameID: installed.storeGameID
+          ).resolve(on: roots) {
+            return !Set(others).isDisjoint(with: paths)
+          }
+          return false
+        })
+      {
+        continue
+      }
+      templates.append(location.portable.template)
     }
     var entry = ConfigFile.GameEntry()
     entry.locations = templates

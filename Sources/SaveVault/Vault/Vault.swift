@@ -57,7 +57,7 @@ public struct Vault: Sendable {
       return KnownGames(
         config: config, configPath: configPath,
         agreed: agreements.allRecords(skipping: Set((config.games ?? [:]).keys)).map(\.place),
-        paths: paths, context: context)
+        paths: paths, context: context, roots: { gameRoots(config) })
     }
     // A name taken from the folder is bound to the folders the config file and the agreements give it.
     let bound =
@@ -66,6 +66,18 @@ public struct Vault: Sendable {
       saveDirectory: target.saveDirectory, game: target.game, container: target.container, known: known,
       bound: bound)
     if let problem = placement.problem() { throw problem }
+    for location in target.locations.dropFirst() {
+      let placement = Placement(
+        saveDirectory: location.path, game: target.game, container: target.container, known: known)
+      if let problem = placement.problem() { throw problem }
+    }
+    // One game's own locations may not hold each other either (their files would be packed twice).
+    for outer in target.locations {
+      if let inner = target.locations.first(where: { $0.path.hasPrefix(outer.path + "/") }) {
+        throw ConfigError.invalid(
+          "game '\(target.game)': its location '\(inner.path)' is inside its location '\(outer.path)'; list only the outer one")
+      }
+    }
     return target
   }
 
