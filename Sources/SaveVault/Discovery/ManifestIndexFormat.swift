@@ -13,9 +13,9 @@ enum ManifestIndexFormat {
 
   /// A 64-bit checksum of `bytes[from...]`, eight bytes at a time: cheap enough to check on
   /// every open, so a damaged file is never trusted.
-  static func checksum(_ bytes: [UInt8], from start: Int) -> UInt64 {
+  static func checksum(_ raw: UnsafeRawBufferPointer, from start: Int) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    bytes.withUnsafeBytes { raw in
+    do {  // eight bytes at a time, then the rest one by one
       var offset = start
       while offset + 8 <= raw.count {
         hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01b3
@@ -27,7 +27,7 @@ enum ManifestIndexFormat {
         offset += 1
       }
     }
-    return hash ^ UInt64(bytes.count)
+    return hash ^ UInt64(raw.count)
   }
 
   /// Appends little-endian values and strings.
@@ -50,7 +50,7 @@ enum ManifestIndexFormat {
 
   /// Reads what `Writer` wrote, every read bounds-checked: nil past the end.
   struct Reader {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     var offset: Int
 
     mutating func u8() -> UInt8? {
@@ -61,16 +61,12 @@ enum ManifestIndexFormat {
     mutating func u32() -> UInt32? {
       guard offset >= 0, offset <= bytes.count - 4 else { return nil }
       defer { offset += 4 }
-      return bytes.withUnsafeBytes {
-        UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-      }
+      return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
     mutating func u64() -> UInt64? {
       guard offset >= 0, offset <= bytes.count - 8 else { return nil }
       defer { offset += 8 }
-      return bytes.withUnsafeBytes {
-        UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      }
+      return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
     /// A count of items at least `itemSize` bytes each that fit in what is left.
     mutating func count(itemSize: Int) -> Int? {
@@ -82,7 +78,8 @@ enum ManifestIndexFormat {
     mutating func string() -> String? {
       guard let length = count(itemSize: 1) else { return nil }
       defer { offset += length }
-      return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
+      return String(
+        decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
     }
     mutating func strings() -> [String]? {
       guard let count = count(itemSize: 4) else { return nil }

@@ -61,21 +61,9 @@ public enum ManifestReader {
       } else if reader.isText("installDir") {
         game.installDirs = try keys(reader)
       } else if reader.isText("steam") {
-        try fields(reader) { (name, reader) throws(YAMLError) in
-          if name == "id" {
-            game.steamID = try scalar(reader).flatMap { UInt32($0) }
-          } else {
-            try skipValue(reader)
-          }
-        }
+        game.steamID = try storeID(reader).flatMap { UInt32($0) }
       } else if reader.isText("gog") {
-        try fields(reader) { (name, reader) throws(YAMLError) in
-          if name == "id" {
-            game.gogID = try scalar(reader).flatMap { UInt64($0) }
-          } else {
-            try skipValue(reader)
-          }
-        }
+        game.gogID = try storeID(reader).flatMap { UInt64($0) }
       } else if reader.isText("id") {
         try fields(reader) { (name, reader) throws(YAMLError) in
           switch name {
@@ -92,6 +80,15 @@ public enum ManifestReader {
         try skipValue(reader)
       }
     }
+  }
+
+  /// The `id` of a store's mapping (`steam: {id: 525480}`), as text; nil when there is none.
+  private static func storeID(_ reader: YAMLEventReader) throws(YAMLError) -> String? {
+    var id: String?
+    try fields(reader) { (name, reader) throws(YAMLError) in
+      if name == "id" { id = try scalar(reader) } else { try skipValue(reader) }
+    }
+    return id
   }
 
   /// Reads and drops the next value.
