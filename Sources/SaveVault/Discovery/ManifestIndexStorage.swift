@@ -37,6 +37,14 @@ extension ManifestIndex {
     }
 
     deinit { release() }
+
+    /// Private and read-only; on Linux populated at once, as the checksum reads every page
+    /// anyway (one call instead of a fault per few pages).
+    #if canImport(Glibc)
+      private static let mapFlags = MAP_PRIVATE | MAP_POPULATE
+    #else
+      private static let mapFlags = MAP_PRIVATE
+    #endif
   }
 }
 

@@ -22,14 +22,7 @@ public enum ManifestReader {
     if kind == .scalar && reader.isText("") { return [] }
     guard kind == .mappingStart else { throw reader.unexpected("the manifest is not a mapping of titles") }
     var games: [ManifestGame] = []
-    while true {
-      let keyKind = try reader.next()
-      if keyKind == .mappingEnd { break }
-      guard keyKind == .scalar else {
-        try reader.skip(keyKind)
-        try reader.skip(try reader.next())
-        continue
-      }
+    try eachKey(reader) { (reader) throws(YAMLError) in
       var game = ManifestGame(title: reader.text)
       let valueKind = try reader.next()
       if valueKind == .mappingStart {
@@ -46,14 +39,7 @@ public enum ManifestReader {
 
   /// Reads one entry's mapping (its start already read) up to its end.
   private static func readEntry(_ reader: YAMLEventReader, into game: inout ManifestGame) throws(YAMLError) {
-    while true {
-      let keyKind = try reader.next()
-      if keyKind == .mappingEnd { return }
-      guard keyKind == .scalar else {
-        try reader.skip(keyKind)
-        try reader.skip(try reader.next())
-        continue
-      }
+    try eachKey(reader) { (reader) throws(YAMLError) in
       if reader.isText("files") {
         game.files = try keys(reader)
       } else if reader.isText("registry") {
@@ -142,6 +128,14 @@ public enum ManifestReader {
       try reader.skip(kind)
       return
     }
+    try eachKey(reader) { (reader) throws(YAMLError) in try body(reader.text, reader) }
+  }
+
+  /// Calls `body` at each scalar key of a mapping whose start was just read, up to its end;
+  /// `body` reads the key's value. Keys that are not scalars are skipped with their values.
+  private static func eachKey(
+    _ reader: YAMLEventReader, _ body: (YAMLEventReader) throws(YAMLError) -> Void
+  ) throws(YAMLError) {
     while true {
       let keyKind = try reader.next()
       if keyKind == .mappingEnd { return }
@@ -150,7 +144,7 @@ public enum ManifestReader {
         try skipValue(reader)
         continue
       }
-      try body(reader.text, reader)
+      try body(reader)
     }
   }
 }
