@@ -85,3 +85,16 @@ struct ManifestIndexTests {
     #expect(ManifestIndex.open(path: path, stamp: "one")?.gameCount == 50)
   }
 }
+
+@Suite("Manifest titles compared loosely")
+struct ManifestTitleTests {
+  @Test(
+    "case, spaces and punctuation ignored, ASCII or not",
+    arguments: [
+      ("Half-Life 2", "half life 2"), ("  HADES  ii!", "hades ii"), (".hack//G.U.", "hack g u"), ("___", ""),
+      ("0°N 0°W", "0 n 0 w"), ("Ōkami HD", "ōkami hd"), ("1 ⛷ 1", "1 1"), ("Tab\there", "tab here"),
+    ])
+  func normalized(title: String, expected: String) {
+    #expect(ManifestTitle.normalized(title) == expected)
+  }
+}

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension ManifestIndex {
   /// The index of `games` as bytes, stamped `stamp`.
   public static func encode(_ games: [ManifestGame], stamp: String) -> [UInt8] {
@@ -8,7 +14,7 @@ extension ManifestIndex {
     var offsets: [UInt32] = []
     offsets.reserveCapacity(games.count)
     var numbers: [[(key: UInt64, rank: Int, record: Int)]] = [[], []]
-    var strings: [[(key: [UInt8], record: Int)]] = Array(repeating: [], count: Format.stringTables)
+    var strings = Array(repeating: KeyTable(), count: Format.stringTables)
     for (index, game) in games.enumerated() {
       offsets.append(UInt32(truncatingIfNeeded: records.bytes.count))
       Format.writeRecord(game, to: &records)
@@ -16,12 +22,13 @@ extension ManifestIndex {
       numbers[0] += game.steamExtra.map { (UInt64($0), 1, index) }
       if let id = game.gogID { numbers[1].append((id, 0, index)) }
       numbers[1] += game.gogExtra.map { ($0, 1, index) }
-      if let slug = game.lutrisID { strings[Format.lutrisTable].append((Array(slug.utf8), index)) }
-      strings[Format.titleTable].append((Array(game.title.utf8), index))
+      if let slug = game.lutrisID { strings[Format.lutrisTable].add(slug, record: index) }
+      strings[Format.titleTable].add(game.title, record: index)
       let normalized = ManifestTitle.normalized(game.title)
-      if !normalized.isEmpty { strings[Format.normalizedTitleTable].append((Array(normalized.utf8), index)) }
-      for folder in Set(game.installDirs.map(ManifestTitle.normalized)) where !folder.isEmpty {
-        strings[Format.installDirTable].append((Array(folder.utf8), index))
+      if !normalized.isEmpty { strings[Format.normalizedTitleTable].add(normalized, record: index) }
+      var folders: Set<String> = []
+      for folder in game.installDirs.map(ManifestTitle.normalized) where !folder.isEmpty {
+        if folders.insert(folder).inserted { strings[Format.installDirTable].add(folder, record: index) }
       }
     }
     var writer = Format.Writer()
@@ -40,51 +47,78 @@ extension ManifestIndex {
         writer.count(entry.record)
       }
     }
-    var blob: [UInt8] = []
-    var tables: [[(offset: Int, length: Int, record: Int)]] = []
-    for var table in strings {
-      table.sort { $0.key == $1.key ? $0.record < $1.record : $0.key.lexicographicallyPrecedes($1.key) }
-      tables.append(
-        table.map { entry in
-          defer { blob += entry.key }
-          return (blob.count, entry.key.count, entry.record)
-        })
+    // One blob of every table's keys; each table's entries point into its own part of it.
+    var bases: [Int] = []
+    var blobLength = 0
+    for table in strings {
+      bases.append(blobLength)
+      blobLength += table.blob.count
     }
-    writer.count(blob.count)
-    writer.bytes += blob
-    for table in tables {
-      writer.count(table.count)
-      for entry in table {
-        writer.count(entry.offset)
-        writer.count(entry.length)
-        writer.count(entry.record)
+    writer.count(blobLength)
+    for table in strings { writer.bytes += table.blob }
+    for (table, base) in zip(strings, bases) {
+      let sorted = table.sorted()
+      writer.count(sorted.count)
+      for entry in sorted {
+        writer.count(base + Int(entry.offset))
+        writer.u32(entry.length)
+        writer.u32(entry.record)
       }
     }
-    let checksum = Format.checksum(writer.bytes, from: 16)
+    let checksum = writer.bytes.withUnsafeBytes { Format.checksum($0, from: 16) }
     withUnsafeBytes(of: checksum.littleEndian) { writer.bytes.replaceSubrange(8..<16, with: $0) }
     return writer.bytes
   }
 
   /// The index at `path` when it is whole, undamaged and stamped `stamp`; nil otherwise.
   public static func open(path: String, stamp: String) -> ManifestIndex? {
-    guard let data = FileManager.default.contents(atPath: path),
-      let index = ManifestIndex(bytes: [UInt8](data)), index.stamp == stamp
-    else { return nil }
+    guard let index = ManifestIndex(mapping: path), index.stamp == stamp else { return nil }
     return index
   }
 
   /// The index at `path` if it is good and stamped `stamp`; otherwise one made from `games()`
   /// and written there atomically (a failure to write it is not an error: the index is still
-  /// returned, and made again next time).
+  /// returned, and made again next time). It is a cache, so it is not flushed to the disk: a
+  /// file a crash left torn fails its checksum and is made again.
   public static func load(
     path: String, stamp: String, games: () throws -> [ManifestGame]
   ) rethrows -> ManifestIndex {
     if let index = open(path: path, stamp: stamp) { return index }
     let bytes = encode(try games(), stamp: stamp)
-    try? AtomicFile.write(Data(bytes), to: path)
+    let folder = (path as NSString).deletingLastPathComponent
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try? Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
     guard let index = ManifestIndex(bytes: bytes) else {
       preconditionFailure("an index just encoded does not read back")
     }
     return index
+  }
+}
+
+/// The keys of one string table in one blob, sorted as offsets into it: no array per key.
+struct KeyTable {
+  var blob: [UInt8] = []
+  var entries: [(offset: UInt32, length: UInt32, record: UInt32)] = []
+
+  mutating func add(_ key: String, record: Int) {
+    let offset = blob.count
+    blob += key.utf8
+    entries.append(
+      (
+        UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: blob.count - offset),
+        UInt32(truncatingIfNeeded: record)
+      ))
+  }
+
+  /// The entries in byte order of their keys, then in record order.
+  func sorted() -> [(offset: UInt32, length: UInt32, record: UInt32)] {
+    blob.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return entries }
+      return entries.sorted { a, b in
+        let order = memcmp(base + Int(a.offset), base + Int(b.offset), Int(min(a.length, b.length)))
+        if order != 0 { return order < 0 }
+        return a.length != b.length ? a.length < b.length : a.record < b.record
+      }
+    }
   }
 }

@@ -16,7 +16,8 @@ public final class ManifestIndex: ManifestLookup, Sendable {
   public let gameCount: Int
   /// What the index was made from (the caller's description of the manifest's copy).
   public let stamp: String
-  private let bytes: [UInt8]
+  private let storage: Storage
+  private var bytes: UnsafeRawBufferPointer { storage.bytes }
   private let recordsStart: Int
   private let recordOffsets: Int
   private let numberTables: [(start: Int, count: Int)]
@@ -29,8 +30,21 @@ public final class ManifestIndex: ManifestLookup, Sendable {
   private static let entrySize = 12
 
   /// The index in `bytes`; nil when they are not a whole, undamaged index.
-  public init?(bytes: [UInt8]) {
+  public convenience init?(bytes: [UInt8]) {
+    self.init(storage: Storage(copying: bytes))
+  }
+
+  /// The index in the file at `path`, mapped rather than read (a later lookup touches only
+  /// the pages it needs beyond the checksum's pass); nil when it is missing, or not a whole,
+  /// undamaged index.
+  public convenience init?(mapping path: String) {
+    guard let storage = Storage(mapping: path) else { return nil }
+    self.init(storage: storage)
+  }
+
+  private init?(storage: Storage) {
     typealias Format = ManifestIndexFormat
+    let bytes = storage.bytes
     guard bytes.count >= 16, Array(bytes[0..<8]) == Format.magic else { return nil }
     var reader = Format.Reader(bytes: bytes, offset: 8)
     guard let checksum = reader.u64(), checksum == Format.checksum(bytes, from: 16),
@@ -60,7 +74,7 @@ public final class ManifestIndex: ManifestLookup, Sendable {
     guard reader.offset == bytes.count else { return nil }
     self.gameCount = gameCount
     self.stamp = stamp
-    self.bytes = bytes
+    self.storage = storage
     self.blobLength = blobLength
     self.numberTables = numberTables
     self.stringTables = stringTables
@@ -133,11 +147,11 @@ public final class ManifestIndex: ManifestLookup, Sendable {
   }
 
   private func u32(at offset: Int) -> UInt32 {
-    bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
   }
 
   private func u64(at offset: Int) -> UInt64 {
-    bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
   }
 
   /// The first record whose key is `key` in a number table (the tables put `steam.id` before
@@ -161,15 +175,14 @@ public final class ManifestIndex: ManifestLookup, Sendable {
     func compare(_ entry: Int) -> Int32 {
       let offset = Int(u32(at: start + entry * Self.entrySize))
       let length = Int(u32(at: start + entry * Self.entrySize + 4))
-      return bytes.withUnsafeBytes { raw in
-        key.withUnsafeBytes { wanted in
-          let common = min(length, wanted.count)
-          var order: Int32 = 0
-          if common > 0, let base = raw.baseAddress, let wantedBase = wanted.baseAddress {
-            order = memcmp(base + blobStart + offset, wantedBase, common)
-          }
-          return order != 0 ? order : length < wanted.count ? -1 : length > wanted.count ? 1 : 0
+      let raw = bytes
+      return key.withUnsafeBytes { wanted in
+        let common = min(length, wanted.count)
+        var order: Int32 = 0
+        if common > 0, let base = raw.baseAddress, let wantedBase = wanted.baseAddress {
+          order = memcmp(base + blobStart + offset, wantedBase, common)
         }
+        return order != 0 ? order : length < wanted.count ? -1 : length > wanted.count ? 1 : 0
       }
     }
     var low = 0

@@ -18,6 +18,7 @@ public protocol ManifestLookup: Sendable {
 /// else one space, trimmed. "Hades II" and "hades ii", "Half-Life 2" and "Half Life 2" match.
 public enum ManifestTitle {
   public static func normalized(_ title: String) -> String {
+    if title.utf8.allSatisfy({ $0 < 0x80 }) { return normalizedASCII(title) }
     var result = ""
     var isSpacePending = false
     for character in title.lowercased() {
@@ -30,5 +31,24 @@ public enum ManifestTitle {
       }
     }
     return result
+  }
+
+  /// `normalized` for ASCII text, byte by byte: the same result (ASCII letters and digits are
+  /// exactly the ASCII characters that are letters or numbers), without a Character each.
+  private static func normalizedASCII(_ title: String) -> String {
+    var result: [UInt8] = []
+    result.reserveCapacity(title.utf8.count)
+    var isSpacePending = false
+    for byte in title.utf8 {
+      let lower = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+      if (0x61...0x7A).contains(lower) || (0x30...0x39).contains(lower) {
+        if isSpacePending && !result.isEmpty { result.append(0x20) }
+        isSpacePending = false
+        result.append(lower)
+      } else {
+        isSpacePending = true
+      }
+    }
+    return String(decoding: result, as: UTF8.self)
   }
 }

@@ -22,14 +22,7 @@ public enum ManifestReader {
     if kind == .scalar && reader.isText("") { return [] }
     guard kind == .mappingStart else { throw reader.unexpected("the manifest is not a mapping of titles") }
     var games: [ManifestGame] = []
-    while true {
-      let keyKind = try reader.next()
-      if keyKind == .mappingEnd { break }
-      guard keyKind == .scalar else {
-        try reader.skip(keyKind)
-        try reader.skip(try reader.next())
-        continue
-      }
+    try eachKey(reader) { (reader) throws(YAMLError) in
       var game = ManifestGame(title: reader.text)
       let valueKind = try reader.next()
       if valueKind == .mappingStart {
@@ -46,14 +39,7 @@ public enum ManifestReader {
 
   /// Reads one entry's mapping (its start already read) up to its end.
   private static func readEntry(_ reader: YAMLEventReader, into game: inout ManifestGame) throws(YAMLError) {
-    while true {
-      let keyKind = try reader.next()
-      if keyKind == .mappingEnd { return }
-      guard keyKind == .scalar else {
-        try reader.skip(keyKind)
-        try reader.skip(try reader.next())
-        continue
-      }
+    try eachKey(reader) { (reader) throws(YAMLError) in
       if reader.isText("files") {
         game.files = try keys(reader)
       } else if reader.isText("registry") {
@@ -61,21 +47,9 @@ public enum ManifestReader {
       } else if reader.isText("installDir") {
         game.installDirs = try keys(reader)
       } else if reader.isText("steam") {
-        try fields(reader) { (name, reader) throws(YAMLError) in
-          if name == "id" {
-            game.steamID = try scalar(reader).flatMap { UInt32($0) }
-          } else {
-            try skipValue(reader)
-          }
-        }
+        game.steamID = try storeID(reader).flatMap { UInt32($0) }
       } else if reader.isText("gog") {
-        try fields(reader) { (name, reader) throws(YAMLError) in
-          if name == "id" {
-            game.gogID = try scalar(reader).flatMap { UInt64($0) }
-          } else {
-            try skipValue(reader)
-          }
-        }
+        game.gogID = try storeID(reader).flatMap { UInt64($0) }
       } else if reader.isText("id") {
         try fields(reader) { (name, reader) throws(YAMLError) in
           switch name {
@@ -92,6 +66,15 @@ public enum ManifestReader {
         try skipValue(reader)
       }
     }
+  }
+
+  /// The `id` of a store's mapping (`steam: {id: 525480}`), as text; nil when there is none.
+  private static func storeID(_ reader: YAMLEventReader) throws(YAMLError) -> String? {
+    var id: String?
+    try fields(reader) { (name, reader) throws(YAMLError) in
+      if name == "id" { id = try scalar(reader) } else { try skipValue(reader) }
+    }
+    return id
   }
 
   /// Reads and drops the next value.
@@ -145,6 +128,14 @@ public enum ManifestReader {
       try reader.skip(kind)
       return
     }
+    try eachKey(reader) { (reader) throws(YAMLError) in try body(reader.text, reader) }
+  }
+
+  /// Calls `body` at each scalar key of a mapping whose start was just read, up to its end;
+  /// `body` reads the key's value. Keys that are not scalars are skipped with their values.
+  private static func eachKey(
+    _ reader: YAMLEventReader, _ body: (YAMLEventReader) throws(YAMLError) -> Void
+  ) throws(YAMLError) {
     while true {
       let keyKind = try reader.next()
       if keyKind == .mappingEnd { return }
@@ -153,7 +144,7 @@ public enum ManifestReader {
         try skipValue(reader)
         continue
       }
-      try body(reader.text, reader)
+      try body(reader)
     }
   }
 }
