@@ -117,7 +117,8 @@ struct KnownGames {
     for (name, entry) in (config.games ?? [:]).sorted(by: { $0.key < $1.key }) {
       if let locations = entry.locations, !locations.isEmpty, let roots {
         // A game of several locations: each folder it has here (those that resolve).
-        let found = try? Target.locations(of: entry, game: name, configFolder: folder, paths: paths, roots: roots)
+        let found = try? Target.locations(
+          of: entry, game: name, configFolder: folder, paths: paths, roots: roots)
         saveDirectories += (found ?? []).map { KnownFolder(name, $0.path) }
       } else if let saveDir = entry.saveDir, !saveDir.isEmpty {
         saveDirectories.append(KnownFolder(name, absolute(saveDir, in: folder, home: paths.home)))

@@ -101,8 +101,10 @@ extension Vault {
       if !skipped.isEmpty { carryOver(skipped, from: destination, into: own) }
       // What the game's exclude globs leave out is no part of the save: the archive's copy of
       // it (from a device that did not exclude it) is not restored, and this device's stays.
-      for entry in extraction.entries where entry.path.hasPrefix((archiveName ?? "") + "/") || archiveName == "" {
-        let inside = archiveName == "" ? entry.path : String(entry.path.dropFirst((archiveName ?? "").count + 1))
+      for entry in extraction.entries
+      where entry.path.hasPrefix((archiveName ?? "") + "/") || archiveName == "" {
+        let inside =
+          archiveName == "" ? entry.path : String(entry.path.dropFirst((archiveName ?? "").count + 1))
         if isExcluded(inside) { removeTree(own + "/" + inside) }
       }
       keepExcluded(seen.scan?.excluded ?? [], name: location.name, from: destination, into: own)
@@ -239,17 +241,22 @@ extension Vault {
       let unused = target.locations.filter { !used.contains($0.name) }
       let alike = unused.filter { $0.portable == location.portable }
       let here: SaveLocation
-      if let same = alike.first(where: { Platform.resolvedPath($0.path) == location.path || $0.path == location.path }) {
+      if let same = alike.first(where: {
+        Platform.resolvedPath($0.path) == location.path || $0.path == location.path
+      }) {
         here = same
       } else if alike.count > 1 {
         // Two Steam users, say: which one's folder the save belongs in is the player's call.
         throw VaultError.locationNotHere(
           game: target.game, archive: archive, location: location.portable.template, madeAt: location.path,
-          why: "it matches several folders here (\(alike.map(\.path).joined(separator: ", "))), and which one it belongs in cannot be told")
+          why:
+            "it matches several folders here (\(alike.map(\.path).joined(separator: ", "))), and which one it belongs in cannot be told"
+        )
       } else if let only = alike.first ?? unused.first(where: { $0.name == location.name }) {
         here = only
       } else {
-        here = try resolvedHere(location, taken: target.locations + added, game: target.game, archive: archive)
+        here = try resolvedHere(
+          location, taken: target.locations + added, game: target.game, archive: archive)
       }
       if !target.locations.contains(here) { added.append(here) }
       used.insert(here.name)

@@ -97,7 +97,9 @@ extension Vault {
   /// prefix or XDG folders, then the other folders found (Steam Cloud's): so that a location
   /// not made yet on this device is part of the game from the start, and the order does not
   /// change as locations appear. Its store and id and its title come with it.
-  static func entry(for installed: InstalledGame, game: ManifestGame, roots: GameRoots) -> ConfigFile.GameEntry {
+  static func entry(for installed: InstalledGame, game: ManifestGame, roots: GameRoots)
+    -> ConfigFile.GameEntry
+  {
     let store = installed.store.rawValue
     var templates: [String] = []
     for template in game.files {
@@ -106,7 +108,9 @@ extension Vault {
       case .existing(let paths) where paths.contains(where: Platform.isFolder):
         templates.append(template)
       case .wouldBe where !template.contains("*") && !template.contains("?") && !template.contains("["):
-        if ["<win", "<xdgData>", "<xdgConfig>"].contains(where: template.contains) { templates.append(template) }
+        if ["<win", "<xdgData>", "<xdgConfig>"].contains(where: template.contains) {
+          templates.append(template)
+        }
       default: break
       }
     }

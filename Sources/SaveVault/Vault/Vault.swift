@@ -75,7 +75,8 @@ public struct Vault: Sendable {
     for outer in target.locations {
       if let inner = target.locations.first(where: { $0.path.hasPrefix(outer.path + "/") }) {
         throw ConfigError.invalid(
-          "game '\(target.game)': its location '\(inner.path)' is inside its location '\(outer.path)'; list only the outer one")
+          "game '\(target.game)': its location '\(inner.path)' is inside its location '\(outer.path)'; list only the outer one"
+        )
       }
     }
     return target
