@@ -269,16 +269,7 @@ extension Vault {
     var copyPath: String?
     if let replaced {
       do {
-        let keeper = preRestoreStore(creating: true)
-        // Named after every copy before it, so the newest copy is the last one kept, whatever the clock.
-        let newest = preRestoreCopies(game: target.game).first?.modifiedMs
-        // Keeping the replaced save is finished even after a signal: it is the only copy.
-        var finishing = self
-        finishing.context.interruption = Interruption()
-        let (copy, _) = try finishing.store(
-          replaced, game: target.game, device: target.device, in: keeper,
-          notBefore: newest.map { $0 + 1 } ?? Int64.min, locations: target.archiveLocations)
-        copyPath = keeper.root + "/" + target.game + "/" + copy.name
+        copyPath = try packPreRestoreCopy(replaced, target: target)
         verbose("kept the replaced save as '\(copyPath ?? "")'")
       } catch {
         context.log.warning("could not pack the replaced save into a pre-restore copy: \(error)")
@@ -306,6 +297,20 @@ extension Vault {
       "kept the replaced save directory itself at '\(place)' (\(why)); 'savevault list --pre-restore' lists it and 'savevault restore --undo' puts it back"
     )
     return undoCopy
+  }
+
+  /// Packs `replaced`, a save a restore replaced, into a new pre-restore copy (a plain
+  /// `.tar`), named after every copy before it so that the newest copy is the last one kept,
+  /// whatever the clock. Finished even after a signal: it is the only copy. Returns its path.
+  func packPreRestoreCopy(_ replaced: SaveScan, target: Target) throws -> String {
+    let keeper = preRestoreStore(creating: true)
+    let newest = preRestoreCopies(game: target.game).first?.modifiedMs
+    var finishing = self
+    finishing.context.interruption = Interruption()
+    let (copy, _) = try finishing.store(
+      replaced, game: target.game, device: target.device, in: keeper,
+      notBefore: newest.map { $0 + 1 } ?? Int64.min, locations: target.archiveLocations)
+    return keeper.root + "/" + target.game + "/" + copy.name
   }
 
   /// Refuses to restore where the save directory (or, when it is missing, the nearest folder

@@ -191,14 +191,7 @@ extension Vault {
       {
         kept = preRestoreStore().root + "/" + target.game + "/" + name
       } else {
-        let keeper = preRestoreStore(creating: true)
-        let newest = preRestoreCopies(game: target.game).first?.modifiedMs
-        var finishing = self
-        finishing.context.interruption = Interruption()
-        let (copy, _) = try finishing.store(
-          replaced, game: target.game, device: target.device, in: keeper,
-          notBefore: newest.map { $0 + 1 } ?? Int64.min, locations: target.archiveLocations)
-        kept = keeper.root + "/" + target.game + "/" + copy.name
+        kept = try packPreRestoreCopy(replaced, target: target)
       }
       verbose("kept the replaced save as '\(kept ?? "")'")
     } else if let early {
