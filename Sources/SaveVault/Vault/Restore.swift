@@ -113,19 +113,7 @@ extension Vault {
         discard(early, target: target)
       }
     }
-    let extraction = try container.read(game: target.game, name: chosen.name) { fd in
-      var info = stat()
-      guard fstat(fd, &info) == 0, Int64(info.st_size) == chosen.size else {
-        throw ArchiveError.refused(archive: chosen.name, reason: "its size changed while it was read")
-      }
-      // A plain tar is at least as large as its content; a compressed one is checked again
-      // file by file as the extractor learns each size.
-      let free = Platform.freeBytes(at: parent).map { FreeSpace(path: parent, bytes: $0) }
-      try free?.check(total: chosen.size)
-      let meter = ProgressMeter(.extracting, total: chosen.size, context: context)
-      return try Extractor(limits: target.limits, freeSpace: free, meter: meter).extract(
-        fd: fd, archiveName: chosen.name, into: staging)
-    }
+    let extraction = try extract(chosen, from: container, target: target, into: staging)
     if !extraction.isVerified {
       context.log.warning(
         "'\(chosen.name)' has no SaveVault manifest: its structure was checked, its content could not be verified"

@@ -285,18 +285,21 @@ extension Vault {
     return SaveLocation(name: name, path: path, portable: location.portable)
   }
 
-  /// Extracts `chosen` into `folder`, verified (see `performRestore`).
-  private func extract(
-    _ chosen: StoredArchive, from container: any Container, target: Target, into folder: String
-  )
+  /// Extracts `chosen` into the fresh folder `folder`, every entry checked and the whole
+  /// verified against its manifest (`Extractor`), after checking that the archive's size is
+  /// what the listing said and that the filesystem has room for it.
+  func extract(_ chosen: StoredArchive, from container: any Container, target: Target, into folder: String)
     throws -> Extractor.Extraction
   {
-    try container.read(game: target.game, name: chosen.name) { fd in
+    let parent = (folder as NSString).deletingLastPathComponent
+    return try container.read(game: target.game, name: chosen.name) { fd in
       var info = stat()
       guard fstat(fd, &info) == 0, Int64(info.st_size) == chosen.size else {
         throw ArchiveError.refused(archive: chosen.name, reason: "its size changed while it was read")
       }
-      let free = Platform.freeBytes(at: folder).map { FreeSpace(path: folder, bytes: $0) }
+      // A plain tar is at least as large as its content; a compressed one is checked again
+      // file by file as the extractor learns each size.
+      let free = Platform.freeBytes(at: parent).map { FreeSpace(path: parent, bytes: $0) }
       try free?.check(total: chosen.size)
       let meter = ProgressMeter(.extracting, total: chosen.size, context: context)
       return try Extractor(limits: target.limits, freeSpace: free, meter: meter).extract(
