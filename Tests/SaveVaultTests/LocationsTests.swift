@@ -227,4 +227,36 @@ struct LocationsTests {
       }
     }
   }
+
+  /// Found by the simulation (`SAVEVAULT_SIM_LOCATIONS=100 scripts/simulate.sh 20262086`): a
+  /// restore of several locations fails once its journal is written; the game then writes into
+  /// both locations; the next command finishes the restore, but packing the replaced save
+  /// fails. The folders set aside are then kept as two pre-restore folders, one per location
+  /// and without its name, so the game's save exists whole nowhere; `restore --undo` then
+  /// leaves both locations without a save file.
+  @Test("a restore of several locations finished with a failure keeps the replaced save whole")
+  func finishingFailsToPack() throws {
+    let sandbox = try Self.world("finish-fails")
+    try Self.writeState(sandbox, 1)
+    try sandbox.ok(["backup", "--game", "multi"])
+    let restored = Self.state(sandbox)
+    try Self.writeState(sandbox, 2)
+    let failed = try sandbox.run(
+      ["restore", "--game", "multi", "--latest"],
+      environment: ["SAVEVAULT_FAILPOINTS": "restore.journaled=error"])
+    try #require(failed.code != 0 && !failed.wasSignaled, "the failpoint never fired: \(failed.stderr)")
+    // The game runs before the next command.
+    try Self.writeState(sandbox, 3)
+    let played = Self.state(sandbox)
+    _ = try sandbox.run(
+      ["status", "--game", "multi"], environment: ["SAVEVAULT_FAILPOINTS": "backup.packed=error"])
+    let after = Self.state(sandbox)
+    withKnownIssue("the locations set aside are kept as separate pre-restore folders, without their names") {
+      #expect(after == played || after == restored, "the save is a mix after the recovery")
+      if after == restored {
+        try sandbox.ok(["restore", "--game", "multi", "--undo"])
+        #expect(Self.state(sandbox) == played, "undo brings back the game's save whole")
+      }
+    }
+  }
 }
