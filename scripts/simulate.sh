@@ -3,7 +3,8 @@
 #   scripts/simulate.sh SEED              reruns one scenario and prints every step
 #   scripts/simulate.sh SEED SCENARIOS    runs SCENARIOS scenarios from SEED (seed + i each)
 #   scripts/simulate.sh                   the test suite's run: 1000 scenarios from its seed
-# SAVEVAULT_SIM_STEPS (default 32) and SAVEVAULT_SIM_WORKERS are passed through.
+# SAVEVAULT_SIM_STEPS (default 32), SAVEVAULT_SIM_LOCATIONS (percent of scenarios whose game
+# keeps its save in two locations, default 25) and SAVEVAULT_SIM_WORKERS are passed through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ge 1 ]; then

@@ -240,4 +240,73 @@ struct LocationsTests {
       #expect(Self.state(sandbox) == second, "undo after a kill at \(point) puts the replaced save back")
     }
   }
+
+  /// Found by the simulation (`SAVEVAULT_SIM_LOCATIONS=100 scripts/simulate.sh 20261149`): a
+  /// restore killed between the renames of its second location, whose folder was empty; the
+  /// game then runs (not through SaveVault) and writes into both locations; the next command
+  /// finishes the restore. It takes the game's new second folder for the old one still to be
+  /// moved aside (the folder set aside is empty), so the save becomes the game's first location
+  /// with the archive's second, and the game's save exists whole nowhere.
+  @Test("a game that wrote into every location after a killed restore keeps its save whole")
+  func gameWroteAfterKilledRestore() throws {
+    let sandbox = try Self.world("played-after-kill")
+    try makeDirectory(sandbox.path("b/Config"))
+    try writeFile(sandbox.path("a/Saves/1.sav"), "first\n")
+    try sandbox.ok(["backup", "--game", "multi"])
+    let restored = Self.state(sandbox)
+    try writeFile(sandbox.path("a/Saves/1.sav"), "second\n")
+    let killed = try sandbox.run(
+      ["restore", "--game", "multi", "--latest"],
+      environment: ["SAVEVAULT_FAILPOINTS": "restore.between-renames=kill@2"])
+    try #require(killed.wasSignaled && killed.code == SIGKILL, "the kill never fired: \(killed.stderr)")
+    // The game runs: the first location is the archive's by now, the second is set aside.
+    try writeFile(sandbox.path("a/Saves/1.sav"), "played\n")
+    try writeFile(sandbox.path("b/Config/options.ini"), "played\n")
+    let played = Self.state(sandbox)
+    try sandbox.ok(["status", "--game", "multi"])
+    let after = Self.state(sandbox)
+    withKnownIssue("the recovery moves the game's new second folder aside and finishes the restore there") {
+      try Self.expectWhole(sandbox, after: after, played: played, restored: restored)
+    }
+  }
+
+  /// After the recovery the save is the game's, or the archive's with the game's one undo away:
+  /// never a mix.
+  static func expectWhole(
+    _ sandbox: Sandbox, after: [String: String], played: [String: String], restored: [String: String]
+  ) throws {
+    #expect(after == played || after == restored, "the save is a mix after the recovery: \(after)")
+    if after == restored {
+      try sandbox.ok(["restore", "--game", "multi", "--undo"])
+      #expect(Self.state(sandbox) == played, "undo brings back the game's save whole")
+    }
+  }
+
+  /// Found by the simulation (`SAVEVAULT_SIM_LOCATIONS=100 scripts/simulate.sh 20262086`): a
+  /// restore of several locations fails once its journal is written; the game then writes into
+  /// both locations; the next command finishes the restore, but packing the replaced save
+  /// fails. The folders set aside are then kept as two pre-restore folders, one per location
+  /// and without its name, so the game's save exists whole nowhere; `restore --undo` then
+  /// leaves both locations without a save file.
+  @Test("a restore of several locations finished with a failure keeps the replaced save whole")
+  func finishingFailsToPack() throws {
+    let sandbox = try Self.world("finish-fails")
+    try Self.writeState(sandbox, 1)
+    try sandbox.ok(["backup", "--game", "multi"])
+    let restored = Self.state(sandbox)
+    try Self.writeState(sandbox, 2)
+    let failed = try sandbox.run(
+      ["restore", "--game", "multi", "--latest"],
+      environment: ["SAVEVAULT_FAILPOINTS": "restore.journaled=error"])
+    try #require(failed.code != 0 && !failed.wasSignaled, "the failpoint never fired: \(failed.stderr)")
+    // The game runs before the next command.
+    try Self.writeState(sandbox, 3)
+    let played = Self.state(sandbox)
+    _ = try sandbox.run(
+      ["status", "--game", "multi"], environment: ["SAVEVAULT_FAILPOINTS": "backup.packed=error"])
+    let after = Self.state(sandbox)
+    withKnownIssue("the locations set aside are kept as separate pre-restore folders, without their names") {
+      try Self.expectWhole(sandbox, after: after, played: played, restored: restored)
+    }
+  }
 }

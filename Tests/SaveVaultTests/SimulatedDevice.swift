@@ -51,9 +51,16 @@ final class DeviceClock: @unchecked Sendable {
 /// and view of the shared container. The container is reached through a symlink,
 /// `<device>/mnt`; going offline removes the link, so the container folder is missing for
 /// this device only (SaveVault reports it unavailable, exit 4), as for an unmounted drive.
+///
+/// In a scenario of several locations the game is a config entry (`--game game`) with two
+/// folders in different parent folders, each device's own (`<device>/c/Users/<device>/Saved
+/// Games/Saves`, outside HOME, and `~/.config/Game`), and `*.log` excluded: its save state is
+/// the combined content of both, each under its archive name (`1-Saves/…`, `2-Game/…`).
 final class SimulatedDevice {
   static let game = "game"
   static let files = ["slot1.sav", "slot2.sav", "sub/options.cfg", "sub/deep/profile.dat"]
+  /// What the config entry of a game of several locations leaves out of its save.
+  static let exclude = ["*.log"]
 
   let index: Int
   let name: String
@@ -68,6 +75,11 @@ final class SimulatedDevice {
   /// What a running command started from: the pending archives and the agreed archive.
   var pendingAtStart: Set<String> = []
   var agreedAtStart: String?
+  /// The game's folders when it has several locations (empty: the one-folder game in `save`).
+  let locations: [String]
+  /// Whether the last command was killed, so that a restore of several locations may be
+  /// half-done until the next command finishes it.
+  var wasKilled = false
 
   var home: String { root + "/home" }
   var dataDirectory: String { home + "/.local/share/savevault" }
@@ -78,13 +90,18 @@ final class SimulatedDevice {
 
   static func savePlace(_ device: String) -> String { "\(device) save directory" }
 
-  init(index: Int, name: String, root: String, sharedFolder: String, clock: DeviceClock) throws {
+  init(
+    index: Int, name: String, root: String, sharedFolder: String, clock: DeviceClock,
+    hasLocations: Bool = false
+  ) throws {
     self.index = index
     self.name = name
     self.root = root
     self.sharedFolder = sharedFolder
     self.clock = clock
     let home = root + "/home"
+    locations =
+      hasLocations ? [root + "/c/Users/\(name)/Saved Games/Saves", home + "/.config/Game"] : []
     sandbox = try Sandbox(
       in: TemporaryDirectory(borrowing: root), device: name,
       environment: [
@@ -93,7 +110,33 @@ final class SimulatedDevice {
         "NO_COLOR": "1",
       ])
     try FileManager.default.createDirectory(atPath: savesFolder, withIntermediateDirectories: true)
+    if hasLocations {
+      let config: [String: Any] = [
+        "games": [Self.game: ["locations": locations, "exclude": Self.exclude]]
+      ]
+      let path = home + "/.config/savevault/config.json"
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+    }
     comeBack()
+  }
+
+  var hasLocations: Bool { !locations.isEmpty }
+
+  /// Each location's archive name (`1-Saves`) and folder.
+  var namedLocations: [(name: String, path: String)] {
+    locations.enumerated().map { (SaveLocation.name(index: $0.offset, path: $0.element), $0.element) }
+  }
+
+  /// The folders a restore works beside: the save directory's, or each location's.
+  var parentFolders: [String] {
+    hasLocations ? locations.map { ($0 as NSString).deletingLastPathComponent } : [savesFolder]
+  }
+
+  /// The flags that name the game: its save directory, or its config entry.
+  var targetArguments: [String] {
+    (hasLocations ? ["--game", Self.game] : ["--save-dir", save]) + ["--container", containerURL]
   }
 
   /// HOME, the XDG directories, the device name and a short lock wait.
@@ -107,7 +150,11 @@ final class SimulatedDevice {
       environment: environment, currentDirectory: home, clock: { [clock] in clock.read() }, log: log,
       hostName: name)
     let vault = try Vault(context: context)
-    let target = try vault.resolve(TargetRequest(saveDirectory: save, containerURL: containerURL))
+    let request =
+      hasLocations
+      ? TargetRequest(game: Self.game, containerURL: containerURL)
+      : TargetRequest(saveDirectory: save, containerURL: containerURL)
+    let target = try vault.resolve(request)
     return (vault, target)
   }
 
@@ -122,13 +169,28 @@ final class SimulatedDevice {
     isOnline = true
   }
 
-  /// The save directory's state now.
-  var state: String? { SaveState.ofDirectory(save) }
+  /// The save's state now: the save directory's, or all locations' together.
+  var state: String? { hasLocations ? SaveState.ofLocations(namedLocations) : SaveState.ofDirectory(save) }
 
   /// What the game does: changes one file (new, unique content), adds one, or removes one
   /// (keeping at least one). Every file written gets this device's clock as its mtime, with
-  /// the device in the nanoseconds, so no two devices ever write the same metadata.
+  /// the device in the nanoseconds, so no two devices ever write the same metadata. A game of
+  /// several locations does that in one of them, or in each; now and then it also writes a
+  /// log (excluded, no part of the save).
   func play(_ random: inout SplitMix64, tag: String) -> String {
+    guard hasLocations else { return play(in: save, &random, tag: tag) }
+    let chosen = random.chance(40) ? namedLocations : random.pick(namedLocations).map { [$0] } ?? []
+    var done = chosen.map { "\($0.name): " + play(in: $0.path, &random, tag: tag) }
+    if random.chance(15), let location = random.pick(locations) {
+      try? FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
+      FileManager.default.createFile(
+        atPath: location + "/game.log", contents: Data("\(name) \(tag) log \(random.int(0..<1000))\n".utf8))
+      done.append("and a log")
+    }
+    return done.joined(separator: "; ")
+  }
+
+  private func play(in save: String, _ random: inout SplitMix64, tag: String) -> String {
     let present = Self.files.filter { FileManager.default.fileExists(atPath: save + "/" + $0) }
     let roll = random.int(0..<10)
     if present.count > 1 && roll == 0, let gone = random.pick(present) {
@@ -156,9 +218,15 @@ final class SimulatedDevice {
     return "wrote \(file) (\(content.utf8.count) bytes)"
   }
 
-  /// The player deletes the whole save directory.
-  func wipe() {
-    try? FileManager.default.removeItem(atPath: save)
+  /// The player deletes the whole save directory (of several locations: all, or one).
+  func wipe(_ random: inout SplitMix64) -> String {
+    guard hasLocations else {
+      try? FileManager.default.removeItem(atPath: save)
+      return "the save directory"
+    }
+    let doomed = random.chance(70) ? namedLocations : random.pick(namedLocations).map { [$0] } ?? []
+    for location in doomed { try? FileManager.default.removeItem(atPath: location.path) }
+    return doomed.map(\.name).joined(separator: " and ")
   }
 
   /// Runs the built `savevault` with this device's environment plus `extra`.
@@ -182,9 +250,17 @@ final class SimulatedDevice {
 
   /// Folders a restore leaves between its steps (staging, set aside): none once recovered.
   var leftovers: [String] {
-    ((try? Platform.directoryNames(savesFolder)) ?? []).filter {
-      $0.hasPrefix(".savevault-staging-") || $0.hasPrefix(".savevault-old-")
+    parentFolders.flatMap { folder in
+      ((try? Platform.directoryNames(folder)) ?? []).filter {
+        $0.hasPrefix(".savevault-staging-") || $0.hasPrefix(".savevault-old-")
+      }
     }
+  }
+
+  /// Whether a restore of several locations has a journal the next command is to finish.
+  var hasRestoreJournal: Bool {
+    FileManager.default.fileExists(
+      atPath: home + "/.local/state/savevault/restores-locations/" + Self.game + ".json")
   }
 }
 

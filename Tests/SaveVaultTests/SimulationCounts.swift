@@ -10,6 +10,8 @@ struct SimulationFailure: Error, CustomStringConvertible {
 /// What the scenarios did, added up.
 struct SimulationCounts {
   var scenarios = 0
+  /// Scenarios whose game keeps its save in two locations.
+  var locationScenarios = 0
   var steps = 0
   var commands = 0
   /// Commands started in-process with a failpoint set to `error`, and those it did stop.
@@ -28,7 +30,8 @@ struct SimulationCounts {
 
   private static var fields: [WritableKeyPath<SimulationCounts, Int>] {
     [
-      \.scenarios, \.steps, \.commands, \.interruptionAttempts, \.interruptions, \.killAttempts, \.kills,
+      \.scenarios, \.locationScenarios, \.steps, \.commands, \.interruptionAttempts, \.interruptions,
+      \.killAttempts, \.kills,
       \.offlinePeriods, \.conflicts, \.statesOwed, \.statesOverwrittenByGame, \.convergenceSyncs,
     ]
   }

@@ -9,12 +9,23 @@ import Foundation
 extension SimulationScenario {
   /// What the game run by a real `wrap` does: copies the save as it finds it to `before`,
   /// writes `slot1.sav`, and copies the result to `after`, so the simulation knows which state
-  /// the game overwrote and which it left.
+  /// the game overwrote and which it left. A game of several locations writes into the first
+  /// (`SIM_SAVE`); the second (`SIM_SAVE2`) is copied as it is, to `before2` and `after2`.
   static let gameScript = """
     mkdir -p "$SIM_MARKS"
-    if [ -d "$SIM_SAVE" ]; then cp -R "$SIM_SAVE" "$SIM_MARKS/before"; else mkdir "$SIM_MARKS/before"; fi
+    snap() { if [ -d "$1" ]; then cp -R "$1" "$2"; else mkdir "$2"; fi; }
+    snap "$SIM_SAVE" "$SIM_MARKS/before"
+    if [ -n "$SIM_SAVE2" ]; then snap "$SIM_SAVE2" "$SIM_MARKS/before2"; fi
     mkdir -p "$SIM_SAVE" && printf %s "$SIM_CONTENT" > "$SIM_SAVE/slot1.sav" && cp -R "$SIM_SAVE" "$SIM_MARKS/after"
+    if [ -n "$SIM_SAVE2" ]; then snap "$SIM_SAVE2" "$SIM_MARKS/after2"; fi
     """
+
+  /// The state of the save the real game found (`before`) or left (`after`).
+  func markedState(_ device: SimulatedDevice, _ marks: String, _ which: String) -> String? {
+    guard device.hasLocations else { return SaveState.ofDirectory(marks + "/" + which) }
+    let names = device.namedLocations.map(\.name)
+    return SaveState.ofLocations([(names[0], marks + "/" + which), (names[1], marks + "/" + which + "2")])
+  }
 
   /// A crash: the built binary runs one command with this device's environment and
   /// `SAVEVAULT_FAILPOINTS=<point>=kill`, and dies by a real SIGKILL there (no clean-up runs),
@@ -25,7 +36,7 @@ extension SimulationScenario {
     let policy =
       random.pick([ConflictPolicy.prompt, .upload, .restore, .newer, .skip, .fail]) ?? .prompt
     let answer: SimulatedAnswer = policy == .prompt ? .prompt(nil) : .policy(policy)
-    let target = ["--save-dir", device.save, "--container", device.containerURL]
+    let target = device.targetArguments
     let marks = root + "/marks-\(step)"
     let arguments: [String]
     switch random.int(0..<4) {
@@ -37,16 +48,23 @@ extension SimulationScenario {
         ["wrap"] + target + ["--on-conflict", policy.rawValue, "--", "/bin/sh", "-c", Self.gameScript]
     }
     let command = arguments[0]
-    let point = random.pick(Self.stopPoints(for: command, killing: true)) ?? "backup.packed"
+    let point =
+      random.pick(Self.stopPoints(for: command, killing: true, locations: device.hasLocations))
+      ?? "backup.packed"
     let failpoint = Self.failpoint(point, "kill")
     let before = stateAfterRecovery(device)
     begin(device, "\(command), killed at \(failpoint)")
-    defer { end(device) }
+    var wasKilled = false
+    defer {
+      end(device)
+      device.wasKilled = wasKilled
+    }
     counts.killAttempts += 1
     let output = try device.runBinary(
       arguments,
       extra: [
-        "SAVEVAULT_FAILPOINTS": failpoint, "SIM_SAVE": device.save, "SIM_MARKS": marks,
+        "SAVEVAULT_FAILPOINTS": failpoint, "SIM_SAVE": device.locations.first ?? device.save,
+        "SIM_SAVE2": device.locations.dropFirst().first ?? "", "SIM_MARKS": marks,
         "SIM_CONTENT": "\(device.name) s\(step) by the real game \(random.int(0..<1_000_000))",
       ])
     defer { try? FileManager.default.removeItem(atPath: marks) }
@@ -57,11 +75,12 @@ extension SimulationScenario {
           invariant: "unexpected error", detail: "\(what) died by signal \(output.code)")
       }
       counts.kills += 1
+      wasKilled = true
       note("\(what): killed")
     } else {
       note("\(what): exit \(output.code)")
       try checkExit(output, command: command, device: device, what: what)
-      if command == "backup" && output.code == 3 && before != device.state {
+      if command == "backup" && output.code == 3 && before != device.state && before != Self.unknownState {
         throw SimulationFailure(
           invariant: "(b) unattended conflicts change nothing",
           detail: "\(what) left unresolved changed the save")
@@ -81,8 +100,10 @@ extension SimulationScenario {
       }
     }
     if FileManager.default.fileExists(atPath: marks + "/before") {
-      gameOverwrites(device, state: SaveState.ofDirectory(marks + "/before"))
-      if let after = SaveState.ofDirectory(marks + "/after"), owed[after] == nil {
+      gameOverwrites(device, state: markedState(device, marks, "before"))
+      let after = markedState(device, marks, "after")
+      made(after)
+      if let after, owed[after] == nil {
         owed[after] = "\(device.name)'s save after the real game of step \(step)"
       }
       note("  the real game played on \(device.name)")

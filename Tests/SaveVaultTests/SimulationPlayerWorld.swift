@@ -11,8 +11,9 @@ extension SimulationScenario {
   /// container nor the pending folder, so no other device ever restores it over its own.
   /// (Only on a device that agreed on a save with the container: with no agreement, nothing
   /// says a save was expected there.)
+  /// (Not for a game of several locations.)
   func unmountedWrap(_ device: SimulatedDevice, answer: SimulatedAnswer) throws {
-    guard device.state != nil, device.agreedArchive != nil else { return }
+    guard !device.hasLocations, device.state != nil, device.agreedArchive != nil else { return }
     let card = device.root + "/card-\(step)"
     try FileManager.default.moveItem(atPath: device.save, toPath: card)
     note("\(device.name): the save's drive is not mounted at launch")
@@ -67,9 +68,9 @@ extension SimulationScenario {
 
   /// A second folder whose last name is the game's (another game's `Saves`): used without
   /// `--game` on a device whose game name is bound to its own folder, it is refused, and the
-  /// container does not change.
+  /// container does not change. (Not for a game of several locations, named by `--game`.)
   func sameNamedFolder(_ device: SimulatedDevice) throws {
-    guard device.agreedArchive != nil else { return }
+    guard !device.hasLocations, device.agreedArchive != nil else { return }
     let other = device.root + "/other/" + SimulatedDevice.game
     try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
     FileManager.default.createFile(atPath: other + "/another-game.sav", contents: Data("\(step)".utf8))

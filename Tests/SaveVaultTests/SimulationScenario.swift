@@ -26,15 +26,29 @@ final class SimulationScenario {
   /// Saves a game wrote while its drive was unmounted, with where they came from: no
   /// container may ever hold one unless the player chose to upload it.
   var newGameSaves: [String: String] = [:]
+  /// Whether the game keeps its save in two locations (see `SimulatedDevice`).
+  let hasLocations: Bool
+  /// Every state a player (or the game) made on any device: the only states a save of several
+  /// locations may have once no restore is half-done (never a mix of one location from one
+  /// save and another from another).
+  var madeStates: Set<String> = []
 
   var container: String { root + "/shared/cloud" }
 
-  init(seed: UInt64, root: String, steps: Int, isVerbose: Bool) {
+  /// The state a save has before its command's recovery has finished a restore of several
+  /// locations: not known here, so no check compares it.
+  static let unknownState = "(a restore of several locations still to finish)"
+
+  init(seed: UInt64, root: String, steps: Int, isVerbose: Bool, locationsPercent: Int = 0) {
     self.seed = seed
     self.root = root
     self.stepCount = steps
     self.isVerbose = isVerbose
     self.random = SplitMix64(seed: seed)
+    // Drawn from a generator of its own, so that the steps of a one-folder scenario are the
+    // same whatever the share of scenarios of several locations.
+    var layout = SplitMix64(seed: seed ^ 0x5A5E_10CA_7105)
+    self.hasLocations = layout.chance(locationsPercent)
   }
 
   /// Runs the scenario; returns the failure, if an invariant broke.
@@ -49,6 +63,7 @@ final class SimulationScenario {
       step = stepCount + 1
       try converge()
       counts.scenarios = 1
+      counts.locationScenarios = hasLocations ? 1 : 0
       counts.steps = stepCount
       counts.statesOwed = owed.count
       return nil
@@ -65,11 +80,11 @@ final class SimulationScenario {
       let offset = Int64(random.int(-172_800_000..<172_800_001))
       let device = try SimulatedDevice(
         index: index, name: name, root: root + "/" + name, sharedFolder: root + "/shared",
-        clock: DeviceClock(time: time, offsetMs: offset))
+        clock: DeviceClock(time: time, offsetMs: offset), hasLocations: hasLocations)
       devices.append(device)
-      note("\(name): clock offset \(offset) ms")
+      note("\(name): clock offset \(offset) ms" + (hasLocations ? ", the game in \(device.locations)" : ""))
       if index == 0 || random.chance(50) {
-        note("\(name): starts with its own save: " + device.play(&random, tag: "initial"))
+        note("\(name): starts with its own save: " + played(device, tag: "initial"))
       }
     }
   }
@@ -80,14 +95,14 @@ final class SimulationScenario {
     switch random.int(0..<100) {
     case 0..<18:
       gameOverwrites(device)
-      note("\(device.name) plays: " + device.play(&random, tag: "s\(step)"))
+      note("\(device.name) plays: " + played(device, tag: "s\(step)"))
     case 18..<20: try unmountedWrap(device, answer: SimulatedAnswer.random(&random))
     case 20: try rollback(device)
     case 21: try sameNamedFolder(device)
     case 22..<24:
       gameOverwrites(device)
-      device.wipe()
-      note("\(device.name): the player deletes the save directory")
+      note("\(device.name): the player deletes " + device.wipe(&random))
+      made(device.state)
     case 24..<34:
       let answer =
         random.pick([SimulatedAnswer.prompt(.upload), .prompt(.skip), .prompt(nil)]) ?? .prompt(nil)
@@ -176,7 +191,10 @@ final class SimulationScenario {
     counts.commands += 1
     device.pendingAtStart = device.pendingNames
     device.agreedAtStart = device.agreedArchive
-    if let state = device.state, owed[state] == nil {
+    // A save of several locations that a killed restore left half-swapped is no state of its
+    // own (the state it started from is owed already), unless the player played on it since.
+    let isHalfSwapped = stateAfterRecovery(device) == Self.unknownState
+    if let state = device.state, owed[state] == nil, !isHalfSwapped || madeStates.contains(state) {
       owed[state] = "\(device.name)'s save at the start of step \(step) (\(what))"
     }
     return Warnings()
@@ -190,6 +208,7 @@ final class SimulationScenario {
   func end(_ device: SimulatedDevice, _ warnings: Warnings? = nil) {
     let lines = warnings?.all ?? []
     for line in lines { note("  warning: " + line) }
+    device.wasKilled = false
     if isStopped || lines.contains(where: { $0.contains("failpoint '") }) { counts.interruptions += 1 }
     isStopped = false
     guard let agreed = device.agreedArchive, agreed != device.agreedAtStart,
@@ -202,9 +221,28 @@ final class SimulationScenario {
     }
   }
 
+  /// The game plays on `device`; the state it leaves is one a player made.
+  func played(_ device: SimulatedDevice, tag: String) -> String {
+    let what = device.play(&random, tag: tag)
+    made(device.state)
+    return what
+  }
+
+  func made(_ state: String?) {
+    if let state { madeStates.insert(state) }
+  }
+
   /// Invariant (a): every owed state is recoverable; and no overtaken pending archive was
-  /// uploaded.
+  /// uploaded. For a game of several locations, no save is a mix: once no restore is half-done
+  /// (the device's last command was not killed), each save is a state a player made.
   func checkRecoverable() throws {
+    for device in devices where device.hasLocations && !device.wasKilled {
+      if let state = device.state, !madeStates.contains(state) {
+        throw SimulationFailure(
+          invariant: "no mix of locations",
+          detail: "\(device.name)'s save \(state.prefix(12)) is no state a player made (a mix of saves?)")
+      }
+    }
     let names = Set(
       ((try? Platform.directoryNames(container + "/" + SimulatedDevice.game)) ?? []))
     for device in devices {
@@ -262,7 +300,9 @@ final class SimulationScenario {
     _ report: SyncReport, answer: SimulatedAnswer, before: String?, after: String?, _ what: String
   ) throws {
     if report.state == .conflict { counts.conflicts += 1 }
-    guard answer.isUnattended, report.state == .conflict || report.action == .unresolved else { return }
+    guard answer.isUnattended, report.state == .conflict || report.action == .unresolved,
+      before != Self.unknownState
+    else { return }
     guard before == after, report.action != .uploaded, report.action != .restored else {
       throw SimulationFailure(
         invariant: "(b) unattended conflicts change nothing",
@@ -273,8 +313,14 @@ final class SimulationScenario {
   }
 
   /// The state the save will have once a command's recovery has run: a save directory that a
-  /// killed restore left set aside is put back.
+  /// killed restore left set aside is put back. (Of several locations: `unknownState` while a
+  /// killed restore's journal or folders set aside are left.)
   func stateAfterRecovery(_ device: SimulatedDevice) -> String? {
+    if device.hasLocations {
+      let isHalfDone =
+        device.hasRestoreJournal || device.leftovers.contains { $0.hasPrefix(".savevault-old-") }
+      return isHalfDone ? Self.unknownState : device.state
+    }
     if FileManager.default.fileExists(atPath: device.save) { return device.state }
     guard let aside = device.leftovers.filter({ $0.hasPrefix(".savevault-old-") }).sorted().first else {
       return nil

@@ -20,7 +20,21 @@ enum SaveState {
   }
 
   /// The state of a directory, read with plain system calls (not with SaveVault's scanner).
-  static func ofDirectory(_ root: String) -> String? {
+  static func ofDirectory(_ root: String) -> String? { digest(files(of: root)) }
+
+  /// The state of a game of several locations: every location's files under its archive name
+  /// (`1-Saves/slot1.sav`), the excluded ones (`*.log`) left out. A missing location is empty.
+  static func ofLocations(_ locations: [(name: String, path: String)]) -> String? {
+    digest(
+      locations.flatMap { location in
+        files(of: location.path).filter { !$0.path.hasSuffix(".log") }.map {
+          (location.name + "/" + $0.path, $0.sha256)
+        }
+      })
+  }
+
+  /// The paths and SHA-256 of a directory's regular files (SaveVault's own folder left out).
+  private static func files(of root: String) -> [(path: String, sha256: String)] {
     var files: [(path: String, sha256: String)] = []
     func walk(_ relative: String) {
       guard let names = try? Platform.directoryNames(relative.isEmpty ? root : root + "/" + relative) else {
@@ -38,7 +52,7 @@ enum SaveState {
       }
     }
     walk("")
-    return digest(files)
+    return files
   }
 
   private static func hashFile(_ path: String) -> String? {
@@ -98,6 +112,10 @@ final class RecoverableStates {
           add(SaveState.ofDirectory(path), "\(device.name) \(kind) " + (path as NSString).lastPathComponent)
         }
       }
+      if device.hasLocations {
+        addLocations(of: device, add)
+        continue
+      }
       for name in (try? Platform.directoryNames(device.savesFolder)) ?? [] {
         let path = device.savesFolder + "/" + name
         if name == SimulatedDevice.game {
@@ -108,6 +126,33 @@ final class RecoverableStates {
       }
     }
     return places
+  }
+
+  /// A game of several locations: its save, and each folder a restore kept or set aside beside
+  /// a location, with the other locations as they are or as kept or set aside beside them.
+  /// (Which aside goes with which is not written down outside SaveVault's journal, so every
+  /// combination counts; the save itself is checked never to be a mix.)
+  private func addLocations(of device: SimulatedDevice, _ add: (String?, String) -> Void) {
+    let choices = device.namedLocations.map { location -> [(name: String, path: String)] in
+      let parent = (location.path as NSString).deletingLastPathComponent
+      let beside = ((try? Platform.directoryNames(parent)) ?? []).filter {
+        $0.hasPrefix(".savevault-kept-") || $0.hasPrefix(".savevault-old-")
+      }
+      return [location] + beside.sorted().map { (location.name, parent + "/" + $0) }
+    }
+    var combinations: [[(name: String, path: String)]] = [[]]
+    for options in choices {
+      combinations = combinations.flatMap { prefix in options.map { prefix + [$0] } }
+    }
+    for combination in combinations {
+      let isSave = zip(combination, device.namedLocations).allSatisfy { $0.path == $1.path }
+      add(
+        SaveState.ofLocations(combination),
+        isSave
+          ? SimulatedDevice.savePlace(device.name)
+          : "\(device.name) "
+            + combination.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + "))
+    }
   }
 
   /// The state an archive in the container holds, from the cache when it was read before.

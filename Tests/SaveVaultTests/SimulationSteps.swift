@@ -37,11 +37,14 @@ extension SimulationScenario {
   /// Points where `command` can be stopped, in-process (`error`) or in the real binary
   /// (`kill`, which also stops at progress reports). A restore's `backup.packed` is the
   /// pre-restore copy it packs after its swap (`@2` in a sync or wrap that uploaded first).
-  static func stopPoints(for command: String, killing: Bool) -> [String] {
+  /// A restore of several locations also stops once its journal is written, and a kill also
+  /// between the renames of the second location.
+  static func stopPoints(for command: String, killing: Bool, locations: Bool = false) -> [String] {
     let backup = ["backup.packed", "backup.stored"] + (killing ? ["progress.packing"] : [])
     let restore =
       ["restore.extracted", "restore.between-renames", "restore.swapped", "restore.kept", "backup.packed"]
       + (killing ? ["progress.extracting"] : [])
+      + (locations ? ["restore.journaled"] + (killing ? ["restore.between-renames@2"] : []) : [])
     switch command {
     case "backup": return backup
     case "restore": return restore
@@ -70,7 +73,7 @@ extension SimulationScenario {
       if report.outcome != .skipped { try checkAgreement(device, vault: vault, target: target, what) }
     } catch is UnansweredQuestion where answer.isUnattended {
       note("\(device.name) \(what): conflict left unresolved")
-      guard before == device.state else {
+      guard before == device.state || before == Self.unknownState else {
         throw SimulationFailure(
           invariant: "(b) unattended conflicts change nothing",
           detail: "\(what) changed the save on \(device.name)")
@@ -131,7 +134,7 @@ extension SimulationScenario {
       atStart = device.state
       if random.chance(85) {
         gameOverwrites(device)
-        note("  the game plays on \(device.name): " + device.play(&random, tag: "s\(step)"))
+        note("  the game plays on \(device.name): " + played(device, tag: "s\(step)"))
       }
       if device.isOnline && random.chance(15) {
         device.goOffline()
@@ -171,7 +174,9 @@ extension SimulationScenario {
   /// run, so this is an interrupted command, not a crash (`kill` is the crash).
   func interrupted(_ device: SimulatedDevice) throws {
     let command = random.pick(["backup", "restore", "sync", "wrap"]) ?? "sync"
-    let point = random.pick(Self.stopPoints(for: command, killing: false)) ?? "backup.packed"
+    let point =
+      random.pick(Self.stopPoints(for: command, killing: false, locations: device.hasLocations))
+      ?? "backup.packed"
     let failpoint = Self.failpoint(point, "error")
     counts.interruptionAttempts += 1
     note("\(device.name): the next command stops with an error at \(failpoint)")
@@ -200,6 +205,11 @@ extension SimulationScenario {
     switch error {
     case ContainerError.unavailable where !device.isOnline: return "container unavailable (offline)"
     case is FailpointError where failpoint != nil:
+      isStopped = true
+      return "stopped: \(error)"
+    case VaultError.preRestoreCopyFailed where failpoint != nil && "\(error)".contains("failpoint '"):
+      // A restore of several locations packs its pre-restore copy before the swaps, and
+      // says so when that copy failed.
       isStopped = true
       return "stopped: \(error)"
     case VaultError.noBackups: return "no backups yet"

@@ -58,9 +58,22 @@ import Testing
 /// run (by how long the run took to get there), so a decision that hinges on them, such as
 /// `newer`, can rarely differ.
 ///
+/// **A game in several locations**: in a seeded share of the scenarios (a quarter by default),
+/// the game is a config entry with two locations in different parent folders, each device's
+/// own (see `SimulatedDevice`), and `*.log` excluded. Play writes into one location or both
+/// (and sometimes a log), the player deletes one or both, a real game run by a killed `wrap`
+/// writes into the first; kills and interruptions also use the points of a restore of several
+/// locations (`restore.journaled`, and `restore.between-renames@2` for a kill). A save state
+/// is the combined content of both locations, so every invariant above holds for the combined
+/// save; and, after every step whose command was not killed, no device's save is a mix of one
+/// location from one save and the other from another: it is a state a player made. (A
+/// wrapped game whose drive is unmounted, and a second folder of the game's name, are steps of
+/// one-folder scenarios only.)
+///
 /// A failure prints the scenario's seed, the invariant and the step log. Settings (from the
 /// environment): `SAVEVAULT_SIM_SEED` (the first seed; scenario i uses seed + i),
 /// `SAVEVAULT_SIM_SCENARIOS` (default 1000), `SAVEVAULT_SIM_STEPS` (default 32),
+/// `SAVEVAULT_SIM_LOCATIONS` (the percentage of scenarios of several locations, default 25),
 /// `SAVEVAULT_SIM_WORKERS` (scenarios run at once), `SAVEVAULT_SIM_VERBOSE=1` (print every
 /// step). `scripts/simulate.sh SEED` reruns one seed with its step log.
 @Suite("Multi-device simulation")
@@ -69,6 +82,7 @@ struct SimulationTests {
     var seed: UInt64 = 20_261_129
     var scenarios = 1_000
     var steps = 32
+    var locationsPercent = 25
     var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
     var isVerbose = false
 
@@ -76,6 +90,9 @@ struct SimulationTests {
       if let value = environment["SAVEVAULT_SIM_SEED"].flatMap({ UInt64($0) }) { seed = value }
       if let value = environment["SAVEVAULT_SIM_SCENARIOS"].flatMap({ Int($0) }) { scenarios = max(1, value) }
       if let value = environment["SAVEVAULT_SIM_STEPS"].flatMap({ Int($0) }) { steps = max(1, value) }
+      if let value = environment["SAVEVAULT_SIM_LOCATIONS"].flatMap({ Int($0) }) {
+        locationsPercent = min(100, max(0, value))
+      }
       if let value = environment["SAVEVAULT_SIM_WORKERS"].flatMap({ Int($0) }) { workers = max(1, value) }
       isVerbose = environment["SAVEVAULT_SIM_VERBOSE"] == "1"
     }
@@ -108,7 +125,8 @@ struct SimulationTests {
     while let index = results.take(below: settings.scenarios) {
       let seed = settings.seed &+ UInt64(index)
       let scenario = SimulationScenario(
-        seed: seed, root: base + "/\(seed)", steps: settings.steps, isVerbose: settings.isVerbose)
+        seed: seed, root: base + "/\(seed)", steps: settings.steps, isVerbose: settings.isVerbose,
+        locationsPercent: settings.locationsPercent)
       let failure = scenario.run()
       results.record(scenario, failure)
       if failure == nil { try? FileManager.default.removeItem(atPath: scenario.root) }
@@ -145,7 +163,7 @@ struct SimulationTests {
     let counts = results.counts
     print(
       """
-      Simulation: \(settings.scenarios) scenarios from seed \(settings.seed), \(counts.steps) steps \
+      Simulation: \(settings.scenarios) scenarios from seed \(settings.seed) (\(counts.locationScenarios) of a game in two locations), \(counts.steps) steps \
       (\(settings.steps) each) and \(counts.convergenceSyncs) convergence syncs, \(counts.commands) commands, \
       \(counts.interruptions) stopped in-process by a failpoint (of \(counts.interruptionAttempts) set), \
       \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) binary runs with a kill point), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
