@@ -265,9 +265,7 @@ struct LocationsTests {
     let played = Self.state(sandbox)
     try sandbox.ok(["status", "--game", "multi"])
     let after = Self.state(sandbox)
-    withKnownIssue("the recovery moves the game's new second folder aside and finishes the restore there") {
-      try Self.expectWhole(sandbox, after: after, played: played, restored: restored)
-    }
+    try Self.expectWhole(sandbox, after: after, played: played, restored: restored)
   }
 
   /// After the recovery the save is the game's, or the archive's with the game's one undo away:
@@ -305,8 +303,6 @@ struct LocationsTests {
     _ = try sandbox.run(
       ["status", "--game", "multi"], environment: ["SAVEVAULT_FAILPOINTS": "backup.packed=error"])
     let after = Self.state(sandbox)
-    withKnownIssue("the locations set aside are kept as separate pre-restore folders, without their names") {
-      try Self.expectWhole(sandbox, after: after, played: played, restored: restored)
-    }
+    try Self.expectWhole(sandbox, after: after, played: played, restored: restored)
   }
 }

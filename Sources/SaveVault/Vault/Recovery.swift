@@ -50,7 +50,11 @@ extension Vault {
         note("could not finish the interrupted restore of '\(journal.archive)' yet: \(error)")
       }
     }
-    for path in target.locations.isEmpty ? [target.saveDirectory] : target.locations.map(\.path) {
+    // While a restore of several locations is unfinished, what it left is its journal's to
+    // finish: nothing beside the locations is touched.
+    let isUnfinished = locationsJournals.load(game: target.game) != nil
+    for path in target.locations.isEmpty ? [target.saveDirectory] : target.locations.map(\.path)
+    where !isUnfinished {
       recoverNeighbours(of: path, target: target, note: note)
     }
     // A killed undo's scratch archive: only a packed duplicate of a folder copy still there.

@@ -19,8 +19,12 @@ struct LocationsRestoreJournal: GameRecord, Equatable {
     var destination: String
     /// The extracted content, renamed to `destination` by the swap.
     var staging: String
-    /// Where the old folder goes (nil when there was none).
+    /// Where the old folder goes (nil when there was none): a name nothing has, so that it
+    /// exists only once the old folder was moved there.
     var aside: String?
+    /// The content digest of what the archive brings to this location: a location swapped in
+    /// that no longer has it was written to after the restore was interrupted.
+    var digest: String?
   }
 
   var game: String
@@ -121,8 +125,12 @@ extension Vault {
         reason: early.failure.map(Self.plainReason) ?? "it could not be packed")
     }
     for index in moves.indices where Self.exists(moves[index].destination) {
+      // A free name beside it: made and removed again, so that the folder exists only once the
+      // old save was moved there.
       let parent = (moves[index].destination as NSString).deletingLastPathComponent
-      moves[index].aside = try makeFolder(in: parent, prefix: Self.asidePrefix(target.game))
+      let aside = try makeFolder(in: parent, prefix: Self.asidePrefix(target.game))
+      rmdir(aside)
+      moves[index].aside = aside
     }
     // The restored content under this device's names for the locations.
     let names = Dictionary(plan.compactMap { name, location in name.map { ($0, location.name) } }) { a, _ in a
@@ -138,6 +146,10 @@ extension Vault {
       guard parts.count == 2, let renamed = names[parts[0]], !isExcluded(parts[1]) else { return nil }
       entry.path = renamed + "/" + parts[1]
       return entry
+    }
+    for index in moves.indices {
+      let prefix = moves[index].name + "/"
+      moves[index].digest = ContentDigest.of(content.filter { $0.path.hasPrefix(prefix) })
     }
     let journal = LocationsRestoreJournal(
       game: target.game, container: target.agreementKey, archive: chosen.name, moves: moves,
@@ -163,13 +175,14 @@ extension Vault {
   func finishLocations(
     _ journal: LocationsRestoreJournal, target: Target, early: EarlyPreRestoreCopy?, content: [ManifestEntry]?
   ) throws -> String? {
+    if content == nil, isWrittenSince(journal, target: target) {
+      return try keepWhatTheGameWrote(journal, target: target)
+    }
     for move in journal.moves where Self.exists(move.staging) {
-      if let aside = move.aside, Self.exists(move.destination) {
-        if Self.isEmptyFolder(aside) || !Self.exists(aside) {
-          guard rename(move.destination, aside) == 0 else {
-            throw VaultError.io(
-              path: move.destination, reason: "cannot move it aside: \(Platform.describe(errno: errno))")
-          }
+      if let aside = move.aside, !Self.exists(aside), Self.exists(move.destination) {
+        guard rename(move.destination, aside) == 0 else {
+          throw VaultError.io(
+            path: move.destination, reason: "cannot move it aside: \(Platform.describe(errno: errno))")
         }
       }
       context.failpoints.reach("restore.between-renames")
@@ -215,6 +228,47 @@ extension Vault {
     } else if let point = journal.undoing {
       _ = try? putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)
     }
+    return kept
+  }
+
+  /// Whether the save was written to after the restore `journal` describes was interrupted
+  /// (the game ran before SaveVault did again): a location swapped in that no longer holds
+  /// what the archive brought, or one set aside whose folder was made again.
+  private func isWrittenSince(_ journal: LocationsRestoreJournal, target: Target) -> Bool {
+    journal.moves.contains { move in
+      if Self.exists(move.staging) {
+        return move.aside.map(Self.exists) == true && Self.exists(move.destination)
+      }
+      guard let digest = move.digest,
+        let live = try? SaveScan.scan(
+          locations: [(move.name, move.destination)], isExcluded: Self.exclusion(target)),
+        let entries = try? Fingerprint(scan: live).contentEntries()
+      else { return move.digest != nil && !Self.exists(move.destination) }
+      return ContentDigest.of(entries) != digest
+    }
+  }
+
+  /// After an interrupted restore the game wrote into its save: that save stays as the game
+  /// left it (no swap is finished over it), the save from before the restore (the folders set
+  /// aside and those not swapped yet) is kept whole as a pre-restore copy, and what the restore
+  /// staged is removed. The agreement stays as it was, so the next sync sees what changed.
+  private func keepWhatTheGameWrote(_ journal: LocationsRestoreJournal, target: Target) throws -> String? {
+    let before = journal.moves.compactMap { move -> (name: String, path: String)? in
+      if let aside = move.aside, Self.exists(aside) { return (move.name, aside) }
+      return Self.exists(move.staging) && Self.exists(move.destination) ? (move.name, move.destination) : nil
+    }
+    var kept: String?
+    if let old = try SaveScan.scan(locations: before, isExcluded: Self.exclusion(target)), !old.isEmpty {
+      kept = try packPreRestoreCopy(old, target: target)
+    }
+    noteUndoPoint(target, kept: kept, restoredArchive: nil, container: journal.container)
+    for move in journal.moves {
+      if let aside = move.aside, Self.exists(aside) { removeKept(aside, game: target.game) }
+      if Self.exists(move.staging) { removeTree(move.staging) }
+    }
+    context.log.warning(
+      "the save was written to after the restore of '\(journal.archive)' was interrupted: it stays as it is; the save from before that restore is kept\(kept.map { " at '\($0)'" } ?? "")"
+    )
     return kept
   }
 
@@ -339,7 +393,4 @@ extension Vault {
     return lstat(path, &info) == 0
   }
 
-  private static func isEmptyFolder(_ path: String) -> Bool {
-    (try? Platform.directoryNames(path))?.isEmpty == true
-  }
 }
