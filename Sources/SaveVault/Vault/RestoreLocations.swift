@@ -51,6 +51,17 @@ extension Vault {
     _ target: Target, container: any Container, chosen: StoredArchive, seen: Seen, rolledBackFrom: String?,
     undoing: UndoPoint?, beforeDone: () throws -> Void
   ) throws -> RestoreReport {
+    // An interrupted restore that could not be finished yet is finished first: a new one
+    // would take its journal's place, and what it set aside with it.
+    var seen = seen
+    if let unfinished = locationsJournals.load(game: target.game) {
+      // What stopped it says why (the same cause, most likely, as a moment ago); finished now,
+      // the save it left is the one this restore replaces (and keeps).
+      try finishLocations(unfinished, target: target, early: nil, content: nil)
+      locationsJournals.remove(game: target.game)
+      verbose("finished the interrupted restore of '\(unfinished.archive)' first")
+      seen.scan = try scanSave(target)
+    }
     let first = target.locations[0]
     let firstParent = try makeParent(of: Platform.resolvedPath(first.path))
     let staging = try makeFolder(in: firstParent, prefix: Self.stagingPrefix(target.game))
@@ -237,7 +248,8 @@ extension Vault {
   private func isWrittenSince(_ journal: LocationsRestoreJournal, target: Target) -> Bool {
     journal.moves.contains { move in
       if Self.exists(move.staging) {
-        return move.aside.map(Self.exists) == true && Self.exists(move.destination)
+        // Set aside (or not there at the restore) and made again since.
+        return (move.aside.map(Self.exists) ?? true) && Self.exists(move.destination)
       }
       guard let digest = move.digest,
         let live = try? SaveScan.scan(

@@ -53,11 +53,16 @@ extension Vault {
       || (glob.contains("**/") && fnmatch(glob.replacingOccurrences(of: "**/", with: "*/"), subject, 0) == 0)
   }
 
-  /// A location of the game whose folder is gone although this device's agreement has files
-  /// in it: its drive may be unmounted (an SD card), and uploading the rest would make a save
-  /// without it the latest. Nil when every location that held files is there.
+  /// A location of the game whose folder is gone, with the folder that held it, although this
+  /// device's agreement has files in it: its drive may be unmounted (an SD card), and
+  /// uploading the rest would make a save without it the latest. Nil when every location
+  /// that held files is there (or only the location's own folder was deleted).
   func missingLocation(_ target: Target) -> SaveLocation? {
-    let gone = target.locations.filter { !Self.exists($0.path) }
+    // A folder deleted by the player (its parent is there) is a change like any other; a
+    // folder whose parent is gone too (a drive's whole tree) is not there to be asked.
+    let gone = target.locations.filter { location in
+      !Self.exists(location.path) && !Self.exists((location.path as NSString).deletingLastPathComponent)
+    }
     guard !gone.isEmpty, let index = agreements.loadIndex(target) else { return nil }
     return gone.first { location in index.keys.contains { $0.hasPrefix(location.name + "/") } }
   }
