@@ -204,7 +204,16 @@ struct DesktopDialog: ConflictResolver {
     var didShow: Bool
   }
 
+  /// Runs the dialog; one that could not show is tried once more a second later (a display
+  /// that is starting or busy, as under a game session, can refuse the first connection).
   private func run(_ path: String, _ arguments: [String]) throws -> Outcome {
+    let first = try runOnce(path, arguments)
+    guard !first.didShow else { return first }
+    sleep(1)
+    return try runOnce(path, arguments)
+  }
+
+  private func runOnce(_ path: String, _ arguments: [String]) throws -> Outcome {
     let result = try ProgramRunner().run(path, arguments)
     let complaint = result.stderr.lowercased()
     let unreachable =
