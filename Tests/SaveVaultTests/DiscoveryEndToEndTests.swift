@@ -128,4 +128,18 @@ struct DiscoveryEndToEndTests {
     let none = try world.onDeck.run(["wrap", "--", "/bin/true"], environment: ["SteamAppId": "42"])
     #expect(none.code == 0 && none.stderr.contains("running it without syncing"), "\(none.stderr)")
   }
+
+  @Test("two Steam users here: which one's folder the save goes in is refused, not guessed")
+  func twoSteamUsers() throws {
+    let world = try World("two-users")
+    try world.onDeck.ok(["backup", "--game", "Hades"])
+    try makeDirectory(world.desktop.steam + "/userdata/3333")
+    let refused = try world.onDesktop.run(["restore", "--game", "Hades", "--latest"])
+    #expect(refused.code == 2, "\(refused.stderr)")
+    #expect(
+      refused.stderr.contains("several folders") || refused.stderr.contains("no place"), "\(refused.stderr)")
+    let prefix = world.desktop.device.protonUser(1_145_360, in: world.desktop.steam)
+    #expect(
+      !FileManager.default.fileExists(atPath: prefix + "/Documents/Saved Games/Hades"), "nothing restored")
+  }
 }
