@@ -102,11 +102,14 @@ extension Vault {
   {
     let store = installed.store.rawValue
     var templates: [String] = []
+    // The folders the templates already name here: a found folder among them is not added twice.
+    var covered = Set<String>()
     for template in game.files {
       let portable = PortableLocation(template: template, store: store, storeGameID: installed.storeGameID)
       switch portable.resolve(on: roots) {
       case .existing(let paths) where paths.contains(where: Platform.isFolder):
         templates.append(template)
+        covered.formUnion(paths)
       case .wouldBe where !template.contains("*") && !template.contains("?") && !template.contains("["):
         if ["<win", "<xdgData>", "<xdgConfig>"].contains(where: template.contains) {
           templates.append(template)
@@ -114,23 +117,10 @@ extension Vault {
       default: break
       }
     }
-    let found = Detection.locations(of: game, installed: installed, host: roots.host)
-    for location in found where location.isFolder && !templates.contains(location.portable.template) {
-      let portable = PortableLocation(
-        template: location.portable.template, store: store, storeGameID: installed.storeGameID)
-      // A found folder another template already covers (its concrete spelling) is not added twice.
-      if case .existing(let paths) = portable.resolve(on: roots),
-        templates.contains(where: { template in
-          if case .existing(let others) = PortableLocation(
-            template: template, store: store, storeGameID: installed.storeGameID
-          ).resolve(on: roots) {
-            return !Set(others).isDisjoint(with: paths)
-          }
-          return false
-        })
-      {
-        continue
-      }
+    for location in Detection.locations(of: game, installed: installed, host: roots.host)
+    where location.isFolder && !templates.contains(location.portable.template)
+      && !covered.contains(location.path)
+    {
       templates.append(location.portable.template)
     }
     var entry = ConfigFile.GameEntry()
