@@ -10,7 +10,8 @@ struct TargetOptions: Equatable, Sendable {
 
   static let game = Option(
     name: "game", kind: .value(placeholder: "NAME"),
-    help: "a game from the config file (its save directory and container)", completion: .games)
+    help: "a game from the config file, else an installed game by its name or title (see scan)",
+    completion: .games)
   static let saveDirectory = Option(
     name: "save-dir", kind: .value(placeholder: "DIR"),
     help: "a save directory; the game name defaults to DIR's last component", completion: .directories)
