@@ -24,9 +24,11 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
+    // Our own C: the build's version, and the CA bundle handed to libcurl (CertificateBundle.c).
+    .target(name: "CPlatform"),
     .target(
       name: "SaveVault",
-      dependencies: ["CLibArchive", "CLibCrypto", "CYaml"]
+      dependencies: ["CLibArchive", "CLibCrypto", "CYaml", "CPlatform"]
     ),
     .target(
       name: "SaveVaultCLI",

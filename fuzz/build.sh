@@ -7,7 +7,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .build/fuzz
 sources=$(find Sources/SaveVault -name '*.swift' | sort)
+# The library's own C part, compiled on its own (swiftc takes Swift sources only).
+objects=()
+for c in Sources/CPlatform/*.c; do
+  clang -c -g -fsanitize=fuzzer-no-link,address -I Sources/CPlatform/include "$c" -o ".build/fuzz/$(basename "$c" .c).o"
+  objects+=(".build/fuzz/$(basename "$c" .c).o")
+done
 swiftc -sanitize=fuzzer,address -parse-as-library -Onone -g -module-name SaveVault \
-  -I Sources/CLibArchive -I Sources/CLibCrypto -I Sources/CYaml -larchive -lcrypto -lyaml \
-  $sources fuzz/*.swift -o .build/fuzz/savevault-fuzz
+  -I Sources/CLibArchive -I Sources/CLibCrypto -I Sources/CYaml -I Sources/CPlatform/include \
+  -larchive -lcrypto -lyaml $sources fuzz/*.swift "${objects[@]}" -o .build/fuzz/savevault-fuzz
 echo "built .build/fuzz/savevault-fuzz (archive, names, manifest, yaml, keyvalues)" >&2

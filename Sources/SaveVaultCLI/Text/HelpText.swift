@@ -3,7 +3,10 @@ import SaveVault
 /// The help texts, made from the commands' declarations: `savevault --help` and each
 /// command's.
 enum HelpText {
-  static let version = "savevault 0.1.0"
+  /// `savevault --version`: the version, the commit and the libarchive it runs with.
+  static var version: String {
+    "savevault \(BuildInfo.version) (commit \(BuildInfo.commit), libarchive \(BuildInfo.libarchiveVersion))"
+  }
 
   static let title = "savevault: cloud saves for any game, with the player in charge."
 

@@ -1,4 +1,5 @@
 import Foundation
+import SaveVault
 
 /// The manual page `savevault(1)`, in roff, made from the commands' declarations: the
 /// synopsis, the list of commands, each command's help, the target and global options and
@@ -8,7 +9,7 @@ enum Manual {
     let commands = Commands.declarations
     var lines = [
       ".\\\" The manual of savevault, made by 'savevault manpage' from its help texts.",
-      ".TH SAVEVAULT 1 \"\" \"\(HelpText.version)\" \"User Commands\"",
+      ".TH SAVEVAULT 1 \"\" \"savevault \(BuildInfo.version)\" \"User Commands\"",
       ".SH NAME",
       escape(HelpText.title.replacingOccurrences(of: "savevault: ", with: "savevault - ")),
       ".SH SYNOPSIS",
