@@ -36,6 +36,12 @@ enum Platform {
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 
+  /// Whether `path` is a file this process can read (symlinks followed).
+  static func isReadableFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, R_OK) == 0
+  }
+
   /// Where `path` really is, even when it does not exist yet: `realpath` if it exists;
   /// otherwise a dangling symlink's target (followed up to 8 times), or the real parent
   /// folder joined with the last component.
