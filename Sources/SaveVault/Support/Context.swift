@@ -22,6 +22,9 @@ public struct Context: Sendable {
   public var failpoints: Failpoints
   /// Where the executable records a signal asking the command to stop.
   public var interruption = Interruption()
+  /// How this program was started (`argv[0]`): a path, or a name found on `PATH`. Doctor
+  /// tells from it whether a launcher's own `PATH` finds the program.
+  public var invokedAs = "savevault"
 
   public init(
     environment: [String: String], currentDirectory: String, clock: @escaping @Sendable () -> Int64,
@@ -55,12 +58,14 @@ public struct Context: Sendable {
 
   /// The real process: its environment, working directory, wall clock and host name.
   public static func live(log: Log) -> Context {
-    Context(
+    var context = Context(
       environment: ProcessInfo.processInfo.environment,
       currentDirectory: FileManager.default.currentDirectoryPath,
       clock: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
       log: log,
       hostName: Platform.hostName())
+    context.invokedAs = CommandLine.arguments.first ?? "savevault"
+    return context
   }
 }
 

@@ -109,7 +109,7 @@ extension Vault {
       checks.append(check)
     }
     if !isNamed { checks += discoveryChecks(config, configFile: request.configFile) }
-    return checks + [dialogCheck()]
+    return checks + [certificateCheck(), dialogCheck()]
   }
 
   /// The config file parses, and names no key SaveVault does not know outside the game

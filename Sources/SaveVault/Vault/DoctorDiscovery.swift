@@ -50,6 +50,7 @@ extension Vault {
     for warning in roots.warnings {
       checks.append(DoctorCheck("roots", "installed games", .warning, warning))
     }
+    if let launcher = launcherPathCheck(roots) { checks.append(launcher) }
     return checks
   }
 }
