@@ -2,6 +2,7 @@
 #   make install PREFIX=/usr/local   (the default; DESTDIR is honoured for packaging)
 #   make uninstall PREFIX=/usr/local
 # SAVEVAULT names an already built binary to install instead of building a release one.
+#   make dist                        (the release bundle: dist/savevault-<version>-linux-<arch>.tar.gz)
 PREFIX ?= /usr/local
 SWIFT ?= swift
 SAVEVAULT ?= .build/release/savevault
@@ -12,14 +13,14 @@ BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all build install uninstall FORCE
+.PHONY: all build install uninstall dist FORCE
 
 all: build
 
 build: .build/release/savevault
 
 .build/release/savevault: FORCE
-	$(SWIFT) build -c release --product savevault
+	$(SWIFT) build -c release --static-swift-stdlib --product savevault
 
 install: $(SAVEVAULT)
 	install -d "$(BINDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
@@ -33,5 +34,8 @@ install: $(SAVEVAULT)
 uninstall:
 	rm -f "$(BINDIR)/savevault" "$(MANDIR)/savevault.1" "$(BASHDIR)/savevault" \
 		"$(ZSHDIR)/_savevault" "$(FISHDIR)/savevault.fish"
+
+dist:
+	bash release/dist.sh
 
 FORCE:

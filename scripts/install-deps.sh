@@ -2,8 +2,9 @@
 # Installs what building and testing SaveVault needs on Debian/Ubuntu: libarchive and OpenSSL
 # headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both), and
 # with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests,
-# zsh, fish, man and make for the completion, manual page and install tests, and zstd for
-# reading compressed archives back.
+# zsh, fish, man and make for the completion, manual page and install tests, zstd for
+# reading compressed archives back, and debootstrap, dash and openssl for the release
+# bundle's test. binutils and patchelf make the release bundle.
 # The Swift toolchain (6.0 or newer) must already be on PATH.
 set -euo pipefail
 
@@ -17,6 +18,9 @@ command -v pkg-config >/dev/null || need+=(pkg-config)
 # start-up time); static Foundation links libcurl by name.
 pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev)
 command -v tar >/dev/null || need+=(tar)
+# make dist: strip and objdump, and patchelf to give each bundled library its search path.
+command -v strip >/dev/null || need+=(binutils)
+command -v patchelf >/dev/null || need+=(patchelf)
 command -v python3 >/dev/null || need+=(python3)
 if [ "${1:-}" = "--test" ]; then
   command -v flock >/dev/null || need+=(util-linux)
@@ -33,6 +37,11 @@ if [ "${1:-}" = "--test" ]; then
   command -v make >/dev/null || need+=(make)
   # GNU tar --zstd and the zstd-compressed archive tests.
   command -v zstd >/dev/null || need+=(zstd)
+  # The release bundle's test: a minimal Debian root, a POSIX sh for install.sh, and a
+  # certificate for HTTPS.
+  command -v debootstrap >/dev/null || need+=(debootstrap)
+  command -v dash >/dev/null || need+=(dash)
+  command -v openssl >/dev/null || need+=(openssl)
 fi
 
 if [ ${#need[@]} -gt 0 ]; then

@@ -3,6 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
+# The minimal Debian root the release bundle is tested in: made once (a few minutes of
+# downloading, then cached), in the background while the rest builds.
+bash release/minroot.sh >/dev/null &
+minroot=$!
 swift format lint --strict --recursive Sources Tests Package.swift
 # A short pass of each fuzz target (the full ten-minute runs: bash fuzz/run.sh TARGET 600).
 bash fuzz/build.sh
@@ -18,3 +22,7 @@ swift test --skip-build --skip SimulationTests
 # The three-device simulation (1,000 seeded scenarios) in a process of its own, so that its
 # running time does not depend on the other suites sharing two cores with it.
 swift test --skip-build --filter SimulationTests
+# The release bundle (make dist) installed and run in a minimal Debian root.
+make dist
+wait "$minroot"
+bash release/test-bundle.sh
