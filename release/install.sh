@@ -135,7 +135,7 @@ $directories"
   rm -rf -- "$libdir" || fail "cannot remove $libdir"
   echo "Removed $libdir"
   # Deepest first (a parent sorts before its children), and only the folders now empty.
-  printf '%s' "$directories" | sort -r | while IFS= read -r directory; do
+  printf '%s' "$directories" | LC_ALL=C sort -r | while IFS= read -r directory; do
     if [ -n "$directory" ] && [ -d "$directory" ] && [ ! -L "$directory" ]; then
       rmdir -- "$directory" 2>/dev/null || true
     fi
@@ -201,7 +201,7 @@ cleanup() {
   # the new one in gets the old one back.
   if [ -d "$aside" ] && [ ! -e "$version_dir" ]; then mv -- "$aside" "$version_dir"; fi
   if [ "$committed" = no ]; then
-    printf '%s' "$created" | sort -r | while IFS= read -r directory; do
+    printf '%s' "$created" | LC_ALL=C sort -r | while IFS= read -r directory; do
       [ -z "$directory" ] || rmdir -- "$directory" 2>/dev/null || true
     done
   fi
@@ -282,7 +282,8 @@ if [ -f "$record" ]; then
   done <"$record" >>"$new_record"
 fi
 
-# --- switch: renames only from here ---
+# --- switch: renames only from here, not to be cut short by a signal ---
+trap '' INT TERM HUP
 
 replaced_file=no
 if [ -f "$bindir/savevault" ] && [ ! -L "$bindir/savevault" ]; then replaced_file=yes; fi
@@ -297,6 +298,9 @@ done
 mv -f -- "$libdir/$tag-install.sh" "$libdir/install.sh" || fail "cannot replace $libdir/install.sh"
 mv -f -- "$new_record" "$record" || fail "cannot replace $record"
 committed=yes
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 echo "Installed savevault $version in $version_dir"
 if [ "$replaced_file" = yes ]; then
@@ -314,9 +318,8 @@ for entry in "$libdir"/* "$libdir"/.[!.]* "$libdir"/..?*; do
   case ${entry##*/} in
     "$version" | install.sh | installed) continue ;;
   esac
-  case $entry in
-    "$aside") ;;
-    */.*) ;;
+  case ${entry##*/} in
+    .*) ;;
     *) echo "Removed the previous version ${entry##*/}" ;;
   esac
   rm -rf -- "$entry" || echo "$me: could not remove $entry" >&2
