@@ -7,7 +7,7 @@
 #   PREFIX/bin/savevault              relative symlink to ../lib/savevault/VERSION/bin/savevault
 #   PREFIX/lib/savevault/install.sh   this script, for --uninstall once the download is gone
 #   PREFIX/lib/savevault/installed    what was created outside lib/savevault: "dir PATH",
-#                                     "link PATH" and "file CRC SIZE PATH" lines (cksum)
+#                                     "link PATH" and "file FINGERPRINT PATH" lines
 #   DATA/man/man1/savevault.1 and the bash, zsh and fish completions, where DATA is
 #   ${XDG_DATA_HOME:-~/.local/share}, or PREFIX/share when PREFIX is given.
 #
@@ -87,9 +87,26 @@ bindir=$prefix/bin
 libdir=$prefix/lib/savevault
 record=$libdir/installed
 
-# The checksum and size of a file, as cksum prints them for standard input.
-checksum() {
-  cksum <"$1"
+# A file's fingerprint, one word naming its method: "cksum-CRC-SIZE", or where cksum is
+# missing (busybox often has none) "md5-HASH". With a method given (a recorded fingerprint),
+# that one; fails when no method is there.
+fingerprint() {
+  method=${2:-}
+  if [ -z "$method" ]; then
+    if command -v cksum >/dev/null 2>&1; then method=cksum; else method=md5; fi
+  fi
+  case $method in
+    cksum) sum=$(cksum <"$1") || return 1 ;;
+    md5) sum=$(md5sum <"$1") || return 1 ;;
+    *) return 1 ;;
+  esac
+  # shellcheck disable=SC2086 # split into its words: "CRC SIZE" or "HASH -"
+  set -- $sum
+  [ -n "${1:-}" ] || return 1
+  case $method in
+    cksum) printf 'cksum-%s-%s\n' "$1" "$2" ;;
+    *) printf '%s-%s\n' "$method" "$1" ;;
+  esac
 }
 
 # The target of a symlink (POSIX has no readlink utility; ls -l shows "NAME -> TARGET").
@@ -120,10 +137,10 @@ $directories"
         fi
         ;;
       file)
-        sum=${path%"${path#* * }"}
-        sum=${sum% }
-        path=${path#* * }
-        if [ -f "$path" ] && [ ! -L "$path" ] && [ "$(checksum "$path")" = "$sum" ]; then
+        recorded=${path%% *}
+        path=${path#* }
+        if [ -f "$path" ] && [ ! -L "$path" ] &&
+          [ "$(fingerprint "$path" "${recorded%%-*}" 2>/dev/null)" = "$recorded" ]; then
           rm -f -- "$path" && echo "Removed $path"
         elif [ -e "$path" ] || [ -L "$path" ]; then
           echo "Left $path: changed since it was installed"
@@ -266,18 +283,19 @@ paths=$libdir/$tag-paths
   done
   printf 'link %s\n' "$bindir/savevault"
   for pair in "$man_source|$man_file" "$bash_source|$bash_file" "$zsh_source|$zsh_file" "$fish_source|$fish_file"; do
-    printf 'file %s %s\n' "$(checksum "${pair%%|*}")" "${pair#*|}"
+    recorded=$(fingerprint "${pair%%|*}") || fail "cannot compute a checksum (no cksum or md5sum)"
+    printf 'file %s %s\n' "$recorded" "${pair#*|}"
   done
 } >"$new_record" || fail "cannot write in $libdir"
 if [ -f "$record" ]; then
   while IFS= read -r line; do
     path=${line#* }
-    case $line in file\ *) path=${path#* * } ;; esac
+    case $line in file\ *) path=${path#* } ;; esac
     printf '%s\n' "$path"
   done <"$new_record" >"$paths"
   while IFS= read -r line; do
     path=${line#* }
-    case $line in file\ *) path=${path#* * } ;; esac
+    case $line in file\ *) path=${path#* } ;; esac
     grep -Fxq -e "$path" "$paths" || printf '%s\n' "$line"
   done <"$record" >>"$new_record"
 fi
