@@ -2,8 +2,8 @@
 # Installs what building and testing SaveVault needs on Debian/Ubuntu: libarchive and OpenSSL
 # headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both), and
 # with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests,
-# zsh, fish, man, make and dash for the completion, manual page and install tests, and zstd for
-# reading compressed archives back.
+# zsh, fish, man, make, dash and busybox for the completion, manual page and install tests,
+# and zstd for reading compressed archives back.
 # The Swift toolchain (6.0 or newer) must already be on PATH.
 set -euo pipefail
 
@@ -31,8 +31,9 @@ if [ "${1:-}" = "--test" ]; then
   command -v man >/dev/null || need+=(man-db)
   command -v groff >/dev/null || need+=(groff-base)
   command -v make >/dev/null || need+=(make)
-  # release/install.sh is tested with dash, a strict POSIX sh.
+  # release/install.sh is tested with dash, a strict POSIX sh, and with busybox sh and tools.
   command -v dash >/dev/null || need+=(dash)
+  command -v busybox >/dev/null || need+=(busybox)
   # GNU tar --zstd and the zstd-compressed archive tests.
   command -v zstd >/dev/null || need+=(zstd)
 fi

@@ -307,6 +307,36 @@ struct InstallScriptTests {
     #expect(entries(home).isEmpty)
   }
 
+  @Test("busybox sh with only busybox's commands installs, upgrades and uninstalls")
+  func busybox() throws {
+    let dir = TemporaryDirectory("install-busybox")
+    let home = dir.sub("home")
+    try writeFile(home + "/.local/bin/other-tool", "#!/bin/sh\n", mode: 0o755)
+    let before = tree(home)
+    let busybox = try #require(which("busybox"), "busybox is not installed (scripts/install-deps.sh --test)")
+    // A PATH of busybox's applets alone, so no GNU tool stands in for a missing one.
+    let tools = dir.sub("tools")
+    try makeDirectory(tools)
+    let list = try runProgram(busybox, ["--list"])
+    for applet in list.stdout.split(separator: "\n") {
+      try FileManager.default.createSymbolicLink(atPath: tools + "/" + applet, withDestinationPath: busybox)
+    }
+    let environment = ["HOME": home, "PATH": tools, "LANG": "C.UTF-8"]
+    for version in ["0.1.0", "0.2.0"] {
+      let release = try makeRelease(in: dir.sub(version), version: version)
+      let result = try runProgram(busybox, ["sh", release + "/install.sh"], environment: environment)
+      #expect(result.code == 0 && result.stderr.isEmpty, "install.sh \(version): \(result.stderr)")
+    }
+    #expect(linkTarget(home + "/.local/bin/savevault") == "../lib/savevault/0.2.0/bin/savevault")
+    #expect(entries(home + "/.local/lib/savevault") == ["0.2.0", "install.sh", "installed"])
+    let version = try runProgram(home + "/.local/bin/savevault", ["--version"], environment: ["HOME": home])
+    #expect(version.code == 0 && version.stdout.hasPrefix("savevault "), "\(version.stderr)")
+    let removed = try runProgram(
+      busybox, ["sh", home + "/.local/lib/savevault/install.sh", "--uninstall"], environment: environment)
+    #expect(removed.code == 0 && removed.stderr.isEmpty, "--uninstall: \(removed.stderr)")
+    #expect(tree(home) == before)
+  }
+
   @Test("a failure part-way removes the folders and temporary files it made")
   func failureLeavesNothing() throws {
     let dir = TemporaryDirectory("install-failure")
