@@ -286,7 +286,9 @@ struct InstallScriptTests {
     #expect(entries(home).isEmpty)
   }
 
-  @Test("an unknown option exits 2, and a script without bin/savevault beside it exits 1 creating nothing")
+  @Test(
+    "an unknown option exits 2; no bin/savevault beside the script or an unwritable PREFIX exits 1, creating nothing"
+  )
   func badUsage() throws {
     let dir = TemporaryDirectory("install-usage")
     let home = dir.sub("home")
@@ -304,6 +306,13 @@ struct InstallScriptTests {
     let alone = try runScript(dir.sub("alone/install.sh"), home: home)
     #expect(alone.code == 1)
     #expect(alone.stderr.contains("no bin/savevault"), "\(alone.stderr)")
+    #expect(entries(home).isEmpty)
+
+    // Nothing can be made in /proc, even as root.
+    let unwritable = try runScript(
+      release + "/install.sh", home: home, environment: ["PREFIX": "/proc/savevault-prefix"])
+    #expect(unwritable.code == 1)
+    #expect(unwritable.stderr.contains("cannot create /proc/savevault-prefix"), "\(unwritable.stderr)")
     #expect(entries(home).isEmpty)
   }
 
