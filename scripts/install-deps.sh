@@ -2,8 +2,8 @@
 # Installs what building and testing SaveVault needs on Debian/Ubuntu: libarchive and OpenSSL
 # headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both), and
 # with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests,
-# zsh, fish, man and make for the completion, manual page and install tests, zstd for
-# reading compressed archives back, and debootstrap, dash and openssl for the release
+# zsh, fish, man, make, dash and busybox for the completion, manual page and install tests,
+# zstd for reading compressed archives back, and debootstrap and openssl for the release
 # bundle's test. binutils and patchelf make the release bundle.
 # The Swift toolchain (6.0 or newer) must already be on PATH.
 set -euo pipefail
@@ -35,12 +35,13 @@ if [ "${1:-}" = "--test" ]; then
   command -v man >/dev/null || need+=(man-db)
   command -v groff >/dev/null || need+=(groff-base)
   command -v make >/dev/null || need+=(make)
+  # release/install.sh is tested with dash, a strict POSIX sh, and with busybox sh and tools.
+  command -v dash >/dev/null || need+=(dash)
+  command -v busybox >/dev/null || need+=(busybox)
   # GNU tar --zstd and the zstd-compressed archive tests.
   command -v zstd >/dev/null || need+=(zstd)
-  # The release bundle's test: a minimal Debian root, a POSIX sh for install.sh, and a
-  # certificate for HTTPS.
+  # The release bundle's test: a minimal Debian root, and a certificate for HTTPS.
   command -v debootstrap >/dev/null || need+=(debootstrap)
-  command -v dash >/dev/null || need+=(dash)
   command -v openssl >/dev/null || need+=(openssl)
 fi
 

@@ -5,9 +5,6 @@ import Testing
 // game (lock, ledger, journals, their temporary names), so it is limited in bytes, and the
 // rule the error states is the one `add --help` and docs/commands.md state and the code applies.
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().path
-
 /// `text` with its lines joined by single spaces (help and the docs wrap their sentences).
 private func unwrapped(_ text: String) -> String {
   text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -6,9 +6,6 @@ import Testing
 // docs/json.md against the binary: scripts/json-examples.sh runs every command with --json,
 // and each example of the document must have exactly the fields of the real output.
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().path
-
 /// Every key path of a JSON value: `local.files`, `archives[].name`, `[].check`.
 func keyPaths(_ value: Any, prefix: String = "") -> Set<String> {
   if let object = value as? [String: Any] {

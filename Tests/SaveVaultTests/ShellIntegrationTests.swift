@@ -6,16 +6,6 @@ import Testing
 // Completion scripts, the manual page and `make install`, run by the real shells, man and
 // make against the built binary.
 
-/// The repository's root (this file is Tests/SaveVaultTests/ShellIntegrationTests.swift).
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().path
-
-/// The binary's folder first on PATH, so that scripts find `savevault`.
-private func pathWithBinary() -> String {
-  (savevaultBinary as NSString).deletingLastPathComponent + ":"
-    + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-}
-
 /// Runs `script` in `shell` (`-c`) with the binary on PATH.
 private func shell(_ shell: String, _ script: String, environment extra: [String: String] = [:]) throws
   -> RunResult

@@ -136,6 +136,16 @@ func contentTree(_ root: String) -> [String: String] {
 let savevaultBinary: String =
   (Platform.resolvedPath("/proc/self/exe") as NSString).deletingLastPathComponent + "/savevault"
 
+/// The repository's root (this file is Tests/SaveVaultTests/TestSupport.swift).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().path
+
+/// The binary's folder first on PATH, so that scripts find `savevault`.
+func pathWithBinary() -> String {
+  (savevaultBinary as NSString).deletingLastPathComponent + ":"
+    + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+}
+
 /// The result of running a program.
 typealias RunResult = ProgramOutput
 
