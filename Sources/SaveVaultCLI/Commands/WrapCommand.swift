@@ -22,7 +22,9 @@ struct WrapCommand: Command {
       unreachable, a conflict cannot be settled, or another savevault is busy, the game starts
       anyway with a warning; a save that cannot be uploaded after the game is kept on this
       device and uploaded at the next run. wrap's own messages go to stderr, since stdout
-      belongs to the game.
+      belongs to the game, and are also appended, with the time and the game, to
+      $XDG_STATE_HOME/savevault/wrap.log (~/.local/state/savevault/wrap.log; renamed
+      wrap.log.1 once over 1 MiB).
       """,
     takesTarget: true, options: [onConflict, .compress, json], trailing: "COMMAND [ARG...]",
     noTarget:
