@@ -55,6 +55,11 @@ public enum CLI {
       defer { bar.finish() }
       // Whatever is printed next starts on a clean line, the bar's line cleared first.
       console.beforeWriting = { bar.finish() }
+      if let name = command.logFileName, let paths = try? Paths(environment: context.environment) {
+        // A log that cannot be kept is one warning on stderr, never a failure.
+        console.logFile = LogFile.openForAppending(
+          paths.stateDirectory + "/" + name, clock: context.clock, failed: console.log.warning)
+      }
       context.log = console.log
       let session = Session(
         vault: try Vault(context: context), console: console, configFile: global.configFile,

@@ -3,7 +3,7 @@
 /// - config: `$XDG_CONFIG_HOME/savevault/config.json` (or `SAVEVAULT_CONFIG`)
 /// - embedded default container: `$XDG_DATA_HOME/savevault/container`
 /// - pre-restore copies: `$XDG_DATA_HOME/savevault/pre-restore/<game>/`
-/// - ledger and locks: `$XDG_STATE_HOME/savevault/`
+/// - ledger, locks and wrap's log: `$XDG_STATE_HOME/savevault/`
 /// - the save-location manifest's copy and index: `$XDG_CACHE_HOME/savevault/`
 public struct Paths: Sendable, Equatable {
   public var home: String

@@ -27,6 +27,10 @@ protocol Command: Sendable {
   /// for `wrap`, whose signals are the game's).
   var reportsLateSignal: Bool { get }
 
+  /// The file in the state directory that keeps a copy of its messages on stderr (`wrap`,
+  /// whose stderr nobody may see), or nil.
+  var logFileName: String? { get }
+
   func run(_ session: Session) throws -> ExitStatus
 
   /// What a signal that stopped the command left, in words.
@@ -39,6 +43,7 @@ extension Command {
   var warnsInJSON: Bool { false }
   var warnsAboutUnknownConfigKeys: Bool { true }
   var reportsLateSignal: Bool { true }
+  var logFileName: String? { nil }
 
   func stopped(by interrupted: Interrupted, hasFinished: Bool) -> String {
     hasFinished

@@ -22,7 +22,9 @@ struct WrapCommand: Command {
       unreachable, a conflict cannot be settled, or another savevault is busy, the game starts
       anyway with a warning; a save that cannot be uploaded after the game is kept on this
       device and uploaded at the next run. wrap's own messages go to stderr, since stdout
-      belongs to the game.
+      belongs to the game, and are also appended, with the time and the game, to
+      $XDG_STATE_HOME/savevault/wrap.log (~/.local/state/savevault/wrap.log; renamed
+      wrap.log.1 once over 1 MiB).
       """,
     takesTarget: true, options: [onConflict, .compress, json], trailing: "COMMAND [ARG...]",
     noTarget:
@@ -47,9 +49,13 @@ struct WrapCommand: Command {
 
   var warnsInJSON: Bool { isJSON }
   var reportsLateSignal: Bool { false }
+  var logFileName: String? { "wrap.log" }
 
   func run(_ session: Session) throws -> ExitStatus {
     let console = session.console
+    // The log's lines name the game, or the Steam app id until the game is known.
+    console.logFile?.subject =
+      selection.options.game ?? Self.steamAppId(session.vault.context.environment).map { "Steam app \($0)" }
     // wrap never blocks play: a target it cannot use (the config file, a refused save
     // directory) is not synced, and the game runs; the launch line's own flags were checked
     // before anything ran.
@@ -61,9 +67,9 @@ struct WrapCommand: Command {
       return try runUnwrapped(session)
     }
     guard let target = found else { return try runUnwrapped(session) }  // Steam: by app id
+    console.logFile?.subject = target.game
     let report = try session.vault.wrap(
-      target, policy: policy, resolver: session.resolver,
-      runner: session.gameRunner(session.vault.context.interruption), command: command
+      target, policy: policy, resolver: session.resolver, runner: gameRunner(session), command: command
     ) { phase, sync in
       // The game owns stdout: wrap's own messages go to stderr.
       guard let sync else { return }
@@ -81,7 +87,19 @@ struct WrapCommand: Command {
 
   /// Runs the game as wrap would, with nothing synced: its exit code is wrap's.
   private func runUnwrapped(_ session: Session) throws -> ExitStatus {
-    .game(try session.gameRunner(session.vault.context.interruption).run(command).code)
+    .game(try gameRunner(session).run(command).code)
+  }
+
+  /// The game's runner, how the game ended kept in the log.
+  private func gameRunner(_ session: Session) -> any GameRunner {
+    LoggedGame(runner: session.gameRunner(session.vault.context.interruption), console: session.console)
+  }
+
+  /// The Steam app id of the environment: `SteamAppId`, else `STEAM_COMPAT_APP_ID`; nil when
+  /// neither is set, or when it is 0.
+  static func steamAppId(_ environment: [String: String]) -> String? {
+    [environment["SteamAppId"], environment["STEAM_COMPAT_APP_ID"]].lazy
+      .compactMap { $0?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty && $0 != "0" }
   }
 
   /// wrap's game: the one the flags name or, with none, the configured game whose
@@ -92,10 +110,7 @@ struct WrapCommand: Command {
     let vault = session.vault
     let log = session.console.log
     let configFile = session.configFile
-    let environment = vault.context.environment
-    let id = [environment["SteamAppId"], environment["STEAM_COMPAT_APP_ID"]].lazy
-      .compactMap { $0?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty && $0 != "0" }
-    guard let id else {
+    guard let id = Self.steamAppId(vault.context.environment) else {
       log.warning(
         "no --game, no --save-dir and no Steam app id (SteamAppId) to find the game by: running it without syncing"
       )
@@ -126,5 +141,22 @@ struct WrapCommand: Command {
       log.warning("cannot find the game of Steam app id \(id) (\(error)): running it without syncing")
       return nil
     }
+  }
+}
+
+/// A game runner that notes in the log how the game ended (stderr does not say it: the
+/// player sees the game end).
+private struct LoggedGame: GameRunner {
+  var runner: any GameRunner
+  var console: Console
+
+  func run(_ command: [String]) throws -> GameExit {
+    let exit = try runner.run(command)
+    switch exit {
+    case .exited(let code): console.logOnly("the game exited with code \(code)")
+    case .signaled(let signal):
+      console.logOnly("the game was ended by signal \(signal) (exit code \(exit.code))")
+    }
+    return exit
   }
 }

@@ -10,6 +10,8 @@ struct Console: Sendable {
   /// Runs before anything is written: clears a progress bar's line, so that no result or
   /// message is printed after a half-drawn bar.
   var beforeWriting: @Sendable () -> Void = {}
+  /// Where every message written to stderr is also kept (`wrap`'s log), or nil.
+  var logFile: LogFile?
 
   func out(_ text: String) {
     guard !isQuiet else { return }
@@ -93,18 +95,29 @@ struct Console: Sendable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
     FileHandle.standardError.write(data + Data("\n".utf8))
+    logFile?.append(String(decoding: data, as: UTF8.self))
   }
 
   /// An informational line on stderr.
   func note(_ text: String) {
     guard !isQuiet else { return }
-    beforeWriting()
-    FileHandle.standardError.write(Data("savevault: \(text)\n".utf8))
+    message(text)
   }
 
   func error(_ text: String) {
+    message("error: \(text)")
+  }
+
+  /// A line for the log alone, not for stderr (how the game ended, under `wrap`).
+  func logOnly(_ text: String) {
+    logFile?.append(text)
+  }
+
+  /// A message on stderr, `savevault: ` before it, kept in the log too.
+  private func message(_ text: String) {
     beforeWriting()
-    FileHandle.standardError.write(Data("savevault: error: \(text)\n".utf8))
+    FileHandle.standardError.write(Data("savevault: \(text)\n".utf8))
+    logFile?.append(text)
   }
 
   /// An error as text on stderr: the one way every command reports one. With `game`, the
@@ -124,14 +137,12 @@ struct Console: Sendable {
         if console.warnsInJSON {
           console.jsonLine(["warning": message])
         } else if !quiet {
-          console.beforeWriting()
-          FileHandle.standardError.write(Data("savevault: warning: \(message)\n".utf8))
+          console.message("warning: \(message)")
         }
       },
       verbose: { message in
         guard verbose else { return }
-        console.beforeWriting()
-        FileHandle.standardError.write(Data("savevault: \(message)\n".utf8))
+        console.message(message)
       })
   }
 }
