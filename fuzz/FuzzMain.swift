@@ -12,6 +12,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   case "manifest": fuzzManifest(data, size)
   case "yaml": fuzzYAML(data, size)
   case "keyvalues": fuzzKeyValues(data, size)
-  default: fatalError("SAVEVAULT_FUZZ_TARGET must be archive, names, manifest, yaml or keyvalues")
+  case "xml": fuzzXML(data, size)
+  default: fatalError("SAVEVAULT_FUZZ_TARGET must be archive, names, manifest, yaml, keyvalues or xml")
   }
 }

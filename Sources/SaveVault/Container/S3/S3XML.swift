@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
-
 /// A parsed XML element: name, text and children. Enough for S3's small response documents.
 struct XMLNode: Sendable, Equatable {
   var name: String
@@ -17,37 +13,8 @@ struct XMLNode: Sendable, Equatable {
   /// The text of the first child named `name`.
   func value(_ name: String) -> String? { child(name)?.text }
 
-  /// Parses `data`; nil if it is not well-formed XML.
-  static func parse(_ data: Data) -> XMLNode? {
-    let builder = Builder()
-    let parser = XMLParser(data: data)
-    parser.delegate = builder
-    guard parser.parse(), let root = builder.root else { return nil }
-    return root
-  }
-
-  private final class Builder: NSObject, XMLParserDelegate {
-    var stack: [XMLNode] = []
-    var root: XMLNode?
-
-    func parser(
-      _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-      attributes: [String: String] = [:]
-    ) {
-      stack.append(XMLNode(name: name))
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-      if !stack.isEmpty { stack[stack.count - 1].text += string }
-    }
-
-    func parser(
-      _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
-    ) {
-      guard let done = stack.popLast() else { return }
-      if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
-    }
-  }
+  /// Parses `data` with `XMLReader`; nil if it is not a well-formed document.
+  static func parse(_ data: Data) -> XMLNode? { XMLReader.parse(data) }
 }
 
 /// S3's error document: `<Error><Code>…</Code><Message>…</Message>…</Error>`.
