@@ -82,6 +82,9 @@ ldd "$built" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r s
   echo "$soname $package $(dpkg-query -W -f '${Version}' "$package") $(stat -c %s "$stage/lib/$soname")" \
     >>"$libraries"
 done
+# Debian 12's libarchive is the one part that needs glibc 2.36 (arc4random_buf); with the
+# symbol's version cleared, the program's own arc4random_buf (Sources/CPlatform) serves it.
+patchelf --clear-symbol-version arc4random_buf "$stage/lib/libarchive.so.13"
 swift_license="$(dirname "$(readlink -f "$(command -v swift)")")/../share/swift/LICENSE.txt"
 cp "$swift_license" "$stage/licenses/swift.txt"
 
@@ -111,10 +114,24 @@ fi
 
 # The oldest glibc the bundle runs on: the highest GLIBC_ symbol version any part needs.
 glibc=$(objdump -T "$stage/bin/savevault" "$stage"/lib/* 2>/dev/null |
-  grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -t. -k1,1n -k2,2n -k3,3n -u | tail -n 1)
+  grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -V -u | tail -n 1)
+libstdcxx=$(objdump -T "$stage/bin/savevault" "$stage"/lib/* 2>/dev/null |
+  grep -o 'GLIBCXX_[0-9][0-9.]*' | sort -V -u | tail -n 1)
+# The floor the README promises (Ubuntu 22.04, SteamOS, Fedora 36 and later).
+if [ "$(printf '%s\n' "$glibc" 2.35 | sort -V | tail -n 1)" != 2.35 ]; then
+  echo "error: the bundle needs glibc $glibc, newer than 2.35:" >&2
+  objdump -T "$stage/bin/savevault" "$stage"/lib/* | grep -E "GLIBC_2\.(3[6-9]|[4-9][0-9])" >&2
+  exit 1
+fi
+exported=$(objdump -T "$stage/bin/savevault")
+if ! grep -q ' \.text.* arc4random_buf$' <<<"$exported"; then
+  echo "error: bin/savevault does not export the arc4random_buf libarchive is given" >&2
+  exit 1
+fi
 {
   echo "savevault $version (commit $commit), linux-$arch"
-  echo "Needs glibc $glibc or newer, libgcc_s, libstdc++ and zlib (every desktop Linux has them)."
+  echo "Needs glibc $glibc or newer, libstdc++ with $libstdcxx, libgcc_s and zlib (every desktop"
+  echo "Linux has them)."
   echo "Everything else it needs is in lib/ (license texts in licenses/):"
   echo
   printf '%-24s %-22s %-28s %10s\n' FILE PACKAGE VERSION BYTES

@@ -122,6 +122,7 @@ round_trip() {
   grep -rq 'chapter 2, not backed up' "$home/.local/share/savevault/pre-restore/$game" ||
     fail "$game: the replaced save was not kept"
 }
+as_player mkdir /home/player/cloud
 round_trip folder-game /home/player/cloud
 [ -n "$(find "$home/cloud/folder-game" -name 'packsave-*.tar')" ] || fail "no archive in the folder container"
 ok "backup, status and restore on a folder container"
@@ -154,10 +155,17 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
 https_port=$(port)
 serve_s3 "$https_port" --cert "$work/cert.pem" --key "$work/key.pem"
 https=(env "${keys[@]}" AWS_ENDPOINT_URL="https://127.0.0.1:$https_port")
+# Another CA where Debian keeps its bundle: the server is not trusted, and nothing is sent.
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other -keyout "$work/other-key.pem" \
+  -out "$work/other.pem" 2>/dev/null
+mkdir -p "$root/etc/ssl/certs"
+cp "$work/other.pem" "$root/etc/ssl/certs/ca-certificates.crt"
 as_player "${https[@]}" savevault backup --save-dir /home/player/saves/s3-game --container s3://saves/tls \
-  >"$work/out" 2>&1 && fail "an HTTPS backup succeeded with no CA bundle: $(cat "$work/out")"
+  >"$work/out" 2>&1 && fail "an HTTPS backup to an untrusted server succeeded: $(cat "$work/out")"
 grep -qi 'certificate' "$work/out" || fail "the refused HTTPS backup does not name the certificate: $(cat "$work/out")"
-ok "HTTPS to an untrusted server is refused: $(grep -i -m 1 certificate "$work/out")"
+[ -z "$(find "$work/s3/saves" -path '*tls*' -name 'packsave-*')" ] || fail "an archive reached the untrusted server"
+ok "HTTPS to a server no trusted CA signed is refused: $(grep -i -m 1 certificate "$work/out")"
+rm "$root/etc/ssl/certs/ca-certificates.crt"
 mkdir -p "$root/etc/pki/tls/certs"
 cp "$work/cert.pem" "$root/etc/pki/tls/certs/ca-bundle.crt"
 round_trip tls-game s3://saves/tls "${https[@]}"
@@ -171,13 +179,16 @@ chown 4242:4242 "$home/ca.pem"
 round_trip tls-game-2 s3://saves/tls "${https[@]}" SSL_CERT_FILE=/home/player/ca.pem
 ok "backup, status and restore over HTTPS with the bundle SSL_CERT_FILE names"
 
-# Uninstall: what install.sh wrote is gone; the player's saves, config and backups stay.
+# Uninstall: what install.sh wrote is gone; the player's saves, config and backups stay, and
+# so do the two empty folders Foundation's URLSession makes on first use (its cookie store's,
+# named after the program's folder, and its URL cache's).
 as_player sh ~/.local/lib/savevault/install.sh --uninstall >"$work/out" 2>&1 ||
   as_player sh -c 'sh ~/.local/lib/savevault/install.sh --uninstall' >"$work/out" 2>&1 ||
   fail "install.sh --uninstall: $(cat "$work/out")"
 after=$(cd "$home" && find . | sort)
 left=$(comm -13 <(echo "$before") <(echo "$after") |
   grep -v -E '^\./(saves|cloud|ca\.pem|\.config/savevault|\.local/share/savevault|\.local/state/savevault|\.cache/savevault)(/|$)' |
+  grep -v -E '^\./(\.local/share/bin|\.cache/org\.swift\.foundation\.URLCache(/savevault)?)$' |
   grep -v -E '^\./(\.config|\.local|\.local/share|\.local/state|\.cache)$' || true)
 [ -z "$left" ] || fail "install.sh --uninstall left: $left"
 [ -d "$home/.local/share/savevault/pre-restore" ] || fail "uninstall removed the player's kept saves"
