@@ -7,7 +7,7 @@
 set -euo pipefail
 savevault=$1 home=$2 out=$3
 export HOME=$home SAVEVAULT_DEVICE=steamdeck PATH=/usr/bin:/bin
-unset SAVEVAULT_CONFIG SAVEVAULT_CONTAINER XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME DISPLAY WAYLAND_DISPLAY
+unset SSL_CERT_FILE SSL_CERT_DIR SAVEVAULT_CONFIG SAVEVAULT_CONTAINER XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME DISPLAY WAYLAND_DISPLAY
 sv() { "$savevault" "$@"; }
 mkdir -p "$home/saves/celeste" "$home/saves/hollow-knight" "$home/.config/savevault" "$home/Dropbox/savevault" "$out"
 printf 'chapter=3\ndeaths=412\n' > "$home/saves/celeste/slot1.sav"
