@@ -94,6 +94,10 @@ cp "$swift_license" "$stage/licenses/swift.txt"
 "$stage/bin/savevault" completions fish >"$stage/share/fish/vendor_completions.d/savevault.fish"
 install -m 755 release/install.sh "$stage/install.sh"
 cp README.md "$stage/README.md"
+# The README's links lead into docs/ and examples/: they come along.
+mkdir -p "$stage/docs"
+cp docs/*.md docs/*.png "$stage/docs/"
+cp -R examples "$stage/examples"
 echo "$version" >"$stage/VERSION"
 
 # The bundle must not reach into the build machine: one search path, the bundle's own, and

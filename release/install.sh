@@ -15,6 +15,9 @@
 # filesystem) and then renamed in, so an upgrade never leaves a half-written file, and a
 # running savevault (a game under `savevault wrap`) keeps the program it started with.
 set -eu
+# Installed files are readable by everyone (a PREFIX=/usr/local install serves every user),
+# whatever the caller's umask.
+umask 022
 
 me=install.sh
 
@@ -115,8 +118,37 @@ link_target() {
   printf '%s\n' "${listing#* -> }"
 }
 
+# One install.sh at a time per PREFIX: a folder made atomically by mkdir, holding the owner's
+# process id; one whose owner is gone (killed) is taken over.
+lock=$libdir/.lock
+take_lock() {
+  tries=0
+  until mkdir -- "$lock" 2>/dev/null; do
+    owner=$(cat -- "$lock/pid" 2>/dev/null || true)
+    if [ -n "$owner" ] && kill -0 "$owner" 2>/dev/null; then
+      fail "another install.sh (process $owner) is installing or uninstalling savevault in $prefix: wait for it to finish, then run this again"
+    fi
+    tries=$((tries + 1))
+    [ "$tries" -le 3 ] || fail "cannot take the lock $lock"
+    # No owner, or a dead one: a killed run's lock (or one just being made: wait a moment).
+    sleep 1
+    owner_now=$(cat -- "$lock/pid" 2>/dev/null || true)
+    [ "$owner_now" != "$owner" ] || rm -rf -- "$lock"
+  done
+  echo $$ >"$lock/pid"
+  locked=yes
+}
+locked=no
+release_lock() {
+  if [ "$locked" = yes ]; then rm -rf -- "$lock"; fi
+}
+
 uninstall() {
   [ -f "$record" ] || fail "savevault is not installed in $prefix (no $record; give the PREFIX it was installed with)"
+  [ -w "$libdir" ] && [ -w "$bindir" ] ||
+    fail "cannot change $libdir or $bindir: uninstall as the user who installed it (as root for a system-wide install)"
+  trap release_lock EXIT
+  take_lock
   directories=
   while IFS= read -r line; do
     kind=${line%% *}
@@ -157,7 +189,9 @@ $directories"
       rmdir -- "$directory" 2>/dev/null || true
     fi
   done
+  locked=no
   echo "savevault is uninstalled; settings and backups in ~/.config/savevault, ~/.local/share/savevault, ~/.local/state/savevault and ~/.cache/savevault are kept."
+  echo "Games whose launch options run $bindir/savevault will not start until you take 'savevault wrap --' out of them."
 }
 
 if [ "$mode" = uninstall ]; then
@@ -217,6 +251,7 @@ cleanup() {
   # A same-version reinstall that failed between moving the old one aside and renaming
   # the new one in gets the old one back.
   if [ -d "$aside" ] && [ ! -e "$version_dir" ]; then mv -- "$aside" "$version_dir"; fi
+  release_lock
   if [ "$committed" = no ]; then
     printf '%s' "$created" | LC_ALL=C sort -r | while IFS= read -r directory; do
       [ -z "$directory" ] || rmdir -- "$directory" 2>/dev/null || true
@@ -242,17 +277,24 @@ make_directory() {
 for directory in "$libdir" "$bindir" "${man_file%/*}" "${bash_file%/*}" "${zsh_file%/*}" "${fish_file%/*}"; do
   make_directory "$directory"
 done
+take_lock
+# What a killed run left beside the final names (with the lock held, no run is using them).
+for leftover in "$bindir"/.new-*-savevault "$man_file".new-* "$bash_file".new-* "$zsh_file".new-* "$fish_file".new-*; do
+  if [ -e "$leftover" ] || [ -L "$leftover" ]; then rm -f -- "$leftover"; fi
+done
 
 # The program and its libraries, licenses and README: a copy, then one rename.
 mkdir -- "$temporary_version" 2>/dev/null || fail "cannot write in $libdir"
-for part in bin lib licenses README.md VERSION; do
+for part in bin lib licenses README.md LIBRARIES.txt VERSION docs examples; do
   if [ -e "$here/$part" ]; then
     cp -RP -- "$here/$part" "$temporary_version/" || fail "cannot copy $part into $libdir"
   fi
 done
 # A release for another machine fails here, before anything is switched.
-"$temporary_version/bin/savevault" --version >/dev/null 2>&1 ||
-  fail "the savevault in this release folder does not run on this system ($(uname -m))"
+if ! problem=$("$temporary_version/bin/savevault" --version 2>&1); then
+  fail "the savevault in this release folder does not run on this system ($(uname -m)): $(printf '%s\n' "$problem" | head -n 1)
+It needs x86_64 Linux with glibc 2.35 or newer ('ldd --version' says which this system has)."
+fi
 cp -- "$here/install.sh" "$libdir/$tag-install.sh" || fail "cannot copy install.sh into $libdir"
 chmod 755 "$libdir/$tag-install.sh"
 
@@ -334,7 +376,7 @@ echo "Completions: $bash_file, $zsh_file, $fish_file"
 for entry in "$libdir"/* "$libdir"/.[!.]* "$libdir"/..?*; do
   [ -e "$entry" ] || [ -L "$entry" ] || continue
   case ${entry##*/} in
-    "$version" | install.sh | installed) continue ;;
+    "$version" | install.sh | installed | .lock) continue ;;
   esac
   case ${entry##*/} in
     .*) ;;
@@ -342,13 +384,17 @@ for entry in "$libdir"/* "$libdir"/.[!.]* "$libdir"/..?*; do
   esac
   rm -rf -- "$entry" || echo "$me: could not remove $entry" >&2
 done
-echo "Uninstall with: $libdir/install.sh --uninstall"
+# Paths with spaces are shown quoted, ready to paste.
+quoted() {
+  case $1 in
+    *[[:space:]]*) printf '"%s"\n' "$1" ;;
+    *) printf '%s\n' "$1" ;;
+  esac
+}
+echo "Uninstall with: $(quoted "$libdir/install.sh") --uninstall"
 
 echo
-launcher=$bindir/savevault
-case $launcher in
-  *[[:space:]]*) launcher="\"$launcher\"" ;;
-esac
+launcher=$(quoted "$bindir/savevault")
 echo "Steam launch options: $launcher wrap -- %command%"
 case ":${PATH:-}:" in
   *":$bindir:"*) ;;

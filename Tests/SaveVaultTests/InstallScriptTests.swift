@@ -362,3 +362,34 @@ struct InstallScriptTests {
     #expect(tree(home) == before)
   }
 }
+
+@Suite("release/install.sh: one install at a time")
+struct InstallLockTests {
+  @Test(
+    "an install while another holds the lock refuses and changes nothing; a killed run's lock is taken over")
+  func lock() throws {
+    let dir = TemporaryDirectory("install-lock")
+    let home = dir.sub("home")
+    try makeDirectory(home)
+    let release = try makeRelease(in: dir.path, version: "0.1.0")
+    let lock = home + "/.local/lib/savevault/.lock"
+
+    // A live owner: this test process.
+    try makeDirectory(lock)
+    try writeFile(lock + "/pid", "\(getpid())\n")
+    let refused = try runScript(release + "/install.sh", home: home)
+    #expect(refused.code == 1, "exit \(refused.code): \(refused.stdout)")
+    #expect(refused.stderr.contains("another install.sh"), "\(refused.stderr)")
+    #expect(linkTarget(home + "/.local/bin/savevault") == nil)
+    #expect(entries(home + "/.local/lib/savevault") == [".lock"])
+
+    // A dead owner: a process that has exited.
+    let gone = try runProgram("/bin/sh", ["-c", "echo $$"]).stdout.trimmingCharacters(
+      in: .whitespacesAndNewlines)
+    try writeFile(lock + "/pid", gone + "\n")
+    let taken = try install(release, home: home)
+    #expect(taken.code == 0, "exit \(taken.code): \(taken.stderr)")
+    #expect(linkTarget(home + "/.local/bin/savevault") == "../lib/savevault/0.1.0/bin/savevault")
+    #expect(entries(home + "/.local/lib/savevault") == ["0.1.0", "install.sh", "installed"])
+  }
+}

@@ -29,9 +29,9 @@ public struct CertificateBundle: Sendable, Equatable {
     "/etc/ssl/cert.pem",  // Alpine, macOS, the BSDs
   ]
 
-  /// The bundle for this environment on this machine.
+  /// The bundle for this environment on this machine (an empty file is no bundle).
   public static func choose(environment: [String: String]) -> CertificateBundle {
-    choose(environment: environment, isFile: Platform.isReadableFile)
+    choose(environment: environment) { Platform.isReadableFile($0) && (Platform.fileSize($0) ?? 0) > 0 }
   }
 
   /// The bundle for this environment; `isFile` says whether a path is a readable file.

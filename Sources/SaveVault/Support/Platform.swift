@@ -42,6 +42,12 @@ enum Platform {
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, R_OK) == 0
   }
 
+  /// The size of the file at `path` (symlinks followed), nil when it cannot be read.
+  static func fileSize(_ path: String) -> Int64? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+  }
+
   /// Where `path` really is, even when it does not exist yet: `realpath` if it exists;
   /// otherwise a dangling symlink's target (followed up to 8 times), or the real parent
   /// folder joined with the last component.

@@ -225,6 +225,13 @@ extension Vault {
         "credentials", url, .problem, "\(credentialSource()), refused: \(text)",
         fix: "check the key pair (and its permissions on the bucket)", area: .container)
     }
+    if isS3 && (text.contains("certificate") || text.contains("SSL")) {
+      return DoctorCheck(
+        "certificates", url, .problem, text,
+        fix:
+          "HTTPS could not check the server's certificate: install the system's CA certificates, or set SSL_CERT_FILE to the bundle of the CA that signed it",
+        area: .container)
+    }
     let fix =
       switch location {
       case .folder: "mount the drive, or create the folder"

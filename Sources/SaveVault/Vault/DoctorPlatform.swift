@@ -19,13 +19,14 @@ extension Vault {
     return DoctorCheck(
       "launcher", "Steam", .warning,
       "Steam runs launch options with a PATH of its own (/usr/local/bin, /usr/bin, /bin), without \(folder): 'savevault wrap' alone would not start",
-      fix: "write the full path in each game's Launch Options: \(path) wrap -- %command%")
+      fix:
+        "write the full path in each game's Launch Options (as you may have): \(path) wrap -- %command%")
   }
 
   /// Which certificates HTTPS (S3 containers, the manifest download) trusts.
   func certificateCheck() -> DoctorCheck {
     #if os(Linux)
-      let bundle = CertificateBundle.choose(environment: context.environment, isFile: Platform.isReadableFile)
+      let bundle = CertificateBundle.choose(environment: context.environment)
       switch bundle.source {
       case .environment:
         let named = [bundle.file, bundle.directory].compactMap { $0 }
