@@ -7,6 +7,12 @@ bash scripts/install-deps.sh --test
 # downloading, then cached), in the background while the rest builds.
 bash release/minroot.sh >/dev/null &
 minroot=$!
+# The release bundle, built meanwhile in a folder of its own (its build is mostly one
+# compiler process, so it shares the two cores with the steps below rather than waiting);
+# done before the tests start, so that no test runs beside it.
+mkdir -p .build
+make dist >.build/dist.log 2>&1 &
+dist=$!
 swift format lint --strict --recursive Sources Tests Package.swift
 # A short pass of each fuzz target (the full ten-minute runs: bash fuzz/run.sh TARGET 600).
 bash fuzz/build.sh
@@ -19,11 +25,16 @@ bash fuzz/run.sh xml 10 2>&1 | tail -n 3
 swift build --build-tests
 # A seconds-long pass of the bench script on tiny data (checks that it runs; timings mean nothing here).
 python3 bench/compare.py --smoke --bin "$(swift build --show-bin-path)/savevault" | tail -n 3
+wait "$dist" || {
+  tail -n 40 .build/dist.log
+  echo "make dist failed" >&2
+  exit 1
+}
+tail -n 3 .build/dist.log
 swift test --skip-build --skip SimulationTests
 # The three-device simulation (1,000 seeded scenarios) in a process of its own, so that its
 # running time does not depend on the other suites sharing two cores with it.
 swift test --skip-build --filter SimulationTests
-# The release bundle (make dist) installed and run in a minimal Debian root.
-make dist
+# The release bundle installed and run in a minimal Debian root.
 wait "$minroot"
 bash release/test-bundle.sh
