@@ -70,7 +70,7 @@ final class LogFile: @unchecked Sendable {
   func append(_ message: String) {
     let failure: String? = lock.withLock {
       guard descriptor >= 0 else { return nil }
-      let prefix = Self.timestamp(milliseconds: clock()) + (subjectName.map { " \($0):" } ?? "")
+      let prefix = Format.shortTime(clock()) + (subjectName.map { " \($0):" } ?? "")
       var lines = message.split(separator: "\n", omittingEmptySubsequences: false)
       while lines.count > 1 && lines.last?.isEmpty == true { lines.removeLast() }
       let text =
@@ -92,15 +92,5 @@ final class LogFile: @unchecked Sendable {
       return nil
     }
     if let failure { failed(failure) }
-  }
-
-  /// `milliseconds` since the epoch as local time to the second: `2026-12-02 14:03:07`.
-  static func timestamp(milliseconds: Int64) -> String {
-    var seconds = time_t(milliseconds / 1000)
-    var parts = tm()
-    localtime_r(&seconds, &parts)
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
-      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
   }
 }
