@@ -99,7 +99,7 @@ struct DoctorTests {
     let result = try await box.runAwaiting(["doctor", "--container", box.path("unmounted/nas")])
     #expect(result.code == 4, "doctor: exit \(result.code)\n\(result.stdout)")
     #expect(result.stdout.contains("problem  container"), "\(result.stdout)")
-    #expect(result.stdout.contains("does not exist (is the drive mounted?)"))
+    #expect(result.stdout.contains("does not exist: mount the drive it is on"))
     #expect(!FileManager.default.fileExists(atPath: box.path("unmounted")))
   }
 

@@ -51,7 +51,7 @@ public struct FolderContainer: Container {
       throw ContainerError.unavailable(
         container: displayName,
         reason: code == ENOENT
-          ? "folder '\(root)' does not exist (is the drive mounted?); create it to start using it"
+          ? "folder '\(root)' does not exist: mount the drive it is on, or, if it is not on one, create it to start using it"
           : "folder '\(root)': \(Platform.describe(errno: code))")
     }
     guard info.st_mode & S_IFMT == S_IFDIR else {
