@@ -82,9 +82,12 @@ ldd "$built" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r s
   echo "$soname $package $(dpkg-query -W -f '${Version}' "$package") $(stat -c %s "$stage/lib/$soname")" \
     >>"$libraries"
 done
-# Debian 12's libarchive is the one part that needs glibc 2.36 (arc4random_buf); with the
-# symbol's version cleared, the program's own arc4random_buf (Sources/CPlatform) serves it.
-patchelf --clear-symbol-version arc4random_buf "$stage/lib/libarchive.so.13"
+# Linked into the program itself from their static libraries (Package.swift): their
+# licenses come along too.
+static_packages="libarchive13 libzstd1 libssl3 libyaml-0-2"
+for package in $static_packages; do
+  cp "/usr/share/doc/$package/copyright" "$stage/licenses/$package.txt"
+done
 swift_license="$(dirname "$(readlink -f "$(command -v swift)")")/../share/swift/LICENSE.txt"
 cp "$swift_license" "$stage/licenses/swift.txt"
 
@@ -127,11 +130,6 @@ if [ "$(printf '%s\n' "$glibc" 2.35 | sort -V | tail -n 1)" != 2.35 ]; then
   objdump -T "$stage/bin/savevault" "$stage"/lib/* | grep -E "GLIBC_2\.(3[6-9]|[4-9][0-9])" >&2
   exit 1
 fi
-exported=$(objdump -T "$stage/bin/savevault")
-if ! grep -q ' \.text.* arc4random_buf$' <<<"$exported"; then
-  echo "error: bin/savevault does not export the arc4random_buf libarchive is given" >&2
-  exit 1
-fi
 {
   echo "savevault $version (commit $commit), linux-$arch"
   echo "Needs glibc $glibc or newer, libstdc++ with $libstdcxx, libgcc_s and zlib (every desktop"
@@ -143,6 +141,11 @@ fi
     "$(stat -c %s "$stage/bin/savevault")"
   sort -k4,4n "$libraries" | while read -r soname package package_version bytes; do
     printf '%-24s %-22s %-28s %10s\n' "lib/$soname" "$package" "$package_version" "$bytes"
+  done
+  echo
+  echo "Linked into bin/savevault (only the parts it calls):"
+  for package in $static_packages; do
+    printf '%-24s %-22s %-28s\n' "" "$package" "$(dpkg-query -W -f '${Version}' "$package")"
   done
 } >"$stage/LIBRARIES.txt"
 

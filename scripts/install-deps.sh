@@ -10,6 +10,9 @@ set -euo pipefail
 
 need=()
 pkg-config --exists libarchive 2>/dev/null || need+=(libarchive-dev)
+# libarchive is linked from its static library, which needs zstd's (libzstd.a) and libacl.so.
+pkg-config --exists libzstd 2>/dev/null || need+=(libzstd-dev)
+pkg-config --exists libacl 2>/dev/null || need+=(libacl1-dev)
 pkg-config --exists libcrypto 2>/dev/null || need+=(libssl-dev)
 # The save-location manifest (Ludusavi's YAML) is read with libyaml.
 pkg-config --exists yaml-0.1 2>/dev/null || need+=(libyaml-dev)

@@ -56,44 +56,48 @@ func hexString(_ bytes: [UInt8]) -> String {
   }
 }
 
-/// HMAC-SHA256 through libcrypto.
+/// HMAC-SHA256 (RFC 2104) over the low-level SHA-256: libcrypto's own HMAC goes through EVP,
+/// whose provider code is most of libcrypto and would all be linked into the program.
 enum HMACSHA256 {
   /// The raw 32-byte MAC of `message` under `key`.
   static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    let blockSize = 64
+    var block = key.count > blockSize ? digest(key) : key
+    block += [UInt8](repeating: 0, count: blockSize - block.count)
+    let inner = digest(block.map { $0 ^ 0x36 } + message)
+    return digest(block.map { $0 ^ 0x5c } + inner)
+  }
+
+  private static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    var context = SHA256_CTX()
     var out = [UInt8](repeating: 0, count: 32)
-    var length: UInt32 = 0
-    _ = key.withUnsafeBufferPointer { keyBuffer in
-      message.withUnsafeBufferPointer { messageBuffer in
-        HMAC(
-          EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count), messageBuffer.baseAddress,
-          messageBuffer.count, &out, &length)
-      }
-    }
+    SHA256_Init(&context)
+    SHA256_Update(&context, bytes, bytes.count)
+    SHA256_Final(&out, &context)
     return out
   }
 }
 
-/// An incremental MD5 (for S3's Content-MD5 integrity header only).
+/// An incremental MD5 (for S3's Content-MD5 integrity header only), over the low-level
+/// `MD5_*` functions for the same reason as `HMACSHA256`.
 final class MD5 {
-  private let context: OpaquePointer
+  private let context: UnsafeMutablePointer<MD5_CTX>
 
   init() {
-    guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
-    self.context = context
-    EVP_DigestInit_ex(context, EVP_md5(), nil)
+    context = .allocate(capacity: 1)
+    MD5_Init(context)
   }
 
-  deinit { EVP_MD_CTX_free(context) }
+  deinit { context.deallocate() }
 
   func update(_ bytes: UnsafeRawPointer, count: Int) {
-    if count > 0 { EVP_DigestUpdate(context, bytes, count) }
+    if count > 0 { MD5_Update(context, bytes, count) }
   }
 
   /// The 16-byte digest, base64-encoded as Content-MD5 wants.
   func finalizeBase64() -> String {
     var digest = [UInt8](repeating: 0, count: 16)
-    var length: UInt32 = 0
-    EVP_DigestFinal_ex(context, &digest, &length)
+    MD5_Final(&digest, context)
     return Data(digest).base64EncodedString()
   }
 }
