@@ -207,9 +207,11 @@ enum Platform {
 
   /// Flushes everything written on `path`'s filesystem with one `syncfs` (Linux): a single
   /// wait (one journal commit) for every file's data and every folder's entries, however many
-  /// there are, where flushing each file waits for a commit of its own. False where there is
-  /// no `syncfs` or it fails (a write error since the last flush, on Linux 5.8 and later), and
-  /// then `syncEach` flushes what must be durable and says what failed.
+  /// there are, where flushing each file waits for a commit of its own. It also waits for what
+  /// other programs left unflushed on that filesystem: still one wait, where a commit per file
+  /// already costs more for a save of a few dozen files. False where there is no `syncfs` or
+  /// it fails (a write error since the last flush, on Linux 5.8 and later): then `syncEach`
+  /// flushes what must be durable and says what failed.
   static func syncFilesystem(containing path: String) -> Bool {
     #if os(Linux)
       let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
