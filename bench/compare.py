@@ -2,7 +2,7 @@
 """Runs SaveVault and the reference tools side by side, alternating, and prints medians,
 ratios and peak memory as a Markdown table.
 
-Usage: compare.py [--smoke] [--shapes typical,many,large] [--scales 0.5,1,2] [--runs N]
+Usage: compare.py [--smoke] [--shapes typical,many,large,small,mixed] [--scales 0.5,1,2] [--runs N]
                   [--status-archives N] [--s3] [--bin PATH]
 
 Rows, per shape and scale (SaveVault first, then the reference, in every round):
@@ -33,6 +33,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HYPERFINE = shutil.which("hyperfine")
+SHAPES = ["typical", "many", "large", "small", "mixed"]
 
 
 def run_quiet(cmd, env):
@@ -221,7 +222,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--smoke", action="store_true",
                     help="seconds-long pass of every row on tiny data (CI): checks the script, not speed")
-    ap.add_argument("--shapes", default="typical,many,large", help="comma-separated; 'none' for no shape rows")
+    ap.add_argument("--shapes", default=",".join(SHAPES),
+                    help=f"comma-separated, of {', '.join(SHAPES)} (bench/generate.py); 'none' for no shape rows")
     ap.add_argument("--scales", default="0.5,1,2", help="comma-separated sizes of each shape (1 = as specified)")
     ap.add_argument("--runs", type=int, default=5, help="alternating rounds per row (medians are printed)")
     ap.add_argument("--status-archives", type=int, default=1000,
@@ -231,9 +233,12 @@ def main():
                     help="the savevault binary (default: the release build)")
     args = ap.parse_args()
     if args.smoke:
-        shapes, scales, runs, archives, s3_scale = ["typical", "many", "large"], [0.01], 1, 20, 0.01
+        shapes, scales, runs, archives, s3_scale = SHAPES, [0.01], 1, 20, 0.01
     else:
         shapes = [x for x in args.shapes.split(",") if x and x != "none"]
+        unknown = [x for x in shapes if x not in SHAPES]
+        if unknown:
+            ap.error(f"unknown shape {', '.join(unknown)}: the shapes are {', '.join(SHAPES)}")
         scales = [float(x) for x in args.scales.split(",")]
         runs, archives, s3_scale = args.runs, args.status_archives, 1
     if not os.access(args.bin, os.X_OK):

@@ -245,9 +245,10 @@ struct Extractor {
 
   /// Copies one file's data blocks to disk at their offsets, so that a sparse file's holes stay
   /// holes, hashing them (holes count as zeros, up to the declared size). Large blocks
-  /// are hashed on a second thread while they are written. A large file (`path`, relative to
-  /// the working directory, `declaredSize` bytes) has its writeback started on the way
-  /// (`Writeback`), so that the flush before the swap has little left to wait for.
+  /// are hashed on a second thread while they are written. A file of some size (`path`,
+  /// relative to the working directory, `declaredSize` bytes) has its writeback started on the
+  /// way and once complete (`Writeback`): the disk writes while the next files are extracted,
+  /// so that the flush before the swap has little left to wait for.
   private func copyData(
     reader: LibArchiveHandle, disk: LibArchiveHandle?, path: String, declaredSize: Int64,
     refuse: (String) -> ArchiveError
@@ -255,7 +256,7 @@ struct Extractor {
     let hash = OverlappedSHA256()
     defer { hash.wait() }  // never leave a block in flight when libarchive reuses its buffer
     let written =
-      disk != nil && declaredSize >= Writeback.stride
+      disk != nil && declaredSize >= Writeback.smallest
       ? RawName.withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } : -1
     defer { if written >= 0 { close(written) } }
     let writeback = written >= 0 ? Writeback(fd: written) : nil
@@ -294,6 +295,7 @@ struct Extractor {
       }
     }
     hashHole(upTo: declaredSize)  // a sparse file may end in a hole
+    writeback?.finish()
     return (position, hash.finalize())
   }
 

@@ -256,10 +256,13 @@ struct Packer {
   }
 }
 
-/// Starts the disk writing a file every `stride` bytes written to it (`fd` may be any
-/// descriptor of the file).
+/// Starts the disk writing a file every `stride` bytes written to it, and the rest once it is
+/// complete (`fd` may be any descriptor of the file).
 final class Writeback {
   static let stride = 8 << 20
+  /// The smallest file worth a call of its own: the disk writes smaller ones in the flush that
+  /// follows, with the folders.
+  static let smallest = 256 << 10
   let fd: Int32
   private var unflushed = 0
 
@@ -268,6 +271,14 @@ final class Writeback {
   func add(_ count: Int) {
     unflushed += count
     if unflushed >= Self.stride {
+      Platform.startWriteback(fd)
+      unflushed = 0
+    }
+  }
+
+  /// Starts writing what `add` has not started yet: the file is complete.
+  func finish() {
+    if unflushed > 0 {
       Platform.startWriteback(fd)
       unflushed = 0
     }

@@ -196,21 +196,8 @@ enum Platform {
     }
   }
 
-  /// Flushes everything written under `path`'s filesystem (Linux `syncfs`; `sync` elsewhere).
-  static func syncFilesystem(containing path: String) {
-    #if os(Linux)
-      let fd = open(path, O_RDONLY | O_DIRECTORY)
-      if fd >= 0 {
-        _ = linuxSyncfs(fd)
-        close(fd)
-      }
-    #else
-      sync()
-    #endif
-  }
-
   /// Starts writing `fd`'s dirty pages to disk without waiting for them (Linux
-  /// `sync_file_range(SYNC_FILE_RANGE_WRITE)`; nothing elsewhere), so that the `fsync` that
+  /// `sync_file_range(SYNC_FILE_RANGE_WRITE)`; nothing elsewhere), so that the flush that
   /// makes the file durable later has little left to wait for.
   static func startWriteback(_ fd: Int32) {
     #if os(Linux)
@@ -218,29 +205,45 @@ enum Platform {
     #endif
   }
 
-  /// Makes a freshly written tree durable. With few entries: `fsync` of each file (`files`,
+  /// Flushes everything written on `path`'s filesystem with one `syncfs` (Linux): a single
+  /// wait (one journal commit) for every file's data and every folder's entries, however many
+  /// there are, where flushing each file waits for a commit of its own. It also waits for what
+  /// other programs left unflushed on that filesystem: still one wait, where a commit per file
+  /// already costs more for a save of a few dozen files. False where there is no `syncfs` or
+  /// it fails (a write error since the last flush, on Linux 5.8 and later): then `syncEach`
+  /// flushes what must be durable and says what failed.
+  static func syncFilesystem(containing path: String) -> Bool {
+    #if os(Linux)
+      let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard fd >= 0 else { return false }
+      defer { close(fd) }
+      return linuxSyncfs(fd) == 0
+    #else
+      return false
+    #endif
+  }
+
+  /// Flushes a freshly written tree one entry at a time: `fsync` of each file (`files`,
   /// relative to `root`), then of each folder (`folders`) deepest first, then of `root` (a
-  /// symlink is recorded in its folder). Otherwise, or if any of those fails, one `syncfs`
-  /// (one call, but it waits for everything dirty on the filesystem, other programs' writes
-  /// included, which on a busy disk costs more than a few hundred `fsync`s).
-  static func syncTree(_ root: String, files: [String], folders: [String]) {
-    guard files.count + folders.count <= 256 else {
-      syncFilesystem(containing: root)
-      return
-    }
+  /// symlink is recorded in its folder). Throws the first failure.
+  static func syncEach(_ root: String, files: [String], folders: [String]) throws(SystemError) {
     for relative in files {
       let fd = RawName.withCString(relative, under: root) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-      guard fd >= 0 else { return syncFilesystem(containing: root) }
+      guard fd >= 0 else { throw SystemError(operation: "open", path: root + "/" + relative, code: errno) }
       defer { close(fd) }
-      guard fsync(fd) == 0 else { return syncFilesystem(containing: root) }
+      // As for a folder, a filesystem that cannot flush a file (some network and FUSE mounts)
+      // is not an error.
+      guard fsync(fd) == 0 || errno == EINVAL || errno == ENOTSUP else {
+        throw SystemError(operation: "fsync", path: root + "/" + relative, code: errno)
+      }
     }
     for folder in folders.reversed() {
       let fd = RawName.withCString(folder, under: root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-      guard fd >= 0 else { return syncFilesystem(containing: root) }
+      guard fd >= 0 else { throw SystemError(operation: "open", path: root + "/" + folder, code: errno) }
       defer { close(fd) }
-      guard (try? syncDirectory(fd: fd, path: folder)) != nil else { return syncFilesystem(containing: root) }
+      try syncDirectory(fd: fd, path: root + "/" + folder)
     }
-    guard (try? syncDirectory(root)) != nil else { return syncFilesystem(containing: root) }
+    try syncDirectory(root)
   }
 
   /// A short, stable tag for this machine (from `/etc/machine-id`, else the host name), to

@@ -35,13 +35,17 @@ extension Vault {
   ///
   /// 1. the archive's listed size is checked against what is read;
   /// 2. it is extracted into a fresh 0700 staging folder beside the save directory, every
-  ///    entry checked in Swift and written by libarchive with its secure flags, and verified
-  ///    against its manifest;
-  /// 3. the folders are swapped with `rename` and the parent is flushed;
-  /// 4. the replaced save is kept as a pre-restore copy under
+  ///    entry checked in Swift and written by libarchive with its secure flags (each file
+  ///    written once and hashed on the way, the disk set writing the larger ones at once), and
+  ///    verified against its manifest;
+  /// 3. the staging folder is flushed to disk, all of it at once (`flushStaging`), and the
+  ///    journal written;
+  /// 4. the folders are swapped with `rename` and the parent is flushed;
+  /// 5. the replaced save is kept as a pre-restore copy under
   ///    `$XDG_DATA_HOME/savevault/pre-restore/<game>/`: the folder itself, moved there, on the
   ///    same filesystem; else a `.tar` (packed on a second thread during step 2 and kept if the
-  ///    save did not change meanwhile, else the replaced folder is packed).
+  ///    save did not change meanwhile, else the replaced folder is packed); a moved folder has
+  ///    none of its bytes read or written again.
   ///
   /// A refused archive throws `ArchiveError.refused` with the save directory untouched and the
   /// staging folder removed. A save directory reached through a symlink is replaced where it
@@ -141,10 +145,11 @@ extension Vault {
       extraction.entries.flatMap { entry in
         EntryPolicy.ancestors(of: entry.path) + (entry.kind == .directory ? [entry.path] : [])
       })
-    Platform.syncTree(
-      staging, files: extraction.entries.filter { $0.kind == .file }.map(\.path),
-      folders: folders.sorted())
+    // Its mode too is durable before it is renamed into place.
     chmod(staging, current.map { _ in Self.mode(of: destination) } ?? 0o755)
+    try flushStaging(staging) {
+      (extraction.entries.filter { $0.kind == .file }.map(\.path), folders.sorted())
+    }
 
     // From here on the journal says which folder is which, so that a kill anywhere is
     // finished or undone exactly by the next run.
@@ -315,6 +320,21 @@ extension Vault {
       nearest = (nearest as NSString).deletingLastPathComponent
     }
     throw VaultError.saveDriveNotMounted(path: target.saveDirectory, nearest: nearest)
+  }
+
+  /// Makes a restored tree written at `staging` durable before any rename puts it in place:
+  /// one flush of its filesystem, after every file is written (`Platform.syncFilesystem`), or
+  /// where that is not available each file and folder `listing` names (`Platform.syncEach`).
+  /// Throws when the tree cannot be flushed; nothing was swapped then.
+  func flushStaging(_ staging: String, listing: () throws -> (files: [String], folders: [String])) throws {
+    guard !Platform.syncFilesystem(containing: staging) else { return }
+    let (files, folders) = try listing()
+    do {
+      try Platform.syncEach(staging, files: files, folders: folders)
+    } catch {
+      throw VaultError.io(
+        path: error.path, reason: "cannot flush it to disk: \(Platform.describe(errno: error.code))")
+    }
   }
 
   /// The text of a failure, without the wrapping that names SaveVault's own folder a

@@ -123,9 +123,11 @@ extension Vault {
         if isExcluded(inside) { removeTree(own + "/" + inside) }
       }
       keepExcluded(seen.scan?.excluded ?? [], name: location.name, from: destination, into: own)
-      try flush(own)
       moves.append(.init(name: location.name, destination: destination, staging: own, aside: nil))
     }
+    // Once every location is written: the first flush of a filesystem leaves the others on it
+    // nothing to wait for.
+    for move in moves { try flush(move.staging) }
     removeTree(staging)
     made.removeFirst()
 
@@ -373,12 +375,15 @@ extension Vault {
     }
   }
 
-  /// Flushes every file and folder under `folder` to disk.
+  /// Flushes every file and folder under `folder` to disk (the folder is read only when its
+  /// filesystem cannot be flushed at once).
   private func flush(_ folder: String) throws {
-    guard let scan = try SaveScan.scan(folder) else { return }
-    Platform.syncTree(
-      folder, files: scan.entries.filter { $0.kind == .file }.map(\.path),
-      folders: scan.entries.filter { $0.kind == .directory }.map(\.path))
+    try flushStaging(folder) {
+      let entries = try SaveScan.scan(folder)?.entries ?? []
+      return (
+        entries.filter { $0.kind == .file }.map(\.path), entries.filter { $0.kind == .directory }.map(\.path)
+      )
+    }
   }
 
   private func makeParent(of destination: String) throws -> String {
