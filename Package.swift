@@ -24,7 +24,7 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
-    // Our own C: the build's version, and the CA bundle handed to libcurl (CertificateBundle.c).
+    // Our own C: the build's version, and libcurl loaded on first use (LibCurl.c).
     .target(name: "CPlatform"),
     .target(
       name: "SaveVault",
