@@ -6,7 +6,8 @@
 # loaded), on
 # `rclone serve s3` (running outside the root, on loopback) over HTTP, and over HTTPS with
 # the CA certificate where Fedora keeps its bundle and then named by SSL_CERT_FILE, doctor's
-# report of the bundle, and install.sh --uninstall leaving nothing behind.
+# report of the bundle, S3 without libcurl (exit 4, what to install), and install.sh
+# --uninstall leaving nothing behind.
 #
 #   bash release/test-bundle.sh [dist/savevault-VERSION-linux-ARCH.tar.gz]
 #
@@ -193,6 +194,21 @@ cp "$work/cert.pem" "$home/ca.pem"
 chown 4242:4242 "$home/ca.pem"
 round_trip tls-game-2 s3://saves/tls "${https[@]}" SSL_CERT_FILE=/home/player/ca.pem
 ok "backup, status and restore over HTTPS with the bundle SSL_CERT_FILE names"
+
+# Without libcurl (a bundle missing it, as a build run outside the bundle on a system without
+# it): an S3 container is unavailable (exit 4) and says what to install; folders still work.
+curl_lib=$(as_player sh -c 'echo ~/.local/lib/savevault/*/lib/libcurl.so.4')
+mv "$root$curl_lib" "$root$curl_lib.away"
+code=0
+as_player env "${keys[@]}" AWS_ENDPOINT_URL="http://127.0.0.1:$http_port" savevault status \
+  --save-dir /home/player/saves/s3-game --container s3://saves/player >"$work/out" 2>&1 || code=$?
+[ "$code" -eq 4 ] || fail "S3 without libcurl: exit $code, not 4: $(cat "$work/out")"
+grep -q 'libcurl.so.4' "$work/out" && grep -q 'libcurl4' "$work/out" ||
+  fail "S3 without libcurl does not say what to install: $(cat "$work/out")"
+as_player savevault status --save-dir /home/player/saves/folder-game --container /home/player/cloud \
+  >"$work/out" 2>&1 || fail "a folder container without libcurl: $(cat "$work/out")"
+mv "$root$curl_lib.away" "$root$curl_lib"
+ok "without libcurl, an S3 container exits 4 naming the package; a folder container works"
 
 # Uninstall: what install.sh wrote is gone; the player's saves, config and backups stay, and
 # nothing else was made in the home folder.
