@@ -51,7 +51,6 @@ final class CurlHandle {
     _ request: HTTPRequest, body: HTTPBody, limits: Limits, downloadTo: String? = nil,
     onBytesSent: ((Int64) -> Void)? = nil
   ) throws -> HTTPResponse {
-    savevault_curl_easy_reset(handle)  // options of the last request go; its connection stays
     let transfer = CurlTransfer(body: body, downloadTo: downloadTo, onBytesSent: onBytesSent)
     var headers: UnsafeMutablePointer<curl_slist>?
     defer { savevault_curl_slist_free_all(headers) }
@@ -61,7 +60,11 @@ final class CurlHandle {
       }
       headers = longer
     }
+    var status = 0
     let code = withExtendedLifetime(transfer) { () -> CURLcode in
+      // Nothing of this request (its buffers, lists, data pointer) stays set on the handle
+      // once it is over; the connection stays open for the next.
+      defer { savevault_curl_easy_reset(handle) }
       let context = UnsafeRawPointer(Unmanaged.passUnretained(transfer).toOpaque())
       let options = Options(handle: handle)
       options.set(CURLOPT_URL, request.url)
@@ -110,7 +113,9 @@ final class CurlHandle {
         options.set(CURLOPT_XFERINFODATA, pointer: context)
       }
       if options.failure != CURLE_OK { return options.failure }
-      return savevault_curl_easy_perform(handle)
+      let code = savevault_curl_easy_perform(handle)
+      _ = savevault_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+      return code
     }
     let saved = transfer.finishDownload(succeeded: code == CURLE_OK)
     if let error = transfer.bodyError { throw error }
@@ -123,8 +128,6 @@ final class CurlHandle {
         description: detail.isEmpty ? String(cString: savevault_curl_easy_strerror(code)) : detail,
         isTimeout: code == CURLE_OPERATION_TIMEDOUT)
     }
-    var status = 0
-    _ = savevault_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
     return HTTPResponse(status: status, headers: transfer.headers, body: transfer.memory)
   }
 
