@@ -25,7 +25,7 @@ let package = Package(
       name: "CYaml",
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
-    // Our own C: the build's version, and the CA bundle handed to libcurl (CertificateBundle.c).
+    // Our own C: the build's version, and libcurl loaded on first use (LibCurl.c).
     .target(name: "CPlatform"),
     .target(
       name: "SaveVault",

@@ -2,10 +2,12 @@
 # Builds the release bundle dist/savevault-<version>-linux-<arch>.tar.gz (`make dist`): one
 # folder holding bin/savevault (Swift linked in, symbols stripped, RUNPATH $ORIGIN/../lib),
 # lib/ with every shared library it needs beyond what every Linux has (glibc, libgcc_s,
-# libstdc++, zlib), each finding its neighbours through RUNPATH $ORIGIN, the manual page,
+# libstdc++, zlib) and libcurl (which it loads when a command first speaks HTTP) with what
+# libcurl needs, each finding its neighbours through RUNPATH $ORIGIN, the manual page,
 # the bash, zsh and fish completions, install.sh, the README, and the license texts and
 # sizes of what it carries (LIBRARIES.txt). Needs the build's own tools: the Swift
-# toolchain, binutils (strip, objdump), patchelf, dpkg (to name each library's package).
+# toolchain, binutils (strip, objdump), patchelf, dpkg (to name each library's package),
+# pkg-config and libcurl4-openssl-dev (the libcurl to carry).
 # The version: `git describe` of a tag v<version>, else the VERSION file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +36,7 @@ is_base() {
   return 1
 }
 
-for tool in strip objdump patchelf dpkg; do
+for tool in strip objdump patchelf dpkg pkg-config; do
   command -v "$tool" >/dev/null || {
     echo "error: $tool is needed (apt-get install binutils patchelf)" >&2
     exit 1
@@ -65,10 +67,23 @@ package_of() {
   return 1
 }
 
+# libcurl is loaded with dlopen when a command first speaks HTTP, so ldd of the program does
+# not list it: it comes along by name, with what it links, from the libcurl the build has.
+curl_dir=$(pkg-config --variable=libdir libcurl 2>/dev/null) || true
+curl="$curl_dir/libcurl.so.4"
+[ -n "$curl_dir" ] && [ -e "$curl" ] || {
+  echo "error: no libcurl.so.4 to bundle (apt-get install libcurl4-openssl-dev)" >&2
+  exit 1
+}
+
 libraries="$scratch/stage/LIBRARIES.rows"
 : >"$libraries"
-# ldd lists the whole tree, indirect needs included.
-ldd "$built" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r soname path; do
+# ldd lists the whole tree, indirect needs included; a library both need is listed once.
+{
+  ldd "$built"
+  echo "libcurl.so.4 => $curl (loaded when needed)"
+  ldd "$curl"
+} | awk '$2 == "=>" && $3 ~ /^\// && !seen[$1]++ { print $1, $3 }' | while read -r soname path; do
   is_base "$soname" && continue
   install -m 644 "$(readlink -f "$path")" "$stage/lib/$soname"
   strip --strip-unneeded "$stage/lib/$soname"
@@ -110,10 +125,17 @@ if [ "$runpath" != '$ORIGIN/../lib' ]; then
   echo "error: bin/savevault searches '$runpath', not \$ORIGIN/../lib" >&2
   exit 1
 fi
+# The bundled libcurl is what the program loads (from its own search path), and it finds what
+# it links beside it.
 inside="$(cd "$stage" && pwd -P)/lib/"
-stray=$(ldd "$stage/bin/savevault" | awk '$2 == "=>" { print $1, $3 }' | while read -r soname path; do
-  is_base "$soname" || case "$(readlink -f "$path")" in "$inside"*) ;; *) echo "$soname $path" ;; esac
-done)
+[ -e "$stage/lib/libcurl.so.4" ] || {
+  echo "error: the bundle carries no libcurl.so.4" >&2
+  exit 1
+}
+stray=$(for object in "$stage/bin/savevault" "$stage"/lib/*; do ldd "$object"; done |
+  awk '$2 == "=>" { print $1, $3 }' | sort -u | while read -r soname path; do
+    is_base "$soname" || case "$(readlink -f "$path")" in "$inside"*) ;; *) echo "$soname $path" ;; esac
+  done)
 if [ -n "$stray" ]; then
   echo "error: libraries found outside the bundle: $stray" >&2
   exit 1

@@ -2,10 +2,12 @@
 # Runs a release bundle where nothing of the build machine is: a minimal Debian root
 # (debootstrap --variant=minbase: no libarchive, libcurl, OpenSSL, libxml2, ICU or Swift),
 # entered with chroot as an ordinary user. There: install.sh into a home folder,
-# --version, ldd, a backup/status/restore round trip on a folder container, on
+# --version, ldd, a backup/status/restore round trip on a folder container (libcurl never
+# loaded), on
 # `rclone serve s3` (running outside the root, on loopback) over HTTP, and over HTTPS with
 # the CA certificate where Fedora keeps its bundle and then named by SSL_CERT_FILE, doctor's
-# report of the bundle, and install.sh --uninstall leaving nothing behind.
+# report of the bundle, S3 without libcurl (exit 4, what to install), and install.sh
+# --uninstall leaving nothing behind.
 #
 #   bash release/test-bundle.sh [dist/savevault-VERSION-linux-ARCH.tar.gz]
 #
@@ -126,6 +128,12 @@ as_player mkdir /home/player/cloud
 round_trip folder-game /home/player/cloud
 [ -n "$(find "$home/cloud/folder-game" -name 'packsave-*.tar')" ] || fail "no archive in the folder container"
 ok "backup, status and restore on a folder container"
+# The loader names every library it maps (LD_DEBUG=files): libcurl only for the network.
+as_player env LD_DEBUG=files savevault status --save-dir /home/player/saves/folder-game \
+  --container /home/player/cloud >"$work/out" 2>&1 || fail "status: $(cat "$work/out")"
+grep -q 'libarchive' "$work/out" || fail "LD_DEBUG=files named no library: $(head -n 5 "$work/out")"
+! grep -q 'libcurl' "$work/out" || fail "a folder container loaded libcurl: $(grep -m 1 libcurl "$work/out")"
+ok "a folder container's command loads no libcurl"
 
 # S3 on loopback, served from outside the root (the chroot shares the network).
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -148,6 +156,14 @@ serve_s3 "$http_port"
 round_trip s3-game s3://saves/player env "${keys[@]}" AWS_ENDPOINT_URL="http://127.0.0.1:$http_port"
 [ -n "$(find "$work/s3/saves/player/s3-game" -name 'packsave-*.tar')" ] || fail "no archive in the bucket"
 ok "backup, status and restore on rclone serve s3 over HTTP"
+as_player env LD_DEBUG=files,libs "${keys[@]}" AWS_ENDPOINT_URL="http://127.0.0.1:$http_port" savevault status \
+  --save-dir /home/player/saves/s3-game --container s3://saves/player >"$work/out" 2>&1 ||
+  fail "status: $(cat "$work/out")"
+grep -q 'file=libcurl.so.4 .*dynamically loaded' "$work/out" ||
+  fail "an S3 container did not load libcurl: $(grep -m 3 'libcurl' "$work/out")"
+grep -q 'trying file=/home/player/.local/lib/savevault/[^ ]*/lib/libcurl.so.4' "$work/out" ||
+  fail "libcurl was not the bundle's: $(grep -m 3 'libcurl' "$work/out")"
+ok "an S3 container loads the bundle's libcurl"
 
 # HTTPS: the server's certificate is trusted only where this system keeps its bundle.
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
@@ -179,16 +195,29 @@ chown 4242:4242 "$home/ca.pem"
 round_trip tls-game-2 s3://saves/tls "${https[@]}" SSL_CERT_FILE=/home/player/ca.pem
 ok "backup, status and restore over HTTPS with the bundle SSL_CERT_FILE names"
 
+# Without libcurl (a bundle missing it, as a build run outside the bundle on a system without
+# it): an S3 container is unavailable (exit 4) and says what to install; folders still work.
+curl_lib=$(as_player sh -c 'echo ~/.local/lib/savevault/*/lib/libcurl.so.4')
+mv "$root$curl_lib" "$root$curl_lib.away"
+code=0
+as_player env "${keys[@]}" AWS_ENDPOINT_URL="http://127.0.0.1:$http_port" savevault status \
+  --save-dir /home/player/saves/s3-game --container s3://saves/player >"$work/out" 2>&1 || code=$?
+[ "$code" -eq 4 ] || fail "S3 without libcurl: exit $code, not 4: $(cat "$work/out")"
+grep -q 'libcurl.so.4' "$work/out" && grep -q 'libcurl4' "$work/out" ||
+  fail "S3 without libcurl does not say what to install: $(cat "$work/out")"
+as_player savevault status --save-dir /home/player/saves/folder-game --container /home/player/cloud \
+  >"$work/out" 2>&1 || fail "a folder container without libcurl: $(cat "$work/out")"
+mv "$root$curl_lib.away" "$root$curl_lib"
+ok "without libcurl, an S3 container exits 4 naming the package; a folder container works"
+
 # Uninstall: what install.sh wrote is gone; the player's saves, config and backups stay, and
-# so do the two empty folders Foundation's URLSession makes on first use (its cookie store's,
-# named after the program's folder, and its URL cache's).
+# nothing else was made in the home folder.
 as_player sh ~/.local/lib/savevault/install.sh --uninstall >"$work/out" 2>&1 ||
   as_player sh -c 'sh ~/.local/lib/savevault/install.sh --uninstall' >"$work/out" 2>&1 ||
   fail "install.sh --uninstall: $(cat "$work/out")"
 after=$(cd "$home" && find . | sort)
 left=$(comm -13 <(echo "$before") <(echo "$after") |
   grep -v -E '^\./(saves|cloud|ca\.pem|\.config/savevault|\.local/share/savevault|\.local/state/savevault|\.cache/savevault)(/|$)' |
-  grep -v -E '^\./(\.local/share/bin|\.cache/org\.swift\.foundation\.URLCache(/savevault)?)$' |
   grep -v -E '^\./(\.config|\.local|\.local/share|\.local/state|\.cache)$' || true)
 [ -z "$left" ] || fail "install.sh --uninstall left: $left"
 [ -d "$home/.local/share/savevault/pre-restore" ] || fail "uninstall removed the player's kept saves"

@@ -17,8 +17,8 @@ pkg-config --exists libcrypto 2>/dev/null || need+=(libssl-dev)
 # The save-location manifest (Ludusavi's YAML) is read with libyaml.
 pkg-config --exists yaml-0.1 2>/dev/null || need+=(libyaml-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
-# The release build links the Swift libraries statically (--static-swift-stdlib: half the
-# start-up time); static Foundation links libcurl by name.
+# curl.h for the HTTP client (libcurl itself is loaded when first needed, never linked), and
+# the libcurl the release bundle carries.
 pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev)
 command -v tar >/dev/null || need+=(tar)
 # make dist: strip and objdump, and patchelf to give each bundled library its search path.

@@ -10,7 +10,8 @@ import Testing
 /// A real HTTP server on 127.0.0.1 (Python's `http.server`) serving `<root>/manifest.yaml`
 /// with an ETag and honouring `If-None-Match`, misbehaving as `<root>/mode` says: `ok`,
 /// `garbage` (a 200 page that is not a manifest), `truncated` (closes halfway through the
-/// announced length), `hang` (never answers), `missing` (404). Each request's `If-None-Match`
+/// announced length), `hang` (never answers), `missing` (404), `redirect` (a 302 to the
+/// manifest itself, served whole to a client that follows it). Each request's `If-None-Match`
 /// (or `-`) is appended to `<root>/requests`. Stopped when the value goes.
 final class ManifestServer {
   let root: String
@@ -29,6 +30,10 @@ final class ManifestServer {
                 log.write((sent or "-") + "\n")
             if mode == "hang":
                 time.sleep(60)
+                return
+            if mode == "redirect" and "followed" not in self.path:
+                self.send_response(302); self.send_header("Location", self.path + "?followed")
+                self.send_header("Content-Length", "0"); self.end_headers()
                 return
             if mode == "missing":
                 self.send_response(404); self.send_header("Content-Length", "0"); self.end_headers()

@@ -51,8 +51,8 @@ struct ManifestSourceTests {
   }
 
   @Test(
-    "a garbage, truncated, missing or unreachable download never replaces the copy",
-    arguments: ["garbage", "truncated", "missing", "offline"])
+    "a garbage, truncated, missing, redirected or unreachable download never replaces the copy",
+    arguments: ["garbage", "truncated", "missing", "redirect", "offline"])
   func badDownload(mode: String) throws {
     let server = try server()
     _ = try vault(server).manifest(refresh: .launch)
@@ -66,6 +66,7 @@ struct ManifestSourceTests {
     }
     #expect(update.status?.path == copy)
     #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == good)
+    if mode == "redirect" { #expect(server.requests.count == 2, "the redirect was followed") }
     let index = try vault(server, at: 1_795_968_000_000 + 2 * Self.day).manifest(refresh: .launch)
     #expect(index.game(steamAppID: 525480) != nil)
     #expect(index.game(steamAppID: 31337) == nil)

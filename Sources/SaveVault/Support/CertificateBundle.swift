@@ -1,11 +1,9 @@
-import CPlatform
-
 /// The certificates an HTTPS container is checked against: the file `SSL_CERT_FILE` names
 /// (and the folder `SSL_CERT_DIR` names), else the first system bundle that exists, in the
 /// places Debian and Ubuntu, SteamOS and Arch, Fedora, openSUSE and Alpine keep it.
 ///
 /// The libcurl a release bundle carries looks only in Debian's place and reads no variable,
-/// so the choice is made here and handed to every connection (`use()`); doctor reports it.
+/// so the choice is made here and set on each libcurl handle (`CurlHandle`); doctor reports it.
 public struct CertificateBundle: Sendable, Equatable {
   public enum Source: Sendable, Equatable {
     /// `SSL_CERT_FILE` or `SSL_CERT_DIR` names it.
@@ -47,10 +45,5 @@ public struct CertificateBundle: Sendable, Equatable {
       return CertificateBundle(file: found, directory: nil, source: .system)
     }
     return CertificateBundle(file: nil, directory: nil, source: .none)
-  }
-
-  /// Every HTTPS connection made from now on trusts this bundle (process-wide).
-  public func use() {
-    savevault_use_ca_bundle(file, directory)
   }
 }

@@ -20,7 +20,8 @@ public enum ContainerFactory {
         try S3Container(
           bucket: bucket, prefix: prefix, endpoint: target.s3.endpoint, region: target.s3.region,
           allowsInsecureHTTP: target.s3.allowsInsecureHTTP, credentials: credentials,
-          displayName: target.containerURL, clock: context.clock)
+          displayName: target.containerURL, clock: context.clock,
+          certificates: CertificateBundle.choose(environment: context.environment))
       }
       container.progress = context.reportProgress
       container.checkpoint = { [context] in try context.checkpoint($0) }

@@ -34,6 +34,8 @@ struct ManifestCopy {
 
   var url: String
   var file: String
+  /// What an HTTPS server is checked against.
+  var certificates: CertificateBundle
   var stateFile: String { file + ".state.json" }
 
   /// The state of this copy: nil when none is recorded or it is of another URL.
@@ -62,7 +64,9 @@ struct ManifestCopy {
     }
     var next = state ?? State(url: url, etag: nil, checkedMs: 0, updatedMs: 0)
     do {
-      switch try ManifestDownload.get(url: url, etag: exists ? state?.etag : nil, deadline: deadline) {
+      switch try ManifestDownload.get(
+        url: url, etag: exists ? state?.etag : nil, deadline: deadline, certificates: certificates)
+      {
       case .notModified:
         guard exists else { throw DownloadFailure(reason: "HTTP 304 with no copy to keep") }
         next.checkedMs = now

@@ -1,9 +1,4 @@
-import Dispatch
 import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// One conditional GET of a manifest, over within a deadline whatever the server does: a
 /// launch waits at most that long. Separate from the S3 `HTTPClient`, whose retries and idle
@@ -16,68 +11,41 @@ enum ManifestDownload {
     case body(Data, etag: String?)
   }
 
-  /// GETs `url`, sending `If-None-Match: etag` when given. Throws `DownloadFailure` for
-  /// anything but a whole 200 or a 304: no answer within `deadline` seconds, a transport
-  /// error, another status, a body shorter than announced.
-  static func get(url: String, etag: String?, deadline: TimeInterval) throws(DownloadFailure) -> Answer {
+  /// GETs `url`, sending `If-None-Match: etag` when given, and checking an HTTPS server
+  /// against `certificates`. Throws `DownloadFailure` for anything but a whole 200 or a 304:
+  /// no answer within `deadline` seconds, a transport error, another status, a body shorter
+  /// than announced, no libcurl to speak HTTP with.
+  static func get(url: String, etag: String?, deadline: TimeInterval, certificates: CertificateBundle)
+    throws(DownloadFailure) -> Answer
+  {
     guard let address = URL(string: url), ["http", "https"].contains(address.scheme?.lowercased() ?? "")
     else {
       throw DownloadFailure(reason: "not an http(s) URL")
     }
-    var request = URLRequest(url: address)
-    if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = deadline
-    configuration.timeoutIntervalForResource = deadline
-    configuration.urlCache = nil
-    configuration.httpCookieStorage = nil
-    let session = URLSession(configuration: configuration)
-    defer { session.invalidateAndCancel() }
-    let outcome = Outcome()
-    let task = session.dataTask(with: request) { data, response, error in
-      outcome.set(data: data, response: response as? HTTPURLResponse, error: error)
+    let request = HTTPRequest(url: url, headers: etag.map { [("If-None-Match", $0)] } ?? [])
+    let response: HTTPResponse
+    do {
+      let handle = try CurlHandle(certificates: certificates)
+      response = try handle.perform(
+        request, body: .none, limits: CurlHandle.Limits(connect: deadline, idle: nil, total: deadline))
+    } catch let error as HTTPTransportError {
+      throw DownloadFailure(
+        reason: error.isTimeout ? "no answer within \(Int(deadline.rounded(.up))) s" : error.description)
+    } catch {
+      throw DownloadFailure(reason: String(describing: error))
     }
-    task.resume()
-    guard outcome.done.wait(timeout: .now() + deadline) == .success else {
-      task.cancel()
-      throw DownloadFailure(reason: "no answer within \(Int(deadline.rounded(.up))) s")
-    }
-    let (data, response, error) = outcome.get()
-    if let error { throw DownloadFailure(reason: error.localizedDescription) }
-    guard let response else { throw DownloadFailure(reason: "not an HTTP response") }
-    switch response.statusCode {
+    switch response.status {
     case 304:
       return .notModified
     case 200:
-      let body = data ?? Data()
-      if let announced = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
-        announced != body.count
+      if let announced = response.headers["content-length"].flatMap(Int.init),
+        announced != response.body.count
       {
-        throw DownloadFailure(reason: "the body ended after \(body.count) of \(announced) bytes")
+        throw DownloadFailure(reason: "the body ended after \(response.body.count) of \(announced) bytes")
       }
-      return .body(body, etag: response.value(forHTTPHeaderField: "ETag"))
+      return .body(response.body, etag: response.headers["etag"])
     default:
-      throw DownloadFailure(reason: "HTTP \(response.statusCode)")
-    }
-  }
-
-  /// Where the session's thread leaves the answer for the waiting caller.
-  private final class Outcome: @unchecked Sendable {
-    let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var value: (Data?, HTTPURLResponse?, (any Error)?) = (nil, nil, nil)
-
-    func set(data: Data?, response: HTTPURLResponse?, error: (any Error)?) {
-      lock.lock()
-      value = (data, response, error)
-      lock.unlock()
-      done.signal()
-    }
-
-    func get() -> (Data?, HTTPURLResponse?, (any Error)?) {
-      lock.lock()
-      defer { lock.unlock() }
-      return value
+      throw DownloadFailure(reason: "HTTP \(response.status)")
     }
   }
 }

@@ -150,7 +150,9 @@ extension Vault {
     }
     let url =
       context.environment["SAVEVAULT_MANIFEST_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.manifestURL
-    let copy = ManifestCopy(url: url, file: paths.cacheDirectory + "/manifest.yaml")
+    let copy = ManifestCopy(
+      url: url, file: paths.cacheDirectory + "/manifest.yaml",
+      certificates: CertificateBundle.choose(environment: context.environment))
     let (outcome, games) = copy.refresh(refresh, now: now)
     if case .failed(let reason) = outcome {
       context.log.verbose("manifest download from '\(url)' failed: \(reason)")
@@ -179,7 +181,8 @@ extension Vault {
   /// The cached copy of a manifest downloaded from `url` (not SaveVault's own copy).
   private func cachedCopy(of url: String) -> ManifestCopy {
     ManifestCopy(
-      url: url, file: paths.cacheDirectory + "/manifest-" + SHA256.hex(of: url).prefix(16) + ".yaml")
+      url: url, file: paths.cacheDirectory + "/manifest-" + SHA256.hex(of: url).prefix(16) + ".yaml",
+      certificates: CertificateBundle.choose(environment: context.environment))
   }
 
   private static func reason(_ outcome: ManifestCopy.Outcome) -> String {

@@ -1,9 +1,6 @@
 import CLibCrypto
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +9,7 @@ import Foundation
 
 /// A container in an S3-compatible bucket: archives at `<prefix>/<game>/<name>`.
 ///
-/// Spoken natively (SigV4 over URLSession). Uploads are packed to a local temporary file, then
+/// Spoken natively (SigV4 over libcurl). Uploads are packed to a local temporary file, then
 /// stored with one PUT (with Content-MD5 and a signed SHA-256) or, above `multipartThreshold`,
 /// a multipart upload sent while the file is still being written (one part in memory at a
 /// time, aborted on failure; uploads that a killed run left behind are aborted later), and
@@ -36,22 +33,12 @@ public final class S3Container: Container, @unchecked Sendable {
   var progress: @Sendable (ProgressEvent) -> Void = { _ in }
   /// Points where an upload may stop (`Context.checkpoint`): a failed checkpoint aborts it.
   var checkpoint: @Sendable (String) throws -> Void = { _ in }
-  /// Archives above this size are sent in parts. Each request's body is held in memory while
-  /// it is sent (the HTTP client copies it), so the threshold is no larger than a part.
+  /// Archives above this size are sent in parts (which start going out while the archive is
+  /// still being written), no larger than a part.
   var multipartThreshold: Int64 = 5 << 20
   /// The size of the first 2,000 parts (S3's smallest allowed; `partRange`).
   var partSize: Int64 = 5 << 20
   static let staleUploadMs: Int64 = 3_600_000
-
-  /// The HTTP client copies each request body into a buffer of its own, a part's size, on
-  /// whichever thread sends it. By default glibc keeps such buffers in per-thread arenas once
-  /// freed (several parts' worth of memory over an upload); from 1 MiB up they are mapped and
-  /// returned to the system when freed instead. Process-wide, set once.
-  static let returnsLargeBuffers: Void = {
-    #if canImport(Glibc)
-      _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
-    #endif
-  }()
 
   private let scheme: String
   private let host: String
@@ -59,11 +46,14 @@ public final class S3Container: Container, @unchecked Sendable {
   private let isPathStyle: Bool
 
   /// Throws `ContainerSetupError.unusableEndpoint` for an endpoint that is not http(s), or
-  /// plain HTTP to another machine unless `allowsInsecureHTTP`.
+  /// plain HTTP to another machine unless `allowsInsecureHTTP`. HTTPS checks the server
+  /// against `certificates`. Nothing is loaded or connected until the first request.
   public init(
     bucket: String, prefix: String, endpoint: String? = nil, region: String = "us-east-1",
     allowsInsecureHTTP: Bool = false, credentials: AWSCredentials, displayName: String,
-    clock: @escaping @Sendable () -> Int64, retry: RetryPolicy = RetryPolicy(), idleTimeout: TimeInterval = 20
+    clock: @escaping @Sendable () -> Int64, retry: RetryPolicy = RetryPolicy(),
+    idleTimeout: TimeInterval = 20,
+    certificates: CertificateBundle = .choose(environment: [:])
   ) throws(ContainerSetupError) {
     self.bucket = bucket
     self.prefix = prefix
@@ -72,8 +62,7 @@ public final class S3Container: Container, @unchecked Sendable {
     self.credentials = credentials
     self.displayName = displayName
     self.clock = clock
-    self.http = HTTPClient(idleTimeout: idleTimeout, retry: retry)
-    _ = Self.returnsLargeBuffers
+    self.http = HTTPClient(idleTimeout: idleTimeout, retry: retry, certificates: certificates)
     if let endpoint {
       guard let url = URL(string: endpoint), let scheme = url.scheme?.lowercased(), let host = url.host,
         scheme == "http" || scheme == "https"
@@ -198,7 +187,7 @@ public final class S3Container: Container, @unchecked Sendable {
     let key = keyPrefix(game: game) + name
     let path = try StagedArchive.emptyFile(prefix: "savevault-s3-")
     defer { unlink(path) }
-    let response = try request("GET", key: key, downloadTo: URL(fileURLWithPath: path))
+    let response = try request("GET", key: key, downloadTo: path)
     try expectSuccess(response, name: name)
     if let size = response.headers["content-length"].flatMap({ Int64($0) }) {
       progress(ProgressEvent(phase: .downloading, done: size, total: size))
@@ -266,11 +255,11 @@ public final class S3Container: Container, @unchecked Sendable {
   /// Signs and sends one request (re-signed on each retry).
   func request(
     _ method: String, key: String?, query: [(String, String)] = [], headers extra: [(String, String)] = [],
-    payloadHash: String = SHA256.hex(of: ""), body: HTTPBody = .none, downloadTo: URL? = nil
+    payloadHash: String = SHA256.hex(of: ""), body: HTTPBody = .none, downloadTo: String? = nil
   ) throws -> HTTPResponse {
     let path = isPathStyle ? "/" + bucket + (key.map { "/" + $0 } ?? "") : "/" + (key ?? "")
     let hostHeader = port.map { "\(host):\($0)" } ?? host
-    let make = { () throws -> URLRequest in
+    let make = { () throws -> HTTPRequest in
       let amzDate = SigV4.amzDate(epochMs: self.clock())
       var headers =
         [("host", hostHeader), ("x-amz-date", amzDate), ("x-amz-content-sha256", payloadHash)] + extra
@@ -283,21 +272,23 @@ public final class S3Container: Container, @unchecked Sendable {
       let text =
         "\(self.scheme)://\(hostHeader)\(SigV4.encode(path, keepSlash: true))"
         + (queryText.isEmpty ? "" : "?" + queryText)
-      guard let url = URL(string: text) else {
+      guard URL(string: text) != nil else {
         throw ContainerError.transferFailed(
           container: self.displayName, name: key ?? "", reason: "cannot form a URL")
       }
-      var request = URLRequest(url: url)
-      request.httpMethod = method
-      for (name, value) in headers where name != "host" { request.setValue(value, forHTTPHeaderField: name) }
-      request.setValue(authorization, forHTTPHeaderField: "Authorization")
-      return request
+      // libcurl sends Host from the URL, as signed.
+      let sent = headers.filter { $0.0 != "host" } + [("Authorization", authorization)]
+      return HTTPRequest(method: method, url: text, headers: sent)
     }
     do {
       return try http.send(make, body: body, downloadTo: downloadTo)
     } catch let error as HTTPTransportError {
       throw ContainerError.unavailable(
         container: displayName, reason: "cannot reach \(scheme)://\(hostHeader): \(error.description)")
+    } catch let error as LibCurlUnavailable {
+      throw ContainerError.unavailable(container: displayName, reason: error.description)
+    } catch let error as HTTPBodyUnreadable {
+      throw ArchiveError.unreadable(path: "the archive being uploaded", reason: error.reason)
     }
   }
 

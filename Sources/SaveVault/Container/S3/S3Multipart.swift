@@ -54,10 +54,10 @@ extension S3Container {
   /// Stores a large archive in parts while it is still being written; aborts the upload on
   /// any failure (the writer's included), so that nothing is left half-made under the name.
   ///
-  /// One part at a time is sent, from memory (the HTTP client copies the request body it is
-  /// given: a part is mapped from the archive and copied once, never written to another file);
-  /// meanwhile the next part is hashed on another thread (SHA-256 for the signature, MD5 for
-  /// Content-MD5, in one read) as soon as the writer has written it. Memory is then one part.
+  /// One part at a time is sent, read from the archive as it goes out (never copied to another
+  /// file or held whole in memory); meanwhile the next part is hashed on another thread
+  /// (SHA-256 for the signature, MD5 for Content-MD5, in one read) as soon as the writer has
+  /// written it.
   func multipartUpload(key: String, name: String, archive: GrowingArchive, metadata: [(String, String)])
     throws
   {
