@@ -24,6 +24,7 @@ maximum resident set size from `/usr/bin/time -v`. Run from anywhere after
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -83,10 +84,33 @@ def peak_kib(cmd, env, setup=None):
     return None
 
 
+# The most each ratio may be, by (shape at scale 1, row); rows without one print "–".
+TARGETS = {
+    ("small", "status"): 0.75,
+    ("small", "unchanged backup"): 0.75,
+    ("small", "backup --force"): 2.0,
+    ("typical", "backup --force"): 1.10,
+    ("many", "backup --force"): 1.10,
+    ("large", "backup --force"): 1.10,
+    ("many", "backup --force (durable ref)"): 1.0,
+    ("many", "unchanged backup"): 0.10,
+    ("large", "unchanged backup"): 0.10,
+    ("large", "restore --latest (durable ref)"): 1.25,
+    ("many", "restore --latest (durable ref)"): 1.25,
+    ("mixed", "restore --latest (durable ref)"): 1.25,
+    ("typical", "status, archives (vs rclone lsjson)"): 0.5,
+    ("large", "S3 upload (rclone serve s3)"): 1.10,
+}
+
+
 def row(label, what, ours, ref, mem=None):
     a, b = statistics.median(ours) * 1000, statistics.median(ref) * 1000
     mem_text = f"{mem / 1024:.0f}" if mem else ""
-    print(f"| {label} | {what} | {a:.1f} | {b:.1f} | {a / b:.2f} | {mem_text} |", flush=True)
+    target = TARGETS.get((label, re.sub(r"^status, \d+ archives", "status, archives", what)))
+    met = "–" if target is None else ("yes" if a / b <= target else "no")
+    target_text = "–" if target is None else f"≤ {target:.2f}×"
+    print(f"| {label} | {what} | {a:.1f} | {b:.1f} | {a / b:.2f} | {target_text} | {met} | {mem_text} |",
+          flush=True)
 
 
 def generate(path, shape, scale):
@@ -151,7 +175,7 @@ def status_row(work, env, sv, count, runs):
     `rclone lsjson` of that folder."""
     rclone = shutil.which("rclone")
     if not rclone:
-        print(f"| typical | status, {count} archives | skipped: no rclone on PATH |  |  |  |", flush=True)
+        print(f"| typical | status, {count} archives | skipped: no rclone on PATH |  |  |  |  |  |", flush=True)
         return
     game = "archives"
     save = f"{work}/{game}/{game}"
@@ -178,7 +202,7 @@ def s3_row(work, env, bin_path, runs, scale):
     import socket
     rclone = shutil.which("rclone")
     if not rclone:
-        print("| large | S3 upload | skipped: no rclone on PATH |  |  |  |", flush=True)
+        print("| large | S3 upload | skipped: no rclone on PATH |  |  |  |  |  |", flush=True)
         return
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -251,8 +275,8 @@ def main():
     sv = [args.bin, "--quiet"]
     print(f"timer: {'hyperfine' if HYPERFINE else 'python'}; {runs} alternating rounds per row, medians",
           flush=True)
-    print("| shape | what | savevault ms | reference ms | ratio | peak RSS MiB |")
-    print("| --- | --- | --- | --- | --- | --- |", flush=True)
+    print("| shape | what | savevault ms | reference ms | ratio | target | met? | peak RSS MiB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |", flush=True)
     try:
         for shape in shapes:
             for scale in scales:

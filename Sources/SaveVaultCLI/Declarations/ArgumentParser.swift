@@ -45,22 +45,34 @@ enum ArgumentParser {
     return .run(try command.init(try command.declaration.parse(split)), split.global)
   }
 
-  /// Every option any command declares, by name.
-  static let known: [String: Option] = {
-    let all = Commands.all.flatMap { $0.declaration.acceptedOptions }
-    return Dictionary(all.map { ($0.name, $0) }) { first, _ in first }
-  }()
+  /// Options by name and by letter (`-q`).
+  struct OptionTable {
+    var byName: [String: Option]
+    var byLetter: [Character: Option]
 
-  /// The options spelt with one letter (`-q`), by letter.
-  static let shorts: [Character: Option] = Dictionary(
-    known.values.compactMap { option in option.short.map { ($0, option) } }
-  ) { first, _ in first }
+    init(_ options: [Option]) {
+      byName = Dictionary(options.map { ($0.name, $0) }) { first, _ in first }
+      byLetter = Dictionary(options.compactMap { option in option.short.map { ($0, option) } }) { first, _ in
+        first
+      }
+    }
+  }
+
+  /// Every option any command declares. Made only when a word is not the command's own or a
+  /// global option (to name the command it belongs to in the error): making every command's
+  /// declaration costs a short command a noticeable part of its run.
+  static let known = OptionTable(Commands.all.flatMap { $0.declaration.acceptedOptions })
+
+  /// The options every command takes, for words before the command.
+  static let global = OptionTable(GlobalOptions.declared)
 
   /// Sorts `words` into the command, options with their values, plain words and what follows
   /// `--`. Throws for an option no command has, a missing value, and a value given to a flag.
   static func split(_ words: [String]) throws(UsageError) -> Words {
     var result = Words()
     var index = 0
+    // The command's own options once its name has been read, the global ones before.
+    var accepted = global
     while index < words.count {
       let word = words[index]
       index += 1
@@ -78,15 +90,24 @@ enum ArgumentParser {
           inlineValue = String(name[name.index(after: equals)...])
           name = String(name[..<equals])
         }
-      } else if word.hasPrefix("-"), word.count == 2, let option = shorts[word.last ?? " "] {
+      } else if word.hasPrefix("-"), word.count == 2,
+        let option = accepted.byLetter[word.last ?? " "] ?? known.byLetter[word.last ?? " "]
+      {
         name = option.name
       } else if word.hasPrefix("-") && word.count > 1 {
         throw UsageError(message: "unknown option '\(word)'", command: hint)
       } else {
-        if result.command == nil { result.command = word } else { result.positionals.append(word) }
+        if result.command == nil {
+          result.command = word
+          if let command = Commands.named(word) {
+            accepted = OptionTable(command.declaration.acceptedOptions)
+          }
+        } else {
+          result.positionals.append(word)
+        }
         continue
       }
-      guard let option = known[name] else {
+      guard let option = accepted.byName[name] ?? known.byName[name] else {
         throw UsageError(message: "unknown option '--\(name)'", command: hint)
       }
       var value: String?
