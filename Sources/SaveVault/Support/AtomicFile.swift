@@ -12,34 +12,52 @@ enum AtomicFile {
   /// Writes `data` to `path` (mode 0600), creating parent folders (0700). Throws
   /// `AtomicFileError`; the old content, if any, is then left as it was.
   static func write(_ data: Data, to path: String) throws(AtomicFileError) {
-    let folder = (path as NSString).deletingLastPathComponent
+    try write([(data, path)])
+  }
+
+  /// Writes several files of one folder, each as `write(_:to:)` does, with fewer flushes: every
+  /// temporary file is written before any is flushed (on a journalling filesystem the first
+  /// flush commits them all), they are renamed in the order given, and the folder is flushed
+  /// once after the last rename. A crash leaves each file old or new; the renames are not
+  /// separated by flushes, so a caller must accept any mix of them (only the order of the
+  /// renames themselves is kept where the filesystem keeps it).
+  static func write(_ files: [(data: Data, path: String)]) throws(AtomicFileError) {
+    guard let folder = files.first.map({ ($0.path as NSString).deletingLastPathComponent }) else { return }
     do {
       try FileManager.default.createDirectory(
         atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
       throw AtomicFileError(path: folder, reason: "cannot create it: \(error.localizedDescription)")
     }
-    let fd: Int32
-    let temporary: String
-    do {
-      (fd, temporary) = try Platform.makeTemporaryFile(prefix: path + ".tmp-")
-    } catch {
-      throw AtomicFileError(path: path, reason: Platform.describe(errno: error.code))
-    }
-    var isDone = false
+    var written: [(fd: Int32, temporary: String, path: String)] = []
+    var renamed = 0
     defer {
-      if !isDone { unlink(temporary) }
+      for file in written {
+        close(file.fd)
+      }
+      for file in written.dropFirst(renamed) { unlink(file.temporary) }
     }
-    let failure = data.withUnsafeBytes { Platform.writeAll(fd, $0) }
-    if let code = failure ?? (fsync(fd) == 0 ? nil : errno) {
-      close(fd)
-      throw AtomicFileError(path: path, reason: Platform.describe(errno: code))
+    for (data, path) in files {
+      let (fd, temporary): (Int32, String)
+      do {
+        (fd, temporary) = try Platform.makeTemporaryFile(prefix: path + ".tmp-")
+      } catch {
+        throw AtomicFileError(path: path, reason: Platform.describe(errno: error.code))
+      }
+      written.append((fd, temporary, path))
+      if let code = data.withUnsafeBytes({ Platform.writeAll(fd, $0) }) {
+        throw AtomicFileError(path: path, reason: Platform.describe(errno: code))
+      }
     }
-    close(fd)
-    guard rename(temporary, path) == 0 else {
-      throw AtomicFileError(path: path, reason: Platform.describe(errno: errno))
+    for file in written where fsync(file.fd) != 0 {
+      throw AtomicFileError(path: file.path, reason: Platform.describe(errno: errno))
     }
-    isDone = true
+    for file in written {
+      guard rename(file.temporary, file.path) == 0 else {
+        throw AtomicFileError(path: file.path, reason: Platform.describe(errno: errno))
+      }
+      renamed += 1
+    }
     try? Platform.syncDirectory(folder)
   }
 }

@@ -217,7 +217,7 @@ struct AgreementStore {
   }
 
   /// Writes the index, then the record, each atomically (the record names the agreement, so it
-  /// goes last).
+  /// is renamed last).
   func save(_ record: Agreement, index: [AgreedFile]) throws {
     var text: [UInt8] = []
     text.reserveCapacity(index.count * 128)
@@ -242,8 +242,12 @@ struct AgreementStore {
       text.append(0x0A)
     }
     let base = base(game: record.game, container: record.container)
-    try AtomicFile.write(Data(text), to: base + ".index")
-    try AtomicFile.write(JSONEncoder.stable.encode(record), to: base + ".json")
+    // One flush of the ledger folder for both. Should a crash keep only one of the renames,
+    // the next run finds either a new index with the old record (as a crash between two
+    // separate writes always could), or a new record with the old index, which is still right:
+    // the record's own metadata digest decides first, and the index's hashes are reused only
+    // for files whose metadata it still matches.
+    try AtomicFile.write([(Data(text), base + ".index"), (JSONEncoder.stable.encode(record), base + ".json")])
   }
 
   /// Rewrites the record alone, keeping the index (for notes about the same agreement).
