@@ -175,3 +175,19 @@ struct PlayerWorldRestoreTests {
     #expect(FileManager.default.contents(atPath: save + "/slot.sav") == Data("v3".utf8))
   }
 }
+
+@Suite("The kernel's mount table, read as bytes")
+struct MountTableTests {
+  @Test("each line's fifth field, with octal escapes undone and other backslashes kept")
+  func mountPoints() {
+    let table = """
+      22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda1 rw
+      61 22 179:1 / /run/media/deck/SD\\040Card rw,nosuid shared:33 - ext4 /dev/mmcblk0p1 rw
+      62 22 0:50 / /mnt/odd\\name\\1 rw - tmpfs tmpfs rw
+      63 22 0:51 / /mnt/\\303\\251t\\303\\251 rw - tmpfs tmpfs rw
+      """
+    #expect(
+      Platform.mountPoints(inTable: Data(table.utf8))
+        == ["/", "/run/media/deck/SD Card", "/mnt/odd\\name\\1", "/mnt/été"])
+  }
+}

@@ -108,11 +108,31 @@ enum Platform {
   }
 
   /// The folders things are mounted on, from the kernel's table (nil where there is none).
+  /// Read as bytes: `status` reads the table before every game launch, and splitting it as
+  /// Swift strings cost more than the rest of the check.
   static func mountPoints() -> [String]? {
-    guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
-    return table.split(separator: "\n").compactMap { line in
-      let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-      return fields.count > 4 ? unescapeMountField(fields[4]) : nil
+    FileManager.default.contents(atPath: "/proc/self/mountinfo").map(mountPoints(inTable:))
+  }
+
+  /// The mount points (fifth field of each line) of a `mountinfo` table.
+  static func mountPoints(inTable table: Data) -> [String] {
+    let space = UInt8(ascii: " ")
+    let newline = UInt8(ascii: "\n")
+    return table.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [String] in
+      var points: [String] = []
+      var field = 0
+      var start = 0
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        guard byte == space || byte == newline else { continue }
+        // The fifth field of each line is the mount point.
+        if field == 4 {
+          points.append(unescapeMountField(UnsafeRawBufferPointer(rebasing: bytes[start..<index])))
+        }
+        field = byte == newline ? 0 : field + 1
+        start = index + 1
+      }
+      return points
     }
   }
 
@@ -130,18 +150,19 @@ enum Platform {
   }
 
   /// A mount table field with its octal escapes (`\040` for a space) undone.
-  private static func unescapeMountField(_ field: Substring) -> String {
-    guard field.contains("\\") else { return String(field) }
+  private static func unescapeMountField(_ field: UnsafeRawBufferPointer) -> String {
+    let backslash = UInt8(ascii: "\\")
+    guard field.contains(backslash) else { return String(decoding: field, as: UTF8.self) }
     var bytes: [UInt8] = []
-    var utf8 = Array(field.utf8)[...]
-    while let byte = utf8.popFirst() {
-      if byte == UInt8(ascii: "\\"), utf8.count >= 3,
-        let value = UInt8(String(decoding: utf8.prefix(3), as: UTF8.self), radix: 8)
-      {
-        bytes.append(value)
-        utf8 = utf8.dropFirst(3)
+    var index = 0
+    while index < field.count {
+      let digits = index + 3 < field.count ? Array(field[(index + 1)...(index + 3)]) : []
+      if field[index] == backslash, digits.count == 3, digits.allSatisfy({ (0x30...0x37).contains($0) }) {
+        bytes.append(digits.reduce(0) { $0 &* 8 &+ ($1 - 0x30) })
+        index += 4
       } else {
-        bytes.append(byte)
+        bytes.append(field[index])
+        index += 1
       }
     }
     return String(decoding: bytes, as: UTF8.self)

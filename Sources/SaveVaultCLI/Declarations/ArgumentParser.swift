@@ -45,17 +45,15 @@ enum ArgumentParser {
     return .run(try command.init(try command.declaration.parse(split)), split.global)
   }
 
-  /// Options by name and by letter (`-q`).
+  /// Options looked up by name and by letter (`-q`): a few dozen at most, so a plain search,
+  /// which costs a short command less than making a dictionary type's metadata.
   struct OptionTable {
-    var byName: [String: Option]
-    var byLetter: [Character: Option]
+    var options: [Option]
 
-    init(_ options: [Option]) {
-      byName = Dictionary(options.map { ($0.name, $0) }) { first, _ in first }
-      byLetter = Dictionary(options.compactMap { option in option.short.map { ($0, option) } }) { first, _ in
-        first
-      }
-    }
+    init(_ options: [Option]) { self.options = options }
+
+    func named(_ name: String) -> Option? { options.first { $0.name == name } }
+    func lettered(_ letter: Character) -> Option? { options.first { $0.short == letter } }
   }
 
   /// Every option any command declares. Made only when a word is not the command's own or a
@@ -91,7 +89,7 @@ enum ArgumentParser {
           name = String(name[..<equals])
         }
       } else if word.hasPrefix("-"), word.count == 2,
-        let option = accepted.byLetter[word.last ?? " "] ?? known.byLetter[word.last ?? " "]
+        let option = accepted.lettered(word.last ?? " ") ?? known.lettered(word.last ?? " ")
       {
         name = option.name
       } else if word.hasPrefix("-") && word.count > 1 {
@@ -107,7 +105,7 @@ enum ArgumentParser {
         }
         continue
       }
-      guard let option = accepted.byName[name] ?? known.byName[name] else {
+      guard let option = accepted.named(name) ?? known.named(name) else {
         throw UsageError(message: "unknown option '--\(name)'", command: hint)
       }
       var value: String?
