@@ -8,12 +8,4 @@
 #include <openssl/sha.h>
 #include <openssl/md5.h>
 
-/* mallopt, to have glibc return large freed buffers to the system (S3Container). */
-#if defined(__linux__)
-#include <features.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-#endif
-
 #endif

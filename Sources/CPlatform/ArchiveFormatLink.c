@@ -12,6 +12,12 @@
 #include <archive_entry.h>
 #include <errno.h>
 
+// The helper's signature is libarchive's own, unchanged since it appeared in 3.6.0; a major
+// version may change it, so the build stops there to have it checked.
+#if ARCHIVE_VERSION_NUMBER >= 4000000
+#error "check __archive_write_entry_filetype_unsupported's signature in this libarchive"
+#endif
+
 void __archive_write_entry_filetype_unsupported(struct archive *a, struct archive_entry *entry,
                                                 const char *format) {
   archive_set_error(a, EILSEQ, "%s: the %s format cannot hold this type of file",

@@ -1,6 +1,7 @@
 #include "LibCurl.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -52,6 +53,11 @@ static void load(void) {
       return;
     }
   }
+  // With CURLOPT_NOSIGNAL set, libcurl leaves SIGPIPE alone, and a server closing a TLS
+  // connection while a body is being sent would kill the process without a word (older libcurl
+  // and TLS libraries write to the socket without MSG_NOSIGNAL). Only a command that speaks
+  // HTTP gets here; the write then fails with EPIPE and is reported.
+  signal(SIGPIPE, SIG_IGN);
   // Not thread-safe in older libcurl: done here, once, before any handle exists.
   CURLcode code = curl.global_init(CURL_GLOBAL_DEFAULT);
   if (code != CURLE_OK) {

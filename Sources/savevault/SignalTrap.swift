@@ -23,8 +23,9 @@ final class SignalTrap: Sendable {
 
   private init() {}
 
-  /// Installs the handling for this process. Call once, first thing: the signals are blocked
-  /// in every thread started afterwards and reach only the dispatch sources.
+  /// Installs the handling for this process. Call once, before any other thread starts and
+  /// before anything is written (`main` does, as a command is about to run): the signals are
+  /// blocked in every thread started afterwards and reach only the dispatch sources.
   static func install() -> SignalTrap {
     let trap = SignalTrap()
     var blocked = sigset_t()

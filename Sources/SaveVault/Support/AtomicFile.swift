@@ -15,14 +15,15 @@ enum AtomicFile {
     try write([(data, path)])
   }
 
-  /// Writes several files of one folder, each as `write(_:to:)` does, with fewer flushes: every
-  /// temporary file is written before any is flushed (on a journalling filesystem the first
-  /// flush commits them all), they are renamed in the order given, and the folder is flushed
-  /// once after the last rename. A crash leaves each file old or new; the renames are not
-  /// separated by flushes, so a caller must accept any mix of them (only the order of the
-  /// renames themselves is kept where the filesystem keeps it).
+  /// Writes several files of one folder, each as `write(_:to:)` does and in the order given (a
+  /// crash leaves a prefix of them new), with fewer flushes: every temporary file is written
+  /// before any is flushed, so that on a journalling filesystem the first flush commits them
+  /// all and the others find nothing left to wait for.
   static func write(_ files: [(data: Data, path: String)]) throws(AtomicFileError) {
     guard let folder = files.first.map({ ($0.path as NSString).deletingLastPathComponent }) else { return }
+    precondition(
+      files.allSatisfy { ($0.path as NSString).deletingLastPathComponent == folder },
+      "AtomicFile.write: files of one folder only")
     do {
       try FileManager.default.createDirectory(
         atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -57,8 +58,9 @@ enum AtomicFile {
         throw AtomicFileError(path: file.path, reason: Platform.describe(errno: errno))
       }
       renamed += 1
+      // Each rename is durable before the next is made: the order is the callers' guarantee.
+      try? Platform.syncDirectory(folder)
     }
-    try? Platform.syncDirectory(folder)
   }
 }
 

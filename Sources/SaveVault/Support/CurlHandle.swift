@@ -23,6 +23,10 @@ final class CurlHandle {
     var idle: TimeInterval?
     /// Seconds for the whole request; nil: no limit.
     var total: TimeInterval?
+    /// Whether a redirect to another HTTP or HTTPS address is followed (at most 5). Never for
+    /// S3, whose signed requests must not go elsewhere; the manifest carries no credentials
+    /// and may be published behind one (a release download).
+    var followsRedirects = false
   }
 
   private let handle: UnsafeMutableRawPointer
@@ -69,7 +73,12 @@ final class CurlHandle {
       let options = Options(handle: handle)
       options.set(CURLOPT_URL, request.url)
       options.set(CURLOPT_NOSIGNAL, 1)  // no alarm() for name lookups: signals are the program's
-      options.set(CURLOPT_FOLLOWLOCATION, 0)
+      options.set(CURLOPT_FOLLOWLOCATION, limits.followsRedirects ? 1 : 0)
+      if limits.followsRedirects {
+        options.set(CURLOPT_MAXREDIRS, 5)
+        options.set(CURLOPT_REDIR_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
+      }
+      options.set(CURLOPT_USERAGENT, "savevault/\(BuildInfo.version)")
       options.set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(limits.connect))
       if let idle = limits.idle {
         // Less than one byte a second for `idle` seconds: nothing moves any more.

@@ -1,3 +1,4 @@
+import CPlatform
 import Foundation
 
 #if canImport(Glibc)
@@ -232,17 +233,25 @@ enum Platform {
   /// other programs left unflushed on that filesystem: still one wait, where a commit per file
   /// already costs more for a save of a few dozen files. False where there is no `syncfs` or
   /// it fails (a write error since the last flush, on Linux 5.8 and later): then `syncEach`
-  /// flushes what must be durable and says what failed.
+  /// flushes what must be durable and says what failed. False as well on any filesystem not
+  /// known to make `syncfs` as durable as `fsync`: FUSE mounts (NTFS and exFAT drives through
+  /// ntfs-3g, sshfs) answer it without flushing anything, and vfat writes without flushing the
+  /// disk's cache.
   static func syncFilesystem(containing path: String) -> Bool {
     #if os(Linux)
       let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
       guard fd >= 0 else { return false }
       defer { close(fd) }
+      guard syncfsIsDurable.contains(Int64(savevault_filesystem_type(fd))) else { return false }
       return linuxSyncfs(fd) == 0
     #else
       return false
     #endif
   }
+
+  /// The filesystems (`statfs` magic numbers) whose `syncfs` flushes data, entries and the
+  /// disk's cache as `fsync` does: ext2/3/4, btrfs, XFS, F2FS, and tmpfs (nothing to flush).
+  static let syncfsIsDurable: Set<Int64> = [0xEF53, 0x9123_683E, 0x5846_5342, 0xF2F5_2010, 0x0102_1994]
 
   /// Flushes a freshly written tree one entry at a time: `fsync` of each file (`files`,
   /// relative to `root`), then of each folder (`folders`) deepest first, then of `root` (a

@@ -242,11 +242,8 @@ struct AgreementStore {
       text.append(0x0A)
     }
     let base = base(game: record.game, container: record.container)
-    // One flush of the ledger folder for both. Should a crash keep only one of the renames,
-    // the next run finds either a new index with the old record (as a crash between two
-    // separate writes always could), or a new record with the old index, which is still right:
-    // the record's own metadata digest decides first, and the index's hashes are reused only
-    // for files whose metadata it still matches.
+    // Both written before either is flushed (one journal commit for the two), the record
+    // renamed in last.
     try AtomicFile.write([(Data(text), base + ".index"), (JSONEncoder.stable.encode(record), base + ".json")])
   }
 

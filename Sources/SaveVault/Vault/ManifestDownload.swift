@@ -27,7 +27,8 @@ enum ManifestDownload {
     do {
       let handle = try CurlHandle(certificates: certificates)
       response = try handle.perform(
-        request, body: .none, limits: CurlHandle.Limits(connect: deadline, idle: nil, total: deadline))
+        request, body: .none,
+        limits: CurlHandle.Limits(connect: deadline, idle: nil, total: deadline, followsRedirects: true))
     } catch let error as HTTPTransportError {
       throw DownloadFailure(
         reason: error.isTimeout ? "no answer within \(Int(deadline.rounded(.up))) s" : error.description)
