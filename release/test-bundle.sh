@@ -207,10 +207,16 @@ as_player env "${keys[@]}" AWS_ENDPOINT_URL="http://127.0.0.1:$http_port" saveva
 [ "$code" -eq 4 ] || fail "S3 without libcurl: exit $code, not 4: $(cat "$work/out")"
 grep -q 'libcurl.so.4' "$work/out" && grep -q 'libcurl4' "$work/out" ||
   fail "S3 without libcurl does not say what to install: $(cat "$work/out")"
+code=0
+as_player env "${keys[@]}" AWS_ENDPOINT_URL="http://127.0.0.1:$http_port" savevault doctor \
+  --save-dir /home/player/saves/s3-game --container s3://saves/player >"$work/out" 2>&1 || code=$?
+[ "$code" -eq 4 ] || fail "doctor without libcurl: exit $code, not 4: $(cat "$work/out")"
+grep -q 'fix: install libcurl' "$work/out" ||
+  fail "doctor without libcurl does not give installing it as the fix: $(cat "$work/out")"
 as_player savevault status --save-dir /home/player/saves/folder-game --container /home/player/cloud \
   >"$work/out" 2>&1 || fail "a folder container without libcurl: $(cat "$work/out")"
 mv "$root$curl_lib.away" "$root$curl_lib"
-ok "without libcurl, an S3 container exits 4 naming the package; a folder container works"
+ok "without libcurl, an S3 container exits 4 naming the package (doctor's fix too); a folder container works"
 
 # Uninstall: what install.sh wrote is gone; the player's saves, config and backups stay, and
 # nothing else was made in the home folder.

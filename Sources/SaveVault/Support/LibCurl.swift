@@ -17,7 +17,11 @@ struct LibCurlUnavailable: Error, Equatable, Sendable, CustomStringConvertible {
   /// The loader's words (or the function the library lacks).
   var reason: String
 
-  var description: String {
-    "savevault speaks HTTP through libcurl.so.4, which cannot be loaded (\(reason)): install libcurl (the package libcurl4 on Debian and Ubuntu, libcurl on Fedora, curl on Arch)"
-  }
+  /// The words that name this failure in a message it was wrapped into (doctor looks for them).
+  static let marker = "libcurl.so.4, which cannot be loaded"
+  /// What to install, by distribution.
+  static let remedy =
+    "install libcurl (the package libcurl4 on Debian and Ubuntu, libcurl on Fedora, curl on Arch)"
+
+  var description: String { "savevault speaks HTTP through \(Self.marker) (\(reason)): \(Self.remedy)" }
 }

@@ -225,6 +225,9 @@ extension Vault {
         "credentials", url, .problem, "\(credentialSource()), refused: \(text)",
         fix: "check the key pair (and its permissions on the bucket)", area: .container)
     }
+    if isS3 && text.contains(LibCurlUnavailable.marker) {
+      return DoctorCheck("container", url, .problem, text, fix: LibCurlUnavailable.remedy, area: .container)
+    }
     if isS3 && (text.contains("certificate") || text.contains("SSL")) {
       return DoctorCheck(
         "certificates", url, .problem, text,
