@@ -173,16 +173,8 @@ final class CurlHandle {
     func set(_ option: CURLoption, _ text: String) {
       keep(savevault_curl_setopt_pointer(handle, option, text))
     }
+    /// Any pointer (typed ones convert to a raw pointer as they are passed).
     func set(_ option: CURLoption, pointer: UnsafeRawPointer?) {
-      keep(savevault_curl_setopt_pointer(handle, option, pointer))
-    }
-    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) {
-      keep(savevault_curl_setopt_pointer(handle, option, pointer))
-    }
-    func set(_ option: CURLoption, pointer: UnsafeMutablePointer<curl_slist>?) {
-      keep(savevault_curl_setopt_pointer(handle, option, pointer))
-    }
-    func set(_ option: CURLoption, pointer: UnsafeMutablePointer<CChar>) {
       keep(savevault_curl_setopt_pointer(handle, option, pointer))
     }
     func set(_ option: CURLoption, function: curl_write_callback) {
