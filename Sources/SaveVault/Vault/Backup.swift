@@ -46,7 +46,7 @@ extension Vault {
     let held = try lock(target, purpose: "backup")
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)  // local only: before anything can fail on the network
-    try container.probe()
+    // The game's listing is the first request and proves the container reachable (`sync`).
     try uploadPending(target, to: container)
     // --force is also the way out of a listing that looks incomplete: no assessment, which
     // would refuse it.
@@ -88,7 +88,7 @@ extension Vault {
     }
   }
 
-  /// `backup` with the lock held and the container probed, from what `seen` saw (so that a
+  /// `backup` with the lock held, from what `seen` saw (so that a
   /// sync reads the save and the container once). Without `force`, an unchanged save is not
   /// uploaded, and the log says why one is; with it, `why` is what the log says (nil: the
   /// caller has said it).

@@ -124,10 +124,22 @@ extension Vault {
   /// `checkingListing`: whether a listing that lacks the agreed archive is refused (as
   /// incomplete) rather than believed.
   func look(_ target: Target, container: any Container, checkingListing: Bool) throws -> Seen {
-    let scan = try scanSave(target)
     let record = agreements.load(target)
-    let archives = try listArchives(target, container: container, record: checkingListing ? record : nil)
+    let (scan, archives) = try scanAndList(
+      target, container: container, record: checkingListing ? record : nil)
     return Seen(scan: scan, agreement: record, archives: archives)
+  }
+
+  /// Scans the save folder while the container lists the game's archives (`listArchives`
+  /// with `record`), on another thread: on a remote container the listing is a round trip
+  /// that the scan need not wait for. The scan's error is thrown first.
+  func scanAndList(_ target: Target, container: any Container, record: Agreement?) throws
+    -> (SaveScan?, [StoredArchive])
+  {
+    let listing = Background { [self] in try listArchives(target, container: container, record: record) }
+    let scanned = Result { try scanSave(target) }
+    let archives = Result { try listing.get() }
+    return (try scanned.get(), try archives.get())
   }
 }
 
@@ -216,9 +228,8 @@ extension Vault {
 
   /// Reads the save directory, the container and the agreement, and decides the state.
   func assess(_ target: Target, container: any Container) throws -> Assessment {
-    let scan = try scanSave(target)
     let kept = agreements.load(target)
-    let archives = try listArchives(target, container: container, record: kept)
+    let (scan, archives) = try scanAndList(target, container: container, record: kept)
     let latest = archives.first
     verbose(
       "local: '\(target.saveDirectory)' \(scan.map { $0.isEmpty ? "is empty" : "holds \($0.fileCount) file(s)" } ?? "does not exist"); cloud: \(archives.count) archive(s) in '\(target.containerURL)'"

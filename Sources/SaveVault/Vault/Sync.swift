@@ -43,7 +43,8 @@ extension Vault {
     let held = try lock(target, purpose: phase == .full ? "sync" : "wrap")
     defer { withExtendedLifetime(held) {} }
     recoverInterruptedRestore(target)  // local only: before anything can fail on the network
-    try container.probe()
+    // No separate probe of the container: its listing of the game (in `assess`) is the first
+    // request, and an unreachable container fails it rather than listing nothing.
     let sentPending = try uploadPending(target, to: container)
     let found = try assess(target, container: container)
     var report = SyncReport(game: target.game, state: found.state, action: .none)
