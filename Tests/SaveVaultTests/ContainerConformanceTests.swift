@@ -311,12 +311,7 @@ struct S3SpecificTests {
     let key = container.keyPrefix(game: "g") + ArchiveName(createdMs: 1, device: "killed").description
     let started = try container.request("POST", key: key, query: [("uploads", "")])
     try container.expectSuccess(started, name: key)
-    func openUploads() throws -> [String] {
-      let response = try container.request(
-        "GET", key: nil, query: [("uploads", ""), ("prefix", container.keyPrefix(game: "g"))])
-      try container.expectSuccess(response, name: nil)
-      return XMLNode.parse(response.body)?.all("Upload").compactMap { $0.value("Key") } ?? []
-    }
+    func openUploads() throws -> [String] { try container.openUploads(game: "g") }
     try #require(try openUploads() == [key], "the server does not list multipart uploads")
     // Two hours later, another upload of the game cleans up.
     let later = try S3Container(

@@ -153,10 +153,7 @@ struct CrashRig {
   /// The multipart uploads the bucket holds for this game (S3 only; [] for a folder).
   func openMultipartUploads() throws -> [String] {
     guard let s3 = container as? S3Container else { return [] }
-    let response = try s3.request(
-      "GET", key: nil, query: [("uploads", ""), ("prefix", s3.keyPrefix(game: game))])
-    try #require((200..<300).contains(response.status), "ListMultipartUploads: HTTP \(response.status)")
-    return XMLNode.parse(response.body)?.all("Upload").compactMap { $0.value("Key") } ?? []
+    return try s3.openUploads(game: game)
   }
 
   /// Folder containers: the hidden temporaries in the game's folder.

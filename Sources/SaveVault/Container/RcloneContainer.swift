@@ -7,13 +7,22 @@ import Foundation
 #endif
 
 /// A container on any rclone remote (`rclone:REMOTE:path`), through the rclone binary:
-/// `lsjson` to list, `copyto` then `moveto` to upload (nothing half-made is ever visible under
-/// a `packsave-` name), `copyto` to download, `deletefile` to delete.
+/// `lsjson` to list, `copyto` to upload and download, `deletefile` to delete.
+///
+/// Each rclone process costs tens of milliseconds before it reaches the network, and each of
+/// its requests a round trip, so a step runs one process where it can:
+/// - An upload is one `copyto` that writes a temporary `.partial` file and renames it (rclone
+///   1.63 and later; an older rclone gets `copyto` to a temporary name, then `moveto`), so
+///   nothing half-made is ever visible under a `packsave-` name. `--ignore-existing` with
+///   `--error-on-no-transfer` refuses an existing name in the same process, and rclone checks
+///   the size (and hash, where the remote has one) of what it sent.
+/// - rclone lists a misspelled path of some remotes as `[]` with exit 0, so an empty listing
+///   is trusted only once the root is seen to exist (`lsjson --stat`); a listing with archives
+///   in it proves that by itself. An upload checks the root only when this value has not seen
+///   it yet (an upload always follows a listing in a command).
 ///
 /// rclone runs with a sanitised environment: only what finds its config and remotes, never an
-/// inherited `RCLONE_DRY_RUN` or similar that would turn an upload into a silent no-op. The
-/// root is checked to exist before a listing is trusted, because rclone lists a misspelled
-/// path of some remotes as `[]` with exit 0.
+/// inherited `RCLONE_DRY_RUN` or similar that would turn an upload into a silent no-op.
 public struct RcloneContainer: Container {
   public let displayName: String
   let remote: String
@@ -21,6 +30,24 @@ public struct RcloneContainer: Container {
   let rclone: String
   let environment: [String: String]
   let runner = ProgramRunner()
+  /// What this value has learned by running rclone.
+  private let learned = Learned()
+
+  private final class Learned: @unchecked Sendable {
+    private let lock = NSLock()
+    private var root = false
+    private var lacksPartialUploads = false
+    /// Whether the root was seen to exist.
+    var hasRoot: Bool {
+      get { lock.withLock { root } }
+      set { lock.withLock { root = newValue } }
+    }
+    /// Whether this rclone is older than its temporary-file uploads (1.63).
+    var isOldRclone: Bool {
+      get { lock.withLock { lacksPartialUploads } }
+      set { lock.withLock { lacksPartialUploads = newValue } }
+    }
+  }
 
   /// Throws `ContainerSetupError.missingProgram` when the rclone binary cannot be found.
   public init(remote: String, path: String, displayName: String, environment: [String: String])
@@ -126,16 +153,27 @@ public struct RcloneContainer: Container {
           "'\(remotePath())' does not exist (a misspelled remote or path?); create it with: rclone mkdir \(remotePath())"
       )
     }
+    learned.hasRoot = true
+  }
+
+  /// `probe` unless the root was seen already.
+  private func ensureRoot() throws {
+    if !learned.hasRoot { try probe() }
   }
 
   public func list(game: String) throws -> [ContainerFile] {
-    try probe()
     let output = try run(["lsjson", "--files-only", remotePath(game: game)])
-    if output.code == 3 { return [] }  // the game's folder does not exist yet
-    guard output.code == 0, let items = try? JSONDecoder().decode([Item].self, from: Data(output.stdout.utf8))
-    else {
-      throw ContainerError.unavailable(container: displayName, reason: "rclone cannot list: \(said(output))")
+    var items: [Item] = []
+    if output.code != 3 {  // 3: the game's folder does not exist (yet, or the root does not)
+      guard output.code == 0,
+        let listed = try? JSONDecoder().decode([Item].self, from: Data(output.stdout.utf8))
+      else {
+        throw ContainerError.unavailable(
+          container: displayName, reason: "rclone cannot list: \(said(output))")
+      }
+      items = listed
     }
+    if items.isEmpty { try ensureRoot() } else { learned.hasRoot = true }
     return items.compactMap { item in
       guard !item.IsDir, ArchiveName.isBackupName(item.Name) else { return nil }
       return ContainerFile(
@@ -144,35 +182,54 @@ public struct RcloneContainer: Container {
     }
   }
 
+  /// rclone's exit code when `--error-on-no-transfer` found nothing to send: with
+  /// `--ignore-existing`, the name is taken.
+  static let nothingTransferred: Int32 = 9
+
   @discardableResult
   public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
-    try probe()
+    try ensureRoot()
     let final = remotePath(game: game, name: name)
-    if try stat(final) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
     let staged = try StagedArchive(
       container: displayName, name: name, prefix: "savevault-rclone-", body: body)
-    let local = staged.path
-    let written = staged.size
+    let noReplace = ["--ignore-existing", "--error-on-no-transfer"]
+    var sent =
+      learned.isOldRclone
+      ? nil : try run(["copyto"] + noReplace + ["--partial-suffix", ".partial", staged.path, final])
+    if let output = sent, output.code != 0, output.stderr.contains("unknown flag") {
+      learned.isOldRclone = true
+      sent = nil
+    }
+    if sent == nil {
+      sent = try uploadByRenaming(staged.path, to: final, game: game, name: name, noReplace: noReplace)
+    }
+    guard let sent, sent.code == 0 else {
+      if sent?.code == Self.nothingTransferred {
+        throw ContainerError.alreadyExists(container: displayName, name: name)
+      }
+      throw ContainerError.unavailable(
+        container: displayName, reason: "rclone could not upload: \(sent.map(said) ?? "")")
+    }
+    // rclone gives the remote file the local file's time, which is now.
+    return ContainerFile(
+      name: name, size: staged.size, modifiedMs: Int64(Date().timeIntervalSince1970 * 1000),
+      metadata: ["path": final])
+  }
+
+  /// The upload of an rclone without temporary-file uploads: `copyto` to a temporary name,
+  /// then `moveto` onto the archive's name. Returns the output that decides the outcome.
+  private func uploadByRenaming(
+    _ local: String, to final: String, game: String, name: String, noReplace: [String]
+  ) throws -> ProgramOutput {
     let temporary = remotePath(game: game, name: FolderContainer.temporaryPrefix + UUID().uuidString)
     let copied = try run(["copyto", local, temporary])
     guard copied.code == 0 else {
       _ = try? run(["deletefile", temporary])
-      throw ContainerError.unavailable(
-        container: displayName, reason: "rclone could not upload: \(said(copied))")
+      return copied
     }
-    let moved = try run(["moveto", temporary, final])
-    guard moved.code == 0 else {
-      _ = try? run(["deletefile", temporary])
-      throw ContainerError.transferFailed(
-        container: displayName, name: name, reason: "rclone could not rename: \(said(moved))")
-    }
-    guard let stored = try stat(final), stored.Size == written else {
-      throw ContainerError.transferFailed(
-        container: displayName, name: name,
-        reason: "the remote does not hold all \(written) bytes after the upload")
-    }
-    return ContainerFile(
-      name: name, size: written, modifiedMs: iso8601Ms(stored.ModTime) ?? 0, metadata: ["path": final])
+    let moved = try run(["moveto"] + noReplace + [temporary, final])
+    if moved.code != 0 { _ = try? run(["deletefile", temporary]) }
+    return moved
   }
 
   public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {
@@ -197,7 +254,7 @@ public struct RcloneContainer: Container {
   }
 
   public func delete(game: String, name: String) throws {
-    try probe()
+    try ensureRoot()
     let target = remotePath(game: game, name: name)
     guard try stat(target) != nil else { throw ContainerError.notFound(container: displayName, name: name) }
     let output = try run(["deletefile", target])
@@ -208,7 +265,7 @@ public struct RcloneContainer: Container {
   }
 
   public func checkWritable() throws -> WriteCheck {
-    try probe()
+    try ensureRoot()
     let local = try StagedArchive.emptyFile(prefix: "savevault-rclone-")
     defer { unlink(local) }
     try? Data("savevault probe\n".utf8).write(to: URL(fileURLWithPath: local))

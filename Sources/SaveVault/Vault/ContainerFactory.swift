@@ -23,10 +23,13 @@ public enum ContainerFactory {
           displayName: target.containerURL, clock: context.clock,
           certificates: CertificateBundle.choose(environment: context.environment))
       }
+      let server = (target.s3.endpoint ?? "aws \(target.s3.region)") + " " + bucket
+      container.localState = S3LocalState(
+        directory: paths.stateDirectory + "/s3", server: server, container: server + "/" + prefix)
       container.progress = context.reportProgress
       container.checkpoint = { [context] in try context.checkpoint($0) }
       if let mib = context.environment["SAVEVAULT_S3_PART_MIB"].flatMap(Int64.init), mib >= 1 {
-        // Smaller parts than the default 16 MiB (S3 wants at least 5, except for the last).
+        // Other parts than the default 5 MiB (S3 wants at least 5, except for the last).
         container.partSize = mib << 20
         container.multipartThreshold = mib << 20
       }

@@ -12,10 +12,17 @@ import Foundation
 /// Spoken natively (SigV4 over libcurl). Uploads are packed to a local temporary file, then
 /// stored with one PUT (with Content-MD5 and a signed SHA-256) or, above `multipartThreshold`,
 /// a multipart upload sent while the file is still being written (one part in memory at a
-/// time, aborted on failure; uploads that a killed run left behind are aborted later), and
-/// confirmed with a HEAD. Bodies are sent from ranges of the temporary file, never copied to
-/// another file. Downloads stream to a temporary file. Names are never replaced (a HEAD before
-/// each upload).
+/// time, aborted on failure; uploads that a killed run left behind are aborted later). Bodies
+/// are sent from ranges of the temporary file, never copied to another file. Downloads stream
+/// to a temporary file.
+///
+/// Every request is a round trip to a server that may be far away, so none is made that a
+/// guarantee does not need: names are never replaced, by a conditional PUT (`If-None-Match:
+/// *`) where the server honours one (checked once and remembered, `S3LocalState`) and a HEAD
+/// before the upload where it does not; the server's own checks of the body (Content-MD5, the
+/// signed SHA-256, the ETag it answers with) confirm the upload, without a HEAD after it; and
+/// abandoned multipart uploads are looked for only when this device's journal says one of its
+/// own was interrupted.
 public final class S3Container: Container, @unchecked Sendable {
   public let displayName: String
   let bucket: String
@@ -39,6 +46,11 @@ public final class S3Container: Container, @unchecked Sendable {
   /// The size of the first 2,000 parts (S3's smallest allowed; `partRange`).
   var partSize: Int64 = 5 << 20
   static let staleUploadMs: Int64 = 3_600_000
+  /// What this container keeps on this device (nil: nothing is kept, so the server is checked
+  /// for conditional PUTs once per value and for abandoned uploads before every upload).
+  var localState: S3LocalState?
+  private let known = NSLock()
+  private var knownConditionalPut: Bool?
 
   private let scheme: String
   private let host: String
@@ -136,9 +148,13 @@ public final class S3Container: Container, @unchecked Sendable {
   @discardableResult
   public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
     let key = keyPrefix(game: game) + name
-    if try head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
+    // Where the server ignores `If-None-Match`, a HEAD is the only way to see the name is free.
+    let isConditional = try honoursConditionalPut()
+    if !isConditional, try head(key) != nil {
+      throw ContainerError.alreadyExists(container: displayName, name: name)
+    }
     let parsed = ArchiveName(parsing: name)
-    abandonStaleUploads(game: game, device: parsed?.device)
+    abandonInterruptedUploads(game: game, device: parsed?.device)
     var metadata: [(String, String)] = []
     if let parsed {
       metadata = [
@@ -146,6 +162,7 @@ public final class S3Container: Container, @unchecked Sendable {
         ("x-amz-meta-savevault-device", parsed.device),
       ]
     }
+    let condition = isConditional ? [("if-none-match", "*")] : []
     // The archive is written on a second thread while its parts are sent: a small one is sent
     // whole once written, a large one in parts as soon as each part is there.
     let written = try withoutActuallyEscaping(body) { body in
@@ -154,7 +171,8 @@ public final class S3Container: Container, @unchecked Sendable {
         let (available, isComplete) = try staged.wait(until: multipartThreshold + 1)
         try checkpoint("s3.staged")  // written whole (a small archive), or its first part
         guard isComplete, available <= multipartThreshold else {
-          try multipartUpload(key: key, name: name, archive: staged, metadata: metadata)
+          try multipartUpload(
+            game: game, key: key, name: name, archive: staged, metadata: metadata, condition: condition)
           return try staged.finish()
         }
         let written = try staged.finish()
@@ -163,21 +181,80 @@ public final class S3Container: Container, @unchecked Sendable {
         http.onBytesSent = { report(ProgressEvent(phase: .uploading, done: $0, total: written)) }
         defer { http.onBytesSent = nil }
         let response = try request(
-          "PUT", key: key, headers: metadata + [("content-md5", md5)], payloadHash: sha,
+          "PUT", key: key, headers: metadata + condition + [("content-md5", md5)], payloadHash: sha,
           body: .fileRange(fd: staged.fd, offset: 0, count: Int(written)))
-        try expectSuccess(response, name: name)
+        try expectStored(response, name: name)
+        try checkETag(response, md5: md5, key: key, name: name)
         return written
       } catch {
         _ = try? staged.finish()  // the writer ends before the body it runs goes away
         throw error
       }
     }
-    guard let stored = try head(key), stored == written else {
-      throw ContainerError.transferFailed(
-        container: displayName, name: name,
-        reason: "the server does not hold all \(written) bytes after the upload")
-    }
     return ContainerFile(name: name, size: written, modifiedMs: clock(), metadata: ["key": key])
+  }
+
+  /// `expectSuccess` for the request that makes an archive visible under `name`, where a
+  /// conditional write's refusal (412, or AWS's 409 for a race with another conditional
+  /// write of the key) means the name is taken.
+  func expectStored(_ response: HTTPResponse, name: String) throws {
+    if response.status == 412 || response.status == 409 {
+      throw ContainerError.alreadyExists(container: displayName, name: name)
+    }
+    try expectSuccess(response, name: name)
+  }
+
+  /// Checks a single PUT's ETag against the MD5 of what was sent, where it is one: S3 and its
+  /// kind answer with the MD5 of the object they stored, except for objects encrypted with
+  /// KMS or a customer's key. A mismatch removes what was stored under the name.
+  private func checkETag(_ response: HTTPResponse, md5: String, key: String, name: String) throws {
+    let encryption = response.headers["x-amz-server-side-encryption"] ?? ""
+    guard encryption.isEmpty || encryption == "AES256",
+      response.headers["x-amz-server-side-encryption-customer-algorithm"] == nil,
+      let etag = response.headers["etag"]?.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        .lowercased(),
+      etag.count == 32, etag.allSatisfy(\.isHexDigit),
+      let sent = Data(base64Encoded: md5).map({ hexString([UInt8]($0)) })
+    else { return }
+    guard etag != sent else { return }
+    _ = try? request("DELETE", key: key)
+    throw ContainerError.transferFailed(
+      container: displayName, name: name,
+      reason: "the server stored other bytes than were sent (its ETag \(etag), the MD5 sent \(sent))")
+  }
+
+  /// Whether the server refuses a PUT with `If-None-Match: *` over an existing object: known
+  /// from this device's state, or checked now with a probe object at the container's root
+  /// (stored, stored again on that condition, removed) and remembered.
+  func honoursConditionalPut() throws -> Bool {
+    if let answer = known.withLock({ knownConditionalPut }) { return answer }
+    if let facts = localState?.facts() {
+      known.withLock { knownConditionalPut = facts.honoursConditionalPut }
+      return facts.honoursConditionalPut
+    }
+    let key = keyPrefix(game: nil) + WriteCheck.probeName()
+    let text = "savevault probe\n"
+    func put(_ headers: [(String, String)]) throws -> HTTPResponse {
+      try request(
+        "PUT", key: key, headers: headers, payloadHash: SHA256.hex(of: text), body: .data(Data(text.utf8)))
+    }
+    try expectSuccess(try put([]), name: nil)
+    let again = try put([("if-none-match", "*")])
+    _ = try? request("DELETE", key: key)
+    // 412: honoured. 2xx: ignored (the probe was replaced). 501 or 400: not implemented.
+    // Anything else (a 5xx that outlasted the retries) says nothing: a HEAD this time.
+    let answer: Bool
+    switch again.status {
+    case 412: answer = true
+    case 200..<300, 400, 501: answer = false
+    default: return false
+    }
+    known.withLock { knownConditionalPut = answer }
+    if let localState {
+      localState.remember(
+        .init(server: localState.server, honoursConditionalPut: answer, checkedAtMs: clock()))
+    }
+    return answer
   }
 
   public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {

@@ -16,26 +16,6 @@ private struct HashedPart {
   var available: Int64
 }
 
-/// A part being hashed on another thread while the one before it is sent.
-private final class NextPart: @unchecked Sendable {
-  private let done = DispatchSemaphore(value: 0)
-  private var outcome: Result<HashedPart?, any Error> = .success(nil)
-
-  init(_ work: @escaping @Sendable () throws -> HashedPart?) {
-    DispatchQueue.global().async {
-      self.outcome = Result { try work() }
-      self.done.signal()
-    }
-  }
-
-  /// The part, or nil past the end of the archive; waits for the hashing to end.
-  func get() throws -> HashedPart? {
-    done.wait()
-    done.signal()
-    return try outcome.get()
-  }
-}
-
 extension S3Container {
   /// Parts of `partSize` for the first 2,000, then twice as large every 2,000 more: S3's
   /// 10,000 parts then hold 62,000 × `partSize` (300 GiB at 5 MiB), while a save of the usual
@@ -58,9 +38,14 @@ extension S3Container {
   /// file or held whole in memory); meanwhile the next part is hashed on another thread
   /// (SHA-256 for the signature, MD5 for Content-MD5, in one read) as soon as the writer has
   /// written it.
-  func multipartUpload(key: String, name: String, archive: GrowingArchive, metadata: [(String, String)])
-    throws
-  {
+  ///
+  /// The upload is noted in this device's journal while it is under way, so that the next
+  /// upload aborts it if this one is cut short; `condition` goes on the request that completes it.
+  func multipartUpload(
+    game: String, key: String, name: String, archive: GrowingArchive, metadata: [(String, String)],
+    condition: [(String, String)]
+  ) throws {
+    let journalEntry = localState?.begin(game: game, key: key, nowMs: clock())
     let created = try request("POST", key: key, query: [("uploads", "")], headers: metadata)
     try expectSuccess(created, name: name)
     guard let uploadID = XMLNode.parse(created.body)?.value("UploadId") else {
@@ -79,13 +64,14 @@ extension S3Container {
       let (sha, md5) = try digests(fd: archive.fd, offset: start, count: length)
       return HashedPart(start: start, length: length, sha256: sha, md5: md5, available: available)
     }
-    var next = NextPart { try hash(0) }
+    // The next part is hashed on another thread while this one is sent.
+    var next = Background { try hash(0) }
     do {
       var etags: [String] = []
       var sent: Int64 = 0
       while let part = try next.get() {
         let index = etags.count
-        next = NextPart { try hash(index + 1) }
+        next = Background { try hash(index + 1) }
         let response = try request(
           "PUT", key: key, query: [("partNumber", String(index + 1)), ("uploadId", uploadID)],
           headers: [("content-md5", part.md5)], payloadHash: part.sha256,
@@ -109,10 +95,10 @@ extension S3Container {
       }
       let document = Data(("<CompleteMultipartUpload>" + list.joined() + "</CompleteMultipartUpload>").utf8)
       let completed = try request(
-        "POST", key: key, query: [("uploadId", uploadID)],
+        "POST", key: key, query: [("uploadId", uploadID)], headers: condition,
         payloadHash: SHA256.hex(of: String(decoding: document, as: UTF8.self)),
         body: .data(document))
-      try expectSuccess(completed, name: name)
+      try expectStored(completed, name: name)
       // A 200 to CompleteMultipartUpload can still carry an error in its body.
       if let failure = S3ErrorDocument(completed.body) {
         throw ContainerError.transferFailed(
@@ -120,22 +106,29 @@ extension S3Container {
           reason: "completing the upload failed: \(failure.code): \(failure.message)")
       }
     } catch {
-      _ = try? request("DELETE", key: key, query: [("uploadId", uploadID)])
+      let aborted = try? request("DELETE", key: key, query: [("uploadId", uploadID)])
+      if let aborted, (200..<300).contains(aborted.status) { localState?.end(journalEntry) }
       _ = try? next.get()  // the part being hashed reads the archive: let it end first
       throw error
     }
+    localState?.end(journalEntry)
   }
 
-  /// Aborts what killed runs left of this game's multipart uploads: this device's (its
-  /// uploads of a game run under the game's lock, so none is under way) and anyone's that
-  /// started more than an hour ago. Best effort: servers without the call are left alone.
-  func abandonStaleUploads(game: String, device: String?) {
+  /// Aborts what an interrupted run of this device left of this game's multipart uploads, when
+  /// the journal says there is any (without a journal, looks every time): this device's
+  /// uploads of the game (they run under the game's lock, so none is under way) and anyone's
+  /// that started more than an hour ago. The journal's entries go once every upload found
+  /// was aborted. Best effort: servers without the call are left alone.
+  func abandonInterruptedUploads(game: String, device: String?) {
+    let entries = localState?.interrupted(game: game)
+    if let entries, entries.isEmpty { return }
     guard
       let response = try? request(
         "GET", key: nil, query: [("uploads", ""), ("prefix", keyPrefix(game: game))]),
       (200..<300).contains(response.status), let root = XMLNode.parse(response.body)
     else { return }
     let now = clock()
+    var isClean = true
     for upload in root.all("Upload") {
       guard let key = upload.value("Key"), let id = upload.value("UploadId") else { continue }
       let isMine =
@@ -143,8 +136,11 @@ extension S3Container {
         && ArchiveName(parsing: String(key.split(separator: "/").last ?? ""))?.device == device
       let isOld = upload.value("Initiated").flatMap(iso8601Ms).map { now - $0 > Self.staleUploadMs } ?? false
       guard isMine || isOld else { continue }
-      _ = try? request("DELETE", key: key, query: [("uploadId", id)])
+      let aborted = try? request("DELETE", key: key, query: [("uploadId", id)])
+      if !(aborted.map { (200..<300).contains($0.status) || $0.status == 404 } ?? false) { isClean = false }
     }
+    guard isClean else { return }
+    for entry in entries ?? [] { localState?.end(entry.path) }
   }
 
   static func escapeXML(_ text: String) -> String {

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What containers remember or skip to save round trips, checked against the real servers:
+/// the conditional-PUT check made once per server, the journal that gates the search for
+/// abandoned multipart uploads, and rclone's one-process upload with its fallback.
+@Suite("Fewer requests: what a container remembers and what it skips")
+struct FewerRequestsTests {
+  /// A container on a fresh bucket of `kind`'s server, keeping its state in `dir`.
+  func container(_ kind: S3TestServer.Kind, state dir: TemporaryDirectory, bucket: String? = nil) throws
+    -> S3Container
+  {
+    let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
+    let container =
+      try bucket.map {
+        try S3Container(
+          bucket: $0, prefix: "saves", endpoint: server.endpoint, credentials: server.credentials,
+          displayName: "s3://\($0)/saves", clock: { Int64(Date().timeIntervalSince1970 * 1000) },
+          retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.05, maxSeconds: 2))
+      } ?? server.container()
+    let identity = server.endpoint + " " + container.bucket
+    container.localState = S3LocalState(
+      directory: dir.sub("state"), server: identity, container: identity + "/saves")
+    return container
+  }
+
+  @Test(
+    "whether the server honours a conditional PUT is checked once and remembered; names are never replaced either way",
+    arguments: S3TestServer.Kind.allCases)
+  func conditionalPutRemembered(kind: S3TestServer.Kind) throws {
+    let dir = TemporaryDirectory("fewer-requests")
+    let first = try container(kind, state: dir)
+    let name = ArchiveName(createdMs: 1_795_968_071_609, device: "deck").description
+    try first.upload(game: "g", name: name, body: body(Data("first".utf8)))
+    let facts = try #require(first.localState?.facts(), "nothing was remembered")
+    // moto refuses the second PUT with 412; rclone serve s3 replaces the object.
+    #expect(facts.honoursConditionalPut == (kind == .moto), "\(facts)")
+
+    // A later run (a new value) reads the answer instead of asking the server again: a state
+    // that says the opposite is believed, so the fallback's HEAD is what still refuses here.
+    let later = try container(kind, state: dir, bucket: first.bucket)
+    later.localState?.remember(
+      .init(server: facts.server, honoursConditionalPut: !facts.honoursConditionalPut, checkedAtMs: 0))
+    #expect(try later.honoursConditionalPut() == !facts.honoursConditionalPut)
+    if kind == .moto {
+      #expect(throws: ContainerError.alreadyExists(container: later.displayName, name: name)) {
+        try later.upload(game: "g", name: name, body: body(Data("second".utf8)))
+      }
+    }
+    #expect(throws: ContainerError.alreadyExists(container: first.displayName, name: name)) {
+      try first.upload(game: "g", name: name, body: body(Data("third".utf8)))
+    }
+    #expect(try first.read(game: "g", name: name, body: readAll) == Data("first".utf8))
+    // The probe objects are gone: only the archive is in the bucket.
+    let listed = try first.request("GET", key: nil, query: [("list-type", "2"), ("prefix", "saves/")])
+    #expect(XMLNode.parse(listed.body)?.all("Contents").compactMap { $0.value("Key") } == ["saves/g/" + name])
+  }
+
+  @Test("abandoned multipart uploads are looked for only when this device's journal says one was interrupted")
+  func journalGatesCleanup() throws {
+    let dir = TemporaryDirectory("fewer-requests")
+    let container = try container(.moto, state: dir)
+    let state = try #require(container.localState)
+    let key = container.keyPrefix(game: "g") + ArchiveName(createdMs: 1, device: "deck").description
+    try container.expectSuccess(try container.request("POST", key: key, query: [("uploads", "")]), name: key)
+    func openUploads() throws -> [String] { try container.openUploads(game: "g") }
+    try #require(try openUploads() == [key], "the server does not list multipart uploads")
+
+    // No journal entry: an upload of the game does not look, so the open upload stays.
+    try container.upload(
+      game: "g", name: ArchiveName(createdMs: 2, device: "deck").description, body: body(Data("x".utf8)))
+    #expect(try openUploads() == [key], "looked for abandoned uploads with nothing in the journal")
+
+    // The entry an interrupted upload leaves: the next upload aborts it, and the entry goes.
+    _ = try #require(state.begin(game: "g", key: key, nowMs: 1))
+    #expect(state.interrupted(game: "g").count == 1)
+    #expect(state.interrupted(game: "other").isEmpty, "an entry of another game")
+    try container.upload(
+      game: "g", name: ArchiveName(createdMs: 3, device: "deck").description, body: body(Data("y".utf8)))
+    #expect(try openUploads().isEmpty)
+    #expect(state.interrupted(game: "g").isEmpty, "the entry stayed after the cleanup")
+  }
+
+  @Test("a multipart upload is in the journal while under way and leaves it when complete")
+  func journalDuringMultipart() throws {
+    let dir = TemporaryDirectory("fewer-requests")
+    let container = try container(.moto, state: dir)
+    container.multipartThreshold = 5 << 20
+    container.partSize = 5 << 20
+    let state = try #require(container.localState)
+    let entries = Tally()
+    container.checkpoint = { point in
+      if point == "s3.part" { entries.add(state.interrupted(game: "g").count) }
+    }
+    let data = Data((0..<(11 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    let name = ArchiveName(createdMs: 1_795_968_071_609, device: "deck").description
+    try container.upload(game: "g", name: name, body: body(data))
+    #expect(entries.value == 3, "the journal held the upload during its 3 parts: \(entries.value)")
+    #expect(state.interrupted(game: "g").isEmpty)
+    #expect(try container.read(game: "g", name: name, body: readAll) == data)
+  }
+
+  @Test("an rclone without temporary-file uploads gets copyto then moveto, asked once per value")
+  func oldRcloneFallback() throws {
+    let dir = TemporaryDirectory("fewer-requests")
+    let real = try #require(which("rclone"), "rclone is not on PATH")
+    // An rclone that does not know --partial-suffix, as before 1.63, and logs each run.
+    try makeDirectory(dir.sub("bin"))
+    try writeFile(
+      dir.sub("bin/rclone"),
+      """
+      #!/bin/sh
+      echo "$1" >> \(dir.sub("runs"))
+      for argument in "$@"; do
+        if [ "$argument" = "--partial-suffix" ]; then
+          echo 'Error: unknown flag: --partial-suffix' >&2
+          exit 1
+        fi
+      done
+      exec \(real) "$@"
+
+      """)
+    chmod(dir.sub("bin/rclone"), 0o755)
+    try makeDirectory(dir.sub("remote"))
+    var environment = RcloneTestRemote.environment()
+    environment["PATH"] = dir.sub("bin") + ":" + (environment["PATH"] ?? "")
+    let container = try RcloneContainer(
+      remote: "testlocal", path: dir.sub("remote"), displayName: "rclone:testlocal:remote",
+      environment: environment)
+    let names = (1...2).map {
+      ArchiveName(createdMs: 1_795_968_071_600 + Int64($0), device: "deck").description
+    }
+    for name in names { try container.upload(game: "g", name: name, body: body(Data(name.utf8))) }
+    #expect(throws: ContainerError.alreadyExists(container: container.displayName, name: names[0])) {
+      try container.upload(game: "g", name: names[0], body: body(Data("again".utf8)))
+    }
+    #expect(try container.read(game: "g", name: names[0], body: readAll) == Data(names[0].utf8))
+    #expect(try Platform.directoryNames(dir.sub("remote/g")).sorted() == names, "a temporary was left")
+    let runs = try String(contentsOfFile: dir.sub("runs"), encoding: .utf8).split(separator: "\n")
+    // lsjson (the root, once), one refused copyto, then copyto + moveto for each upload (the
+    // refused one removes its temporary), and the read's copyto.
+    let expected = [
+      "lsjson", "copyto", "copyto", "moveto", "copyto", "moveto", "copyto", "moveto", "deletefile", "copyto",
+    ]
+    #expect(runs == expected[...].map { Substring($0) }, "\(runs)")
+  }
+}
+
+/// A count added to from a closure that may run on another thread.
+final class Tally: @unchecked Sendable {
+  private let lock = NSLock()
+  private var total = 0
+  var value: Int { lock.withLock { total } }
+  func add(_ amount: Int = 1) { lock.withLock { total += amount } }
+}
