@@ -63,6 +63,10 @@ extension Vault {
       )
       return nil
     }
+    // The newest one's content, read here rather than downloaded back once it is uploaded.
+    let digest = try store.read(game: target.game, name: newest.name) { fd in
+      try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
+    }
     for archive in fresh.reversed() {
       _ = try store.read(game: target.game, name: archive.name) { source in
         try container.upload(game: target.game, name: archive.name) { destination in
@@ -72,13 +76,11 @@ extension Vault {
       try store.delete(game: target.game, name: archive.name)
       verbose("uploaded '\(archive.name)', kept while the container was unavailable")
     }
-    // The cloud agrees with this device only if its newest archive is now this device's.
-    // Its metadata is not known here: an empty index makes the next decision compare content.
+    // The cloud agrees with this device only if its newest archive is now this device's (no
+    // other device uploaded meanwhile). Its metadata is not known here: an empty index makes
+    // the next decision compare content.
     guard try container.archivesNewestFirst(game: target.game).first?.name == newest.name else {
       return newest.name
-    }
-    let digest = try container.read(game: target.game, name: newest.name) { fd in
-      try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
     }
     let agreement = Agreement(
       game: target.game, container: target.agreementKey, archive: newest.name, metadataDigest: "",
