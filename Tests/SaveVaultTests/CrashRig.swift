@@ -153,7 +153,7 @@ struct CrashRig {
   /// The multipart uploads the bucket holds for this game (S3 only; [] for a folder).
   func openMultipartUploads() throws -> [String] {
     guard let s3 = container as? S3Container else { return [] }
-    return try s3.openUploads(game: game)
+    return try s3.openUploads(game: game).map(\.key)
   }
 
   /// Folder containers: the hidden temporaries in the game's folder.

@@ -9,7 +9,7 @@ import Testing
 
 /// What containers remember or skip to save round trips, checked against the real servers:
 /// the conditional-PUT check made once per server, the journal that gates the search for
-/// abandoned multipart uploads, and rclone's one-process upload with its fallback.
+/// abandoned multipart uploads, and rclone's upload with no look before or after.
 @Suite("Fewer requests: what a container remembers and what it skips")
 struct FewerRequestsTests {
   /// A container on a fresh bucket of `kind`'s server, keeping its state in `dir`.
@@ -24,9 +24,9 @@ struct FewerRequestsTests {
           displayName: "s3://\($0)/saves", clock: { Int64(Date().timeIntervalSince1970 * 1000) },
           retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.05, maxSeconds: 2))
       } ?? server.container()
-    let identity = server.endpoint + " " + container.bucket
     container.localState = S3LocalState(
-      directory: dir.sub("state"), server: identity, container: identity + "/saves")
+      stateDirectory: dir.sub("state"), endpoint: server.endpoint, region: container.region,
+      bucket: container.bucket, prefix: container.prefix)
     return container
   }
 
@@ -46,7 +46,9 @@ struct FewerRequestsTests {
     // that says the opposite is believed, so the fallback's HEAD is what still refuses here.
     let later = try container(kind, state: dir, bucket: first.bucket)
     later.localState?.remember(
-      .init(server: facts.server, honoursConditionalPut: !facts.honoursConditionalPut, checkedAtMs: 0))
+      .init(
+        server: facts.server, honoursConditionalPut: !facts.honoursConditionalPut,
+        checkedAtMs: Int64(Date().timeIntervalSince1970 * 1000), serverSoftware: facts.serverSoftware))
     #expect(try later.honoursConditionalPut() == !facts.honoursConditionalPut)
     if kind == .moto {
       #expect(throws: ContainerError.alreadyExists(container: later.displayName, name: name)) {
@@ -62,6 +64,37 @@ struct FewerRequestsTests {
     #expect(XMLNode.parse(listed.body)?.all("Contents").compactMap { $0.value("Key") } == ["saves/g/" + name])
   }
 
+  @Test(
+    "a remembered answer is checked again once it is 30 days old, or when the server answers with another Server header"
+  )
+  func conditionalPutCheckedAgain() throws {
+    let dir = TemporaryDirectory("fewer-requests")
+    let first = try container(.moto, state: dir)
+    #expect(try first.honoursConditionalPut(), "moto honours If-None-Match")
+    let facts = try #require(first.localState?.facts())
+    #expect(facts.serverSoftware?.isEmpty == false, "moto's Server header was not kept: \(facts)")
+    let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
+    let stale: [(String, S3LocalState.ServerFacts)] = [
+      (
+        "31 days old",
+        .init(
+          server: facts.server, honoursConditionalPut: false, checkedAtMs: nowMs - 31 * 86_400_000,
+          serverSoftware: facts.serverSoftware)
+      ),
+      (
+        "another server",
+        .init(server: facts.server, honoursConditionalPut: false, checkedAtMs: nowMs, serverSoftware: "MinIO")
+      ),
+    ]
+    for (why, wrong) in stale {
+      let later = try container(.moto, state: dir, bucket: first.bucket)
+      later.localState?.remember(wrong)
+      _ = try later.list(game: "g")  // the listing that precedes an upload shows the server
+      #expect(try later.honoursConditionalPut(), "\(why): the remembered answer was believed")
+      #expect(later.localState?.facts()?.honoursConditionalPut == true, "\(why): not remembered anew")
+    }
+  }
+
   @Test("abandoned multipart uploads are looked for only when this device's journal says one was interrupted")
   func journalGatesCleanup() throws {
     let dir = TemporaryDirectory("fewer-requests")
@@ -69,7 +102,7 @@ struct FewerRequestsTests {
     let state = try #require(container.localState)
     let key = container.keyPrefix(game: "g") + ArchiveName(createdMs: 1, device: "deck").description
     try container.expectSuccess(try container.request("POST", key: key, query: [("uploads", "")]), name: key)
-    func openUploads() throws -> [String] { try container.openUploads(game: "g") }
+    func openUploads() throws -> [String] { try container.openUploads(game: "g").map(\.key) }
     try #require(try openUploads() == [key], "the server does not list multipart uploads")
 
     // No journal entry: an upload of the game does not look, so the open upload stays.
@@ -94,38 +127,28 @@ struct FewerRequestsTests {
     container.multipartThreshold = 5 << 20
     container.partSize = 5 << 20
     let state = try #require(container.localState)
-    let entries = Tally()
+    let entries = CrashTally("journal entries seen during parts")
     container.checkpoint = { point in
       if point == "s3.part" { entries.add(state.interrupted(game: "g").count) }
     }
     let data = Data((0..<(11 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
     let name = ArchiveName(createdMs: 1_795_968_071_609, device: "deck").description
     try container.upload(game: "g", name: name, body: body(data))
-    #expect(entries.value == 3, "the journal held the upload during its 3 parts: \(entries.value)")
+    #expect(entries.count == 3, "the journal held the upload during its 3 parts: \(entries.count)")
     #expect(state.interrupted(game: "g").isEmpty)
     #expect(try container.read(game: "g", name: name, body: readAll) == data)
   }
 
-  @Test("an rclone without temporary-file uploads gets copyto then moveto, asked once per value")
-  func oldRcloneFallback() throws {
+  @Test(
+    "an rclone upload is copyto and moveto, with no look before or after; a taken name is refused by the move"
+  )
+  func rcloneUploadRuns() throws {
     let dir = TemporaryDirectory("fewer-requests")
     let real = try #require(which("rclone"), "rclone is not on PATH")
-    // An rclone that does not know --partial-suffix, as before 1.63, and logs each run.
+    // An rclone that logs each run.
     try makeDirectory(dir.sub("bin"))
     try writeFile(
-      dir.sub("bin/rclone"),
-      """
-      #!/bin/sh
-      echo "$1" >> \(dir.sub("runs"))
-      for argument in "$@"; do
-        if [ "$argument" = "--partial-suffix" ]; then
-          echo 'Error: unknown flag: --partial-suffix' >&2
-          exit 1
-        fi
-      done
-      exec \(real) "$@"
-
-      """)
+      dir.sub("bin/rclone"), "#!/bin/sh\necho \"$1\" >> \(dir.sub("runs"))\nexec \(real) \"$@\"\n")
     chmod(dir.sub("bin/rclone"), 0o755)
     try makeDirectory(dir.sub("remote"))
     var environment = RcloneTestRemote.environment()
@@ -143,19 +166,11 @@ struct FewerRequestsTests {
     #expect(try container.read(game: "g", name: names[0], body: readAll) == Data(names[0].utf8))
     #expect(try Platform.directoryNames(dir.sub("remote/g")).sorted() == names, "a temporary was left")
     let runs = try String(contentsOfFile: dir.sub("runs"), encoding: .utf8).split(separator: "\n")
-    // lsjson (the root, once), one refused copyto, then copyto + moveto for each upload (the
-    // refused one removes its temporary), and the read's copyto.
+    // The root's lsjson once, copyto + moveto per upload (the refused one then removes its
+    // temporary), and the read's copyto.
     let expected = [
-      "lsjson", "copyto", "copyto", "moveto", "copyto", "moveto", "copyto", "moveto", "deletefile", "copyto",
+      "lsjson", "copyto", "moveto", "copyto", "moveto", "copyto", "moveto", "deletefile", "copyto",
     ]
-    #expect(runs == expected[...].map { Substring($0) }, "\(runs)")
+    #expect(runs == expected.map { Substring($0) }, "\(runs)")
   }
-}
-
-/// A count added to from a closure that may run on another thread.
-final class Tally: @unchecked Sendable {
-  private let lock = NSLock()
-  private var total = 0
-  var value: Int { lock.withLock { total } }
-  func add(_ amount: Int = 1) { lock.withLock { total += amount } }
 }

@@ -153,15 +153,6 @@ private func registerForExit(_ pid: Int32) {
   serversToStop.append(pid)
 }
 
-extension S3Container {
-  /// The keys of the multipart uploads open for `game`.
-  func openUploads(game: String) throws -> [String] {
-    let response = try request("GET", key: nil, query: [("uploads", ""), ("prefix", keyPrefix(game: game))])
-    try expectSuccess(response, name: nil)
-    return XMLNode.parse(response.body)?.all("Upload").compactMap { $0.value("Key") } ?? []
-  }
-}
-
 /// An rclone remote for tests: a config file with a `local` remote named `testlocal`.
 enum RcloneTestRemote {
   static let config: String = {

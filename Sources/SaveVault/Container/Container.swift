@@ -84,6 +84,9 @@ public struct WriteCheck: Sendable, Equatable {
 
   public init(clockOffsetMs: Int64? = nil) { self.clockOffsetMs = clockOffsetMs }
 
+  /// What a probe object holds.
+  static let probeText = "savevault probe\n"
+
   /// A new name for a probe object: hidden, random, never a backup's name.
   static func probeName() -> String { ".savevault-probe-" + UUID().uuidString.lowercased() }
 }

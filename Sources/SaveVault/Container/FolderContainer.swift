@@ -211,7 +211,7 @@ public struct FolderContainer: Container {
     }
     defer { unlink(path) }
     defer { close(fd) }
-    let written = Data("savevault probe\n".utf8).withUnsafeBytes { Platform.writeAll(fd, $0) }
+    let written = Data(WriteCheck.probeText.utf8).withUnsafeBytes { Platform.writeAll(fd, $0) }
     if let code = written ?? (fsync(fd) == 0 ? nil : errno) {
       throw failure(code, "write in '\(root)'", probe)
     }

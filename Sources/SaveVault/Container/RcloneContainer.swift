@@ -7,19 +7,21 @@ import Foundation
 #endif
 
 /// A container on any rclone remote (`rclone:REMOTE:path`), through the rclone binary:
-/// `lsjson` to list, `copyto` to upload and download, `deletefile` to delete.
+/// `lsjson` to list, `copyto` to download, `deletefile` to delete, and `copyto` to a temporary
+/// name then `moveto` onto the archive's name to upload, so that nothing half-made is ever
+/// visible under a `packsave-` name on any backend (rclone's own `.partial` files exist only
+/// on some, and only from rclone 1.63; on WebDAV and others a `copyto` writes the final name
+/// as it goes).
 ///
 /// Each rclone process costs tens of milliseconds before it reaches the network, and each of
-/// its requests a round trip, so a step runs one process where it can:
-/// - An upload is one `copyto` that writes a temporary `.partial` file and renames it (rclone
-///   1.63 and later; an older rclone gets `copyto` to a temporary name, then `moveto`), so
-///   nothing half-made is ever visible under a `packsave-` name. `--ignore-existing` with
-///   `--error-on-no-transfer` refuses an existing name in the same process, and rclone checks
-///   the size (and hash, where the remote has one) of what it sent.
+/// its requests a round trip, so none is run that a guarantee does not need:
+/// - `moveto --ignore-existing --error-on-no-transfer` refuses an existing name in the same
+///   process that renames (exit 9), with no look before; rclone checks the size (and hash,
+///   where the remote has one) of what `copyto` sent, with no look after.
 /// - rclone lists a misspelled path of some remotes as `[]` with exit 0, so an empty listing
 ///   is trusted only once the root is seen to exist (`lsjson --stat`); a listing with archives
 ///   in it proves that by itself. An upload checks the root only when this value has not seen
-///   it yet (an upload always follows a listing in a command).
+///   it yet (in a command, an upload follows a listing).
 ///
 /// rclone runs with a sanitised environment: only what finds its config and remotes, never an
 /// inherited `RCLONE_DRY_RUN` or similar that would turn an upload into a silent no-op.
@@ -30,22 +32,16 @@ public struct RcloneContainer: Container {
   let rclone: String
   let environment: [String: String]
   let runner = ProgramRunner()
-  /// What this value has learned by running rclone.
-  private let learned = Learned()
+  /// Whether this value has seen the root exist.
+  private let rootSeen = Flag()
 
-  private final class Learned: @unchecked Sendable {
+  /// A flag set from any thread.
+  private final class Flag: @unchecked Sendable {
     private let lock = NSLock()
-    private var root = false
-    private var lacksPartialUploads = false
-    /// Whether the root was seen to exist.
-    var hasRoot: Bool {
-      get { lock.withLock { root } }
-      set { lock.withLock { root = newValue } }
-    }
-    /// Whether this rclone is older than its temporary-file uploads (1.63).
-    var isOldRclone: Bool {
-      get { lock.withLock { lacksPartialUploads } }
-      set { lock.withLock { lacksPartialUploads = newValue } }
+    private var isSet = false
+    var value: Bool {
+      get { lock.withLock { isSet } }
+      set { lock.withLock { isSet = newValue } }
     }
   }
 
@@ -153,12 +149,12 @@ public struct RcloneContainer: Container {
           "'\(remotePath())' does not exist (a misspelled remote or path?); create it with: rclone mkdir \(remotePath())"
       )
     }
-    learned.hasRoot = true
+    rootSeen.value = true
   }
 
   /// `probe` unless the root was seen already.
   private func ensureRoot() throws {
-    if !learned.hasRoot { try probe() }
+    if !rootSeen.value { try probe() }
   }
 
   public func list(game: String) throws -> [ContainerFile] {
@@ -173,7 +169,7 @@ public struct RcloneContainer: Container {
       }
       items = listed
     }
-    if items.isEmpty { try ensureRoot() } else { learned.hasRoot = true }
+    if items.isEmpty { try ensureRoot() } else { rootSeen.value = true }
     return items.compactMap { item in
       guard !item.IsDir, ArchiveName.isBackupName(item.Name) else { return nil }
       return ContainerFile(
@@ -182,7 +178,7 @@ public struct RcloneContainer: Container {
     }
   }
 
-  /// rclone's exit code when `--error-on-no-transfer` found nothing to send: with
+  /// rclone's exit code when `--error-on-no-transfer` found nothing to move: with
   /// `--ignore-existing`, the name is taken.
   static let nothingTransferred: Int32 = 9
 
@@ -192,44 +188,26 @@ public struct RcloneContainer: Container {
     let final = remotePath(game: game, name: name)
     let staged = try StagedArchive(
       container: displayName, name: name, prefix: "savevault-rclone-", body: body)
-    let noReplace = ["--ignore-existing", "--error-on-no-transfer"]
-    var sent =
-      learned.isOldRclone
-      ? nil : try run(["copyto"] + noReplace + ["--partial-suffix", ".partial", staged.path, final])
-    if let output = sent, output.code != 0, output.stderr.contains("unknown flag") {
-      learned.isOldRclone = true
-      sent = nil
+    let temporary = remotePath(game: game, name: FolderContainer.temporaryPrefix + UUID().uuidString)
+    let copied = try run(["copyto", staged.path, temporary])
+    guard copied.code == 0 else {
+      _ = try? run(["deletefile", temporary])
+      throw ContainerError.unavailable(
+        container: displayName, reason: "rclone could not upload: \(said(copied))")
     }
-    if sent == nil {
-      sent = try uploadByRenaming(staged.path, to: final, game: game, name: name, noReplace: noReplace)
-    }
-    guard let sent, sent.code == 0 else {
-      if sent?.code == Self.nothingTransferred {
+    let moved = try run(["moveto", "--ignore-existing", "--error-on-no-transfer", temporary, final])
+    guard moved.code == 0 else {
+      _ = try? run(["deletefile", temporary])
+      if moved.code == Self.nothingTransferred {
         throw ContainerError.alreadyExists(container: displayName, name: name)
       }
-      throw ContainerError.unavailable(
-        container: displayName, reason: "rclone could not upload: \(sent.map(said) ?? "")")
+      throw ContainerError.transferFailed(
+        container: displayName, name: name, reason: "rclone could not rename: \(said(moved))")
     }
     // rclone gives the remote file the local file's time, which is now.
     return ContainerFile(
       name: name, size: staged.size, modifiedMs: Int64(Date().timeIntervalSince1970 * 1000),
       metadata: ["path": final])
-  }
-
-  /// The upload of an rclone without temporary-file uploads: `copyto` to a temporary name,
-  /// then `moveto` onto the archive's name. Returns the output that decides the outcome.
-  private func uploadByRenaming(
-    _ local: String, to final: String, game: String, name: String, noReplace: [String]
-  ) throws -> ProgramOutput {
-    let temporary = remotePath(game: game, name: FolderContainer.temporaryPrefix + UUID().uuidString)
-    let copied = try run(["copyto", local, temporary])
-    guard copied.code == 0 else {
-      _ = try? run(["deletefile", temporary])
-      return copied
-    }
-    let moved = try run(["moveto"] + noReplace + [temporary, final])
-    if moved.code != 0 { _ = try? run(["deletefile", temporary]) }
-    return moved
   }
 
   public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {
@@ -268,7 +246,7 @@ public struct RcloneContainer: Container {
     try ensureRoot()
     let local = try StagedArchive.emptyFile(prefix: "savevault-rclone-")
     defer { unlink(local) }
-    try? Data("savevault probe\n".utf8).write(to: URL(fileURLWithPath: local))
+    try? Data(WriteCheck.probeText.utf8).write(to: URL(fileURLWithPath: local))
     let target = remotePath(name: WriteCheck.probeName())
     let copied = try run(["copyto", local, target])
     guard copied.code == 0 else {

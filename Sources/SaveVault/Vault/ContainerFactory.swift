@@ -23,9 +23,9 @@ public enum ContainerFactory {
           displayName: target.containerURL, clock: context.clock,
           certificates: CertificateBundle.choose(environment: context.environment))
       }
-      let server = (target.s3.endpoint ?? "aws \(target.s3.region)") + " " + bucket
       container.localState = S3LocalState(
-        directory: paths.stateDirectory + "/s3", server: server, container: server + "/" + prefix)
+        stateDirectory: paths.stateDirectory, endpoint: target.s3.endpoint, region: target.s3.region,
+        bucket: bucket, prefix: prefix)
       container.progress = context.reportProgress
       container.checkpoint = { [context] in try context.checkpoint($0) }
       if let mib = context.environment["SAVEVAULT_S3_PART_MIB"].flatMap(Int64.init), mib >= 1 {

@@ -48,7 +48,8 @@ final class HTTPClient: @unchecked Sendable {
       do {
         let response = try handle.perform(
           request, body: body, limits: limits, downloadTo: downloadTo, onBytesSent: progress)
-        let isRetryable = response.status >= 500 || response.status == 429
+        // 501 Not Implemented is an answer, not a passing failure.
+        let isRetryable = (response.status >= 500 && response.status != 501) || response.status == 429
         if !isRetryable || !retry.allowsAnother(after: attempt, elapsed: Date().timeIntervalSince(started)) {
           return response
         }

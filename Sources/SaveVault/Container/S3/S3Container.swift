@@ -12,15 +12,16 @@ import Foundation
 /// Spoken natively (SigV4 over libcurl). Uploads are packed to a local temporary file, then
 /// stored with one PUT (with Content-MD5 and a signed SHA-256) or, above `multipartThreshold`,
 /// a multipart upload sent while the file is still being written (one part in memory at a
-/// time, aborted on failure; uploads that a killed run left behind are aborted later). Bodies
+/// time, aborted on failure; what a killed run left behind is aborted by a later upload). Bodies
 /// are sent from ranges of the temporary file, never copied to another file. Downloads stream
 /// to a temporary file.
 ///
 /// Every request is a round trip to a server that may be far away, so none is made that a
 /// guarantee does not need: names are never replaced, by a conditional PUT (`If-None-Match:
 /// *`) where the server honours one (checked once and remembered, `S3LocalState`) and a HEAD
-/// before the upload where it does not; the server's own checks of the body (Content-MD5, the
-/// signed SHA-256, the ETag it answers with) confirm the upload, without a HEAD after it; and
+/// before the upload where it does not (and before a multipart upload); the server's own
+/// checks of the body (Content-MD5, the signed SHA-256, the ETag it answers with) confirm the
+/// upload, without a HEAD after it; and
 /// abandoned multipart uploads are looked for only when this device's journal says one of its
 /// own was interrupted.
 public final class S3Container: Container, @unchecked Sendable {
@@ -51,6 +52,10 @@ public final class S3Container: Container, @unchecked Sendable {
   var localState: S3LocalState?
   private let known = NSLock()
   private var knownConditionalPut: Bool?
+  /// The `Server` header of the last answer: a server that changed is checked again.
+  private var lastServer: String?
+  /// How long an answer about conditional PUTs is believed before it is checked again.
+  static let factsLifetimeMs: Int64 = 30 * 86_400_000
 
   private let scheme: String
   private let host: String
@@ -148,8 +153,8 @@ public final class S3Container: Container, @unchecked Sendable {
   @discardableResult
   public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
     let key = keyPrefix(game: game) + name
-    // Where the server ignores `If-None-Match`, a HEAD is the only way to see the name is free.
     let isConditional = try honoursConditionalPut()
+    // Where the server ignores `If-None-Match`, a HEAD is the only way to see the name is free.
     if !isConditional, try head(key) != nil {
       throw ContainerError.alreadyExists(container: displayName, name: name)
     }
@@ -162,7 +167,6 @@ public final class S3Container: Container, @unchecked Sendable {
         ("x-amz-meta-savevault-device", parsed.device),
       ]
     }
-    let condition = isConditional ? [("if-none-match", "*")] : []
     // The archive is written on a second thread while its parts are sent: a small one is sent
     // whole once written, a large one in parts as soon as each part is there.
     let written = try withoutActuallyEscaping(body) { body in
@@ -171,8 +175,14 @@ public final class S3Container: Container, @unchecked Sendable {
         let (available, isComplete) = try staged.wait(until: multipartThreshold + 1)
         try checkpoint("s3.staged")  // written whole (a small archive), or its first part
         guard isComplete, available <= multipartThreshold else {
+          // Only a PUT's condition was checked, not CompleteMultipartUpload's: a HEAD as well
+          // (one request more on a path of four or more).
+          if isConditional, try head(key) != nil {
+            throw ContainerError.alreadyExists(container: displayName, name: name)
+          }
           try multipartUpload(
-            game: game, key: key, name: name, archive: staged, metadata: metadata, condition: condition)
+            game: game, key: key, name: name, archive: staged, metadata: metadata,
+            isConditional: isConditional)
           return try staged.finish()
         }
         let written = try staged.finish()
@@ -180,11 +190,14 @@ public final class S3Container: Container, @unchecked Sendable {
         let report = progress
         http.onBytesSent = { report(ProgressEvent(phase: .uploading, done: $0, total: written)) }
         defer { http.onBytesSent = nil }
-        let response = try request(
-          "PUT", key: key, headers: metadata + condition + [("content-md5", md5)], payloadHash: sha,
-          body: .fileRange(fd: staged.fd, offset: 0, count: Int(written)))
-        try expectStored(response, name: name)
-        try checkETag(response, md5: md5, key: key, name: name)
+        let sent = ObjectCheck(size: written, md5: md5)
+        let response = try storing(key: key, name: name, isConditional: isConditional, sent: sent) {
+          condition in
+          try request(
+            "PUT", key: key, headers: metadata + condition + [("content-md5", md5)], payloadHash: sha,
+            body: .fileRange(fd: staged.fd, offset: 0, count: Int(written)))
+        }
+        try confirm(response, key: key, name: name, sent: sent)
         return written
       } catch {
         _ = try? staged.finish()  // the writer ends before the body it runs goes away
@@ -194,67 +207,112 @@ public final class S3Container: Container, @unchecked Sendable {
     return ContainerFile(name: name, size: written, modifiedMs: clock(), metadata: ["key": key])
   }
 
-  /// `expectSuccess` for the request that makes an archive visible under `name`, where a
-  /// conditional write's refusal (412, or AWS's 409 for a race with another conditional
-  /// write of the key) means the name is taken.
-  func expectStored(_ response: HTTPResponse, name: String) throws {
-    if response.status == 412 || response.status == 409 {
-      throw ContainerError.alreadyExists(container: displayName, name: name)
-    }
-    try expectSuccess(response, name: name)
+  /// What a single PUT sent: its size, and its MD5 in base64 (Content-MD5).
+  struct ObjectCheck {
+    var size: Int64
+    var md5: String
+    /// The MD5 in hex, as an ETag spells it.
+    var md5Hex: String { Data(base64Encoded: md5).map { hexString([UInt8]($0)) } ?? "" }
   }
 
-  /// Checks a single PUT's ETag against the MD5 of what was sent, where it is one: S3 and its
-  /// kind answer with the MD5 of the object they stored, except for objects encrypted with
-  /// KMS or a customer's key. A mismatch removes what was stored under the name.
-  private func checkETag(_ response: HTTPResponse, md5: String, key: String, name: String) throws {
+  /// Sends the request that makes an archive visible under `name` (`send` puts the condition
+  /// it is given into its headers) and reads the answer the condition may get:
+  /// - 412, or AWS's 409 `ConditionalRequestConflict`: the name is taken, unless it holds what
+  ///   `sent` describes (a retry after a try the server had stored: the upload is done);
+  /// - 501 or `NotImplemented`: the server no longer takes the condition. That is remembered,
+  ///   and the request goes again without it once a HEAD finds the name free.
+  func storing(
+    key: String, name: String, isConditional: Bool, sent: ObjectCheck? = nil,
+    send: ([(String, String)]) throws -> HTTPResponse
+  ) throws -> HTTPResponse {
+    guard isConditional else { return try send([]) }
+    let response = try send([("if-none-match", "*")])
+    let code = S3ErrorDocument(response.body)?.code
+    if response.status == 412 || (response.status == 409 && code == "ConditionalRequestConflict") {
+      if let sent, let stored = try head(key), stored.size == sent.size, stored.etag == sent.md5Hex {
+        return HTTPResponse(status: 200, headers: ["etag": "\"\(sent.md5Hex)\""], body: Data())
+      }
+      throw ContainerError.alreadyExists(container: displayName, name: name)
+    }
+    guard response.status == 501 || code == "NotImplemented" else { return response }
+    rememberConditionalPut(false)
+    if try head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
+    return try send([])
+  }
+
+  /// Checks a single PUT's answer: a success, with the MD5 of what was sent as its ETag where
+  /// the ETag is one (S3 and its kind answer with the MD5 of what they stored, except for
+  /// objects encrypted with KMS or a customer's key). An ETag that is not that MD5 is checked
+  /// with a HEAD: a server whose ETags are something else holds the size sent; otherwise what
+  /// it stored is removed.
+  private func confirm(_ response: HTTPResponse, key: String, name: String, sent: ObjectCheck) throws {
+    try expectSuccess(response, name: name)
     let encryption = response.headers["x-amz-server-side-encryption"] ?? ""
     guard encryption.isEmpty || encryption == "AES256",
       response.headers["x-amz-server-side-encryption-customer-algorithm"] == nil,
-      let etag = response.headers["etag"]?.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        .lowercased(),
-      etag.count == 32, etag.allSatisfy(\.isHexDigit),
-      let sent = Data(base64Encoded: md5).map({ hexString([UInt8]($0)) })
+      let etag = Self.plainETag(response.headers["etag"]), etag.count == 32, etag.allSatisfy(\.isHexDigit),
+      etag != sent.md5Hex
     else { return }
-    guard etag != sent else { return }
+    let stored = try head(key)
+    guard stored?.size != sent.size else { return }
     _ = try? request("DELETE", key: key)
     throw ContainerError.transferFailed(
       container: displayName, name: name,
-      reason: "the server stored other bytes than were sent (its ETag \(etag), the MD5 sent \(sent))")
+      reason:
+        "the server does not hold the \(sent.size) bytes sent (its ETag \(etag), the MD5 sent \(sent.md5Hex))"
+    )
   }
 
-  /// Whether the server refuses a PUT with `If-None-Match: *` over an existing object: known
-  /// from this device's state, or checked now with a probe object at the container's root
-  /// (stored, stored again on that condition, removed) and remembered.
+  /// An ETag without its quotes, in lower case.
+  static func plainETag(_ header: String?) -> String? {
+    header?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+  }
+
+  /// Whether the server refuses a PUT with `If-None-Match: *` over an existing object. Known
+  /// from this device's state unless that answer is over 30 days old or the server now answers
+  /// with another `Server` header; otherwise checked with a probe object at the container's
+  /// root (stored on that condition, stored again on it, removed) and remembered.
   func honoursConditionalPut() throws -> Bool {
-    if let answer = known.withLock({ knownConditionalPut }) { return answer }
-    if let facts = localState?.facts() {
+    let (answer, server) = known.withLock { (knownConditionalPut, lastServer) }
+    if let answer { return answer }
+    if let facts = localState?.facts(), clock() - facts.checkedAtMs < Self.factsLifetimeMs,
+      server == nil || server == facts.serverSoftware
+    {
       known.withLock { knownConditionalPut = facts.honoursConditionalPut }
       return facts.honoursConditionalPut
     }
     let key = keyPrefix(game: nil) + WriteCheck.probeName()
-    let text = "savevault probe\n"
-    func put(_ headers: [(String, String)]) throws -> HTTPResponse {
+    func put() throws -> HTTPResponse {
       try request(
-        "PUT", key: key, headers: headers, payloadHash: SHA256.hex(of: text), body: .data(Data(text.utf8)))
+        "PUT", key: key, headers: [("if-none-match", "*")], payloadHash: SHA256.hex(of: WriteCheck.probeText),
+        body: .data(Data(WriteCheck.probeText.utf8)))
     }
-    try expectSuccess(try put([]), name: nil)
-    let again = try put([("if-none-match", "*")])
-    _ = try? request("DELETE", key: key)
-    // 412: honoured. 2xx: ignored (the probe was replaced). 501 or 400: not implemented.
+    let first = try put()
+    defer { _ = try? request("DELETE", key: key) }
+    let refused = first.status == 501 || S3ErrorDocument(first.body)?.code == "NotImplemented"
+    if !refused { try expectSuccess(first, name: nil) }
+    let again = refused ? first : try put()
+    // 412: honoured. 2xx: ignored (the probe was stored again). 501 or 400: not taken.
     // Anything else (a 5xx that outlasted the retries) says nothing: a HEAD this time.
-    let answer: Bool
     switch again.status {
-    case 412: answer = true
-    case 200..<300, 400, 501: answer = false
+    case 412: rememberConditionalPut(true)
+    case 200..<300, 400, 501: rememberConditionalPut(false)
     default: return false
     }
-    known.withLock { knownConditionalPut = answer }
-    if let localState {
-      localState.remember(
-        .init(server: localState.server, honoursConditionalPut: answer, checkedAtMs: clock()))
+    return again.status == 412
+  }
+
+  /// Keeps `answer` for this value and, with the server's `Server` header, on this device.
+  private func rememberConditionalPut(_ answer: Bool) {
+    let server = known.withLock {
+      knownConditionalPut = answer
+      return lastServer
     }
-    return answer
+    guard let localState else { return }
+    localState.remember(
+      .init(
+        server: localState.server, honoursConditionalPut: answer, checkedAtMs: clock(),
+        serverSoftware: server))
   }
 
   public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {
@@ -288,10 +346,10 @@ public final class S3Container: Container, @unchecked Sendable {
 
   public func checkWritable() throws -> WriteCheck {
     let key = keyPrefix(game: nil) + WriteCheck.probeName()
-    let data = Data("savevault probe\n".utf8)
     let sentMs = clock()
     let stored = try request(
-      "PUT", key: key, payloadHash: SHA256.hex(of: "savevault probe\n"), body: .data(data))
+      "PUT", key: key, payloadHash: SHA256.hex(of: WriteCheck.probeText),
+      body: .data(Data(WriteCheck.probeText.utf8)))
     let answeredMs = clock()
     try expectSuccess(stored, name: nil)
     try expectSuccess(try request("DELETE", key: key), name: nil)
@@ -308,12 +366,14 @@ public final class S3Container: Container, @unchecked Sendable {
     return game.map { root + $0 + "/" } ?? root
   }
 
-  /// The object's size, or nil if it does not exist.
-  private func head(_ key: String) throws -> Int64? {
+  /// The object's size and ETag, or nil if it does not exist.
+  func head(_ key: String) throws -> (size: Int64, etag: String?)? {
     let response = try request("HEAD", key: key)
     if response.status == 404 { return nil }
     try expectSuccess(response, name: key)
-    return response.headers["content-length"].flatMap { Int64($0) } ?? 0
+    return (
+      response.headers["content-length"].flatMap { Int64($0) } ?? 0, Self.plainETag(response.headers["etag"])
+    )
   }
 
   private func listPage(prefix: String, token: String?, maxKeys: Int?) throws -> S3ListPage {
@@ -358,7 +418,9 @@ public final class S3Container: Container, @unchecked Sendable {
       return HTTPRequest(method: method, url: text, headers: sent)
     }
     do {
-      return try http.send(make, body: body, downloadTo: downloadTo)
+      let response = try http.send(make, body: body, downloadTo: downloadTo)
+      if let server = response.headers["server"] { known.withLock { lastServer = server } }
+      return response
     } catch let error as HTTPTransportError {
       throw ContainerError.unavailable(
         container: displayName, reason: "cannot reach \(scheme)://\(hostHeader): \(error.description)")

@@ -21,12 +21,22 @@ struct S3LocalState: Sendable {
   /// The server, bucket and prefix: what the upload journal's entries are about.
   let container: String
 
+  /// The state of the container `bucket`/`prefix` at `endpoint` (nil: AWS in `region`), kept
+  /// under `stateDirectory` (SaveVault's).
+  init(stateDirectory: String, endpoint: String?, region: String, bucket: String, prefix: String) {
+    directory = stateDirectory + "/s3"
+    server = (endpoint ?? "aws \(region)") + " " + bucket
+    container = server + "/" + prefix
+  }
+
   /// What this device learned about a server.
   struct ServerFacts: Codable, Equatable {
     var server: String
     /// Whether a PUT with `If-None-Match: *` over an existing object is refused (412).
     var honoursConditionalPut: Bool
     var checkedAtMs: Int64
+    /// The server's `Server` header when it answered (nil when it sent none).
+    var serverSoftware: String?
   }
 
   /// One multipart upload under way: its entry stays when the upload is interrupted.

@@ -40,10 +40,11 @@ extension S3Container {
   /// written it.
   ///
   /// The upload is noted in this device's journal while it is under way, so that the next
-  /// upload aborts it if this one is cut short; `condition` goes on the request that completes it.
+  /// upload aborts it if this one is cut short. With `isConditional`, the request that
+  /// completes it carries `If-None-Match: *` (`storing`).
   func multipartUpload(
     game: String, key: String, name: String, archive: GrowingArchive, metadata: [(String, String)],
-    condition: [(String, String)]
+    isConditional: Bool
   ) throws {
     let journalEntry = localState?.begin(game: game, key: key, nowMs: clock())
     let created = try request("POST", key: key, query: [("uploads", "")], headers: metadata)
@@ -94,11 +95,12 @@ extension S3Container {
         "<Part><PartNumber>\($0.offset + 1)</PartNumber><ETag>\(Self.escapeXML($0.element))</ETag></Part>"
       }
       let document = Data(("<CompleteMultipartUpload>" + list.joined() + "</CompleteMultipartUpload>").utf8)
-      let completed = try request(
-        "POST", key: key, query: [("uploadId", uploadID)], headers: condition,
-        payloadHash: SHA256.hex(of: String(decoding: document, as: UTF8.self)),
-        body: .data(document))
-      try expectStored(completed, name: name)
+      let completed = try storing(key: key, name: name, isConditional: isConditional) { condition in
+        try request(
+          "POST", key: key, query: [("uploadId", uploadID)], headers: condition,
+          payloadHash: SHA256.hex(of: String(decoding: document, as: UTF8.self)), body: .data(document))
+      }
+      try expectSuccess(completed, name: name)
       // A 200 to CompleteMultipartUpload can still carry an error in its body.
       if let failure = S3ErrorDocument(completed.body) {
         throw ContainerError.transferFailed(
@@ -122,25 +124,35 @@ extension S3Container {
   func abandonInterruptedUploads(game: String, device: String?) {
     let entries = localState?.interrupted(game: game)
     if let entries, entries.isEmpty { return }
-    guard
-      let response = try? request(
-        "GET", key: nil, query: [("uploads", ""), ("prefix", keyPrefix(game: game))]),
-      (200..<300).contains(response.status), let root = XMLNode.parse(response.body)
-    else { return }
+    guard let uploads = try? openUploads(game: game) else { return }
     let now = clock()
     var isClean = true
-    for upload in root.all("Upload") {
-      guard let key = upload.value("Key"), let id = upload.value("UploadId") else { continue }
+    for upload in uploads {
       let isMine =
         device != nil
-        && ArchiveName(parsing: String(key.split(separator: "/").last ?? ""))?.device == device
-      let isOld = upload.value("Initiated").flatMap(iso8601Ms).map { now - $0 > Self.staleUploadMs } ?? false
+        && ArchiveName(parsing: String(upload.key.split(separator: "/").last ?? ""))?.device == device
+      let isOld = upload.initiatedMs.map { now - $0 > Self.staleUploadMs } ?? false
       guard isMine || isOld else { continue }
-      let aborted = try? request("DELETE", key: key, query: [("uploadId", id)])
+      let aborted = try? request("DELETE", key: upload.key, query: [("uploadId", upload.id)])
       if !(aborted.map { (200..<300).contains($0.status) || $0.status == 404 } ?? false) { isClean = false }
     }
     guard isClean else { return }
     for entry in entries ?? [] { localState?.end(entry.path) }
+  }
+
+  /// The multipart uploads open under `game`'s folder (ListMultipartUploads). Throws what a
+  /// failed request throws.
+  func openUploads(game: String) throws -> [(key: String, id: String, initiatedMs: Int64?)] {
+    let response = try request("GET", key: nil, query: [("uploads", ""), ("prefix", keyPrefix(game: game))])
+    try expectSuccess(response, name: nil)
+    guard let root = XMLNode.parse(response.body) else {
+      throw ContainerError.unavailable(
+        container: displayName, reason: "the server's upload list is not valid XML")
+    }
+    return root.all("Upload").compactMap { upload in
+      guard let key = upload.value("Key"), let id = upload.value("UploadId") else { return nil }
+      return (key, id, upload.value("Initiated").flatMap(iso8601Ms))
+    }
   }
 
   static func escapeXML(_ text: String) -> String {
