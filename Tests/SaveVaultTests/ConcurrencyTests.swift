@@ -29,40 +29,86 @@ struct ConcurrencyTests {
     #expect(try rig.containerArchives().count == 1)
   }
 
-  @Test("two devices upload at the same moment: both archives kept; the next run on either asks")
-  func twoDevicesAtOnce() throws {
-    let deck = try CrashRig(.folder, device: "deck")
-    let desk = try CrashRig(.folder, device: "desk", sharing: deck)
-    let deskSave = deck.dir.sub("desk-saves/quest")
+  /// Two devices sharing a folder container, both agreed on one archive: deck's `run`, desk's
+  /// `deskRun`, and the container's archives before their next uploads.
+  struct TwoDevices {
+    let deck: CrashRig
+    let desk: CrashRig
+    let deskSave: String
+
+    init() throws {
+      deck = try CrashRig(.folder, device: "deck")
+      desk = try CrashRig(.folder, device: "desk", sharing: deck)
+      deskSave = deck.dir.sub("desk-saves/quest")
+      try deck.writeState(1, mebibytes: 1)
+      try #require(try deck.run(["backup"]).code == 0)
+      try #require(try deskRun(["sync"]).wait() == 0, "desk's first sync")
+      try deck.writeState(2, mebibytes: 1)
+      try writeFile(deskSave + "/progress.txt", "desk's own progress\n")
+    }
+
     func deskRun(_ arguments: [String], failpoints: String? = nil) throws -> SpawnedProgram {
       try SpawnedProgram(
         savevaultBinary, arguments + ["--save-dir", deskSave, "--container", desk.containerURL],
-        environment: desk.environment(failpoints: failpoints), output: deck.dir.sub("desk-\(arguments[0])"))
+        environment: desk.environment(failpoints: failpoints),
+        output: deck.dir.sub("desk-\(arguments[0])-\(UUID().uuidString.prefix(8))"))
     }
-    try deck.writeState(1, mebibytes: 1)
-    try #require(try deck.run(["backup"]).code == 0)
-    #expect(try deskRun(["sync"]).wait() == 0, "desk's first sync")
-    try deck.writeState(2, mebibytes: 1)
-    try writeFile(deskSave + "/progress.txt", "desk's own progress\n")
-    let before = try deck.containerArchives()
 
+    /// Each device's next `sync --on-conflict fail`: the one whose archive is not the latest
+    /// must ask (exit 3, conflict), as its save and the latest were made apart; the other one's
+    /// save is the latest, in sync. Nothing changes in the container.
+    func expectOneAsks(latestFrom device: String) throws {
+      let before = try deck.containerArchives()
+      let deckNext = try deck.run(["sync", "--json", "--on-conflict", "fail"])
+      let deskNext = try deskRun(["sync", "--json", "--on-conflict", "fail"])
+      let deskCode = deskNext.wait()
+      let (asked, other) =
+        device == "desk"
+        ? ((deckNext.code, deckNext.stdout), (deskCode, deskNext.stdout))
+        : ((deskCode, deskNext.stdout), (deckNext.code, deckNext.stdout))
+      #expect(asked.0 == 3, "the device whose archive is not the latest must ask: \(asked.1)")
+      #expect(try jsonObject(asked.1)["state"] as? String == "conflict")
+      #expect(other.0 == 0, "the device whose archive is the latest: \(other.1)")
+      #expect(try jsonObject(other.1)["state"] as? String == "in-sync")
+      #expect(try deck.containerArchives() == before, "asking changed nothing")
+    }
+  }
+
+  @Test(
+    "two devices upload at the same moment: both archives kept; the one whose archive is not the latest asks")
+  func twoDevicesAtOnce() throws {
+    let two = try TwoDevices()
+    let before = try two.deck.containerArchives()
     // Both stored before either looks again, as when two uploads finish together (wide
     // windows: on a loaded machine the second process may start seconds after the first).
     let hold = "progress.packing=sleep:3000@1;backup.stored=sleep:4000"
-    let first = try deck.start(["backup"], failpoints: hold)
-    let second = try deskRun(["backup"], failpoints: hold)
+    let first = try two.deck.start(["backup"], failpoints: hold)
+    let second = try two.deskRun(["backup"], failpoints: hold)
     #expect(first.wait() == 0, "deck: \(first.stderr)")
     #expect(second.wait() == 0, "desk: \(second.stderr)")
-    let after = try deck.containerArchives()
+    let after = try two.deck.containerArchives()
     #expect(after.count == before.count + 2, "both archives kept: \(after)")
+    let latest = try #require(
+      after.compactMap { ArchiveName(parsing: $0) }.max { $0.createdMs < $1.createdMs })
+    try two.expectOneAsks(latestFrom: latest.device)
+  }
 
-    let deckNext = try deck.run(["sync", "--json", "--on-conflict", "fail"])
-    #expect(deckNext.code == 3, "deck's next sync must ask: \(deckNext.stdout) \(deckNext.stderr)")
-    #expect(try jsonObject(deckNext.stdout)["state"] as? String == "conflict")
-    let deskNext = try deskRun(["sync", "--json", "--on-conflict", "fail"])
-    #expect(deskNext.wait() == 3, "desk's next sync must ask: \(deskNext.stdout) \(deskNext.stderr)")
-    #expect(try jsonObject(deskNext.stdout)["state"] as? String == "conflict")
-    #expect(try deck.containerArchives() == after, "asking changed nothing")
+  @Test(
+    "a device whose upload ended first is asked when the other's, made without it, is the latest (no restore over its save)"
+  )
+  func firstFinisherAsks() throws {
+    let two = try TwoDevices()
+    // Desk lists, then waits before naming and storing its archive; deck backs up whole meanwhile.
+    let desk = try two.deskRun(["backup", "--verbose"], failpoints: "backup.listed=sleep:6000")
+    // Its last word before the pause says why it uploads.
+    try #require(eventually { desk.stderr.contains("uploading:") }, "desk never listed: \(desk.stderr)")
+    let deck = try two.deck.run(["backup"])
+    #expect(deck.code == 0, "deck: \(deck.stderr)")
+    #expect(desk.wait() == 0, "desk: \(desk.stderr)")
+    let archives = try two.deck.containerArchives().compactMap { ArchiveName(parsing: $0) }
+    let latest = try #require(archives.max { $0.createdMs < $1.createdMs })
+    #expect(latest.device == "desk", "desk's archive, named after deck's, is the latest: \(archives)")
+    try two.expectOneAsks(latestFrom: "desk")
   }
 
   @Test(

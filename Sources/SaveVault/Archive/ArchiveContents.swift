@@ -27,4 +27,30 @@ enum ArchiveContents {
       if UInt32(archive_entry_filetype(e)) != SV_AE_IFDIR { return true }
     }
   }
+
+  /// The header SaveVault wrote as the archive's first entry, read from the start of the
+  /// archive at `fd` (the rest may be missing); nil when there is none or it cannot be read.
+  static func header(fd: Int32, archiveName: String) -> ArchiveHeader? {
+    _ = LibArchiveLocale.ensureUTF8
+    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free) else { return nil }
+    archive_read_support_format_tar(reader.pointer)
+    let compression = ArchiveCompression(fileName: archiveName) ?? .none
+    var entry: OpaquePointer?
+    guard compression.configure(reader: reader) == nil,
+      archive_read_open_fd(reader.pointer, fd, 1 << 16) == ARCHIVE_OK,
+      archive_read_next_header(reader.pointer, &entry) >= ARCHIVE_WARN, let e = entry,
+      archive_entry_pathname(e).map({ String(cString: $0) }) == ArchiveHeader.path,
+      case let size = archive_entry_size(e), size > 0, size <= headerLimit
+    else { return nil }
+    var data = Data(count: Int(size))
+    let read = data.withUnsafeMutableBytes { archive_read_data(reader.pointer, $0.baseAddress, Int(size)) }
+    guard read == Int(size) else { return nil }
+    return try? JSONDecoder().decode(ArchiveHeader.self, from: data)
+  }
+
+  /// The largest header read (a real one is a few KiB).
+  static let headerLimit: Int64 = 1 << 20
+
+  /// How much of an archive's start holds its header, compressed or not.
+  static let headerBytes = 256 << 10
 }

@@ -57,6 +57,11 @@ public protocol Container: Sendable {
   /// Throws `.notFound` if there is no such archive.
   func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result
 
+  /// `read`, where `body` needs only the first `count` bytes: a container that can fetch a
+  /// part of an archive (S3's ranged GET) fetches no more; the others give the whole.
+  func readStart<Result>(game: String, name: String, count: Int, body: (Int32) throws -> Result) throws
+    -> Result
+
   /// Deletes one archive. Throws `.notFound` if there is no such archive.
   func delete(game: String, name: String) throws
 
@@ -74,6 +79,12 @@ public protocol Container: Sendable {
 
 extension Container {
   public var flushesUploadsToLocalDisk: Bool { false }
+
+  public func readStart<Result>(game: String, name: String, count: Int, body: (Int32) throws -> Result)
+    throws -> Result
+  {
+    try read(game: game, name: name, body: body)
+  }
 }
 
 /// What `Container.checkWritable()` learned besides that writing works.

@@ -134,22 +134,18 @@ extension Vault {
         newerCloudArchive: unagreed.flatMap { $0.device != target.device ? $0.name : nil })
     }
     if let why = force ? why : Self.uploadReason(record: record, archives: archives) { verbose(why) }
+    try context.checkpoint("backup.listed")  // decided from `archives`; nothing stored yet
     let (stored, manifest, packed) = try storeSettled(
-      scan, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1)
+      scan, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1,
+      madeOver: archives.prefix(ArchiveHeader.madeOverLimit).map(\.name))
     try context.failpoints.hit("backup.stored")  // not a checkpoint: once stored, the agreement is recorded
-    var report = BackupReport(
+    // No listing after the upload to look for another device's made at the same moment: each
+    // archive names those its maker had seen (`madeOver`), so whichever device's archive is
+    // not the latest sees at its next run that the latest was made without its save, and asks.
+    let report = BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
       files: manifest.files, bytes: manifest.bytes, archiveBytes: stored.size,
       skipped: packed.skipped.map(\.path), overrodeArchive: unagreed?.name)
-    if let raced = try concurrentUpload(target, container: container, seen: archives, stored: stored.name) {
-      // Both archives stay; agreeing on ours would make the other device's work look like a
-      // plain cloud change here. Keeping the old agreement makes the next run ask.
-      context.log.warning(
-        "another device uploaded '\(raced)' while this backup ran; both are kept, and the next sync asks which one to keep"
-      )
-      report.newerCloudArchive = raced
-      return report
-    }
     do {
       try recordAgreement(target: target, archive: stored.name, scan: packed, content: manifest.entries)
     } catch {
@@ -162,32 +158,20 @@ extension Vault {
     return report
   }
 
-  /// An archive of another device that appeared in the container while this backup ran (not
-  /// in `seen`, the listing it started from), or nil. A listing that fails now is no evidence
-  /// either way: nil.
-  private func concurrentUpload(
-    _ target: Target, container: any Container, seen: [StoredArchive], stored: String
-  )
-    throws -> String?
-  {
-    let known = Set(seen.map(\.name))
-    guard let now = try? container.archivesNewestFirst(game: target.game) else { return nil }
-    return now.first { !known.contains($0.name) && $0.name != stored && $0.device != target.device }?.name
-  }
-
   /// Packs a live save: when a file changes while it is read (the game is still writing), the
   /// half-made archive is dropped (the container never shows it), the save is scanned again
   /// and packed again, up to `attempts` times; then the backup fails naming the file. Returns
   /// the scan that was packed.
   func storeSettled(
-    _ scan: SaveScan, target: Target, in container: any Container, notBefore: Int64, attempts: Int = 4
+    _ scan: SaveScan, target: Target, in container: any Container, notBefore: Int64, madeOver: [String],
+    attempts: Int = 4
   ) throws -> (StoredArchive, Manifest, SaveScan) {
     var current = scan
     for attempt in 1...attempts {
       do {
         let (stored, manifest) = try store(
           current, game: target.game, device: target.device, in: container, notBefore: notBefore,
-          compression: target.compression, locations: target.archiveLocations)
+          compression: target.compression, locations: target.archiveLocations, madeOver: madeOver)
         return (stored, manifest, current)
       } catch ArchiveError.changedWhileReading(let path) where attempt < attempts {
         verbose("'\(path)' changed while it was read; packing again (attempt \(attempt + 1))")
@@ -208,18 +192,19 @@ extension Vault {
   /// plus 1 ms): a device whose clock is behind still names its new archive after every
   /// archive it knew of, so "latest" stays the last one uploaded, and clock skew between
   /// devices can never turn an upload into an older-looking archive. Nor is it one of the
-  /// times in `avoiding`.
+  /// times in `avoiding`. `madeOver` goes into the header (`ArchiveHeader.madeOver`).
   func store(
     _ scan: SaveScan, game: String, device: String, in container: any Container,
     notBefore: Int64 = Int64.min, avoiding: Set<Int64> = [], compression: ArchiveCompression = .none,
-    locations: [ArchiveLocation]? = nil, reportsProgress: Bool = true
+    locations: [ArchiveLocation]? = nil, madeOver: [String]? = nil, reportsProgress: Bool = true
   ) throws -> (StoredArchive, Manifest) {
     var createdMs = max(context.clock(), notBefore)
     while avoiding.contains(createdMs) { createdMs += 1 }
     for attempt in 1...Self.nameAttempts {
       let name = ArchiveName(createdMs: createdMs, device: device, compression: compression)
       let header = ArchiveHeader(
-        format: 1, game: game, device: name.device, createdMs: createdMs, locations: locations)
+        format: 1, game: game, device: name.device, createdMs: createdMs, locations: locations,
+        madeOver: madeOver)
       var manifest = Manifest(header: header, entries: [])
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in

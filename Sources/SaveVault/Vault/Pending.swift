@@ -21,14 +21,17 @@ extension Vault {
     // noted, so that it waits for the player instead of being uploaded as the save.
     noteSaveNotAsAgreed(target)
     let store = pendingStore(creating: true)
-    let agreed = agreements.load(target)?.newestKnownMs
+    let record = agreements.load(target)
+    let agreed = record?.newestKnownMs
     // Named after the agreement, and never with the time of a pre-restore copy: a pending
     // archive retired there had the name the next one would get, and one name must never stand
     // for two saves of this device.
     let (archive, _) = try self.store(
       scan, game: target.game, device: target.device, in: store, notBefore: (agreed ?? Int64.min) + 1,
       avoiding: Set(preRestoreCopies(game: target.game).map(\.modifiedMs)), compression: target.compression,
-      locations: target.archiveLocations)
+      locations: target.archiveLocations,
+      // It goes up only while the cloud's latest is still the one agreed (`uploadPending`).
+      madeOver: record.map { [$0.cloudLatestWhenAgreed] } ?? [])
     return store.root + "/" + target.game + "/" + archive.name
   }
 

@@ -248,6 +248,23 @@ extension Vault {
       verbose(
         "the save folder is on another filesystem than at the last agreement: its drive is not mounted?")
     }
+    /// Whether the latest archive was made by a device that knew `agreed`, or something newer,
+    /// was in the container: its header's `madeOver` names it or a later archive (a list may
+    /// lack an archive pruned since, or one cut off its end). True for archives that do not
+    /// say. Reads the archive's start.
+    func latestWasMade(over agreed: String) throws -> Bool {
+      guard let latest else { return true }
+      let header = try container.readStart(
+        game: target.game, name: latest.name, count: ArchiveContents.headerBytes
+      ) { fd in ArchiveContents.header(fd: fd, archiveName: latest.name) }
+      guard let madeOver = header?.madeOver else { return true }
+      let agreedMs = ArchiveName(parsing: agreed)?.createdMs
+      return madeOver.contains(agreed)
+        || madeOver.contains { name in
+          guard let agreedMs, let listedMs = ArchiveName(parsing: name)?.createdMs else { return false }
+          return listedMs > agreedMs
+        }
+    }
     func isIdentical(to latest: StoredArchive, scan: SaveScan) throws -> Bool {
       if let record, latest.name == record.archive {
         return try !Fingerprint(scan: scan).hasChanged(
@@ -321,6 +338,16 @@ extension Vault {
       {
         verbose("both changed, into the content of '\(latest.name)'")
         return .bothHaveSaves(.none(identicalContent: true))
+      }
+      // A cloud change made by a device that never saw the archive agreed here (it uploaded at
+      // the same moment as this device): both sides changed since they last agreed.
+      if !changed, record.rolledBackFrom == nil, !isAgreed,
+        try !latestWasMade(over: record.cloudLatestWhenAgreed)
+      {
+        verbose(
+          "'\(latest.name)' was made without '\(record.cloudLatestWhenAgreed)' in the container (uploaded at the same moment): both changed"
+        )
+        return .bothHaveSaves(.recorded(localChanged: true, cloudLatestIsAgreed: false))
       }
       return .bothHaveSaves(
         .recorded(localChanged: changed || record.rolledBackFrom != nil, cloudLatestIsAgreed: isAgreed))

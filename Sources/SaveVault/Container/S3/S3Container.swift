@@ -316,15 +316,29 @@ public final class S3Container: Container, @unchecked Sendable {
   }
 
   public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {
+    try read(game: game, name: name, range: nil, body: body)
+  }
+
+  public func readStart<Result>(game: String, name: String, count: Int, body: (Int32) throws -> Result)
+    throws -> Result
+  {
+    try read(game: game, name: name, range: "bytes=0-\(count - 1)", body: body)
+  }
+
+  /// Downloads `name` (only `range` of it, when given: a server that ignores it sends all).
+  private func read<Result>(game: String, name: String, range: String?, body: (Int32) throws -> Result)
+    throws -> Result
+  {
     guard ArchiveName.isBackupName(name) else {
       throw ContainerError.notFound(container: displayName, name: name)
     }
     let key = keyPrefix(game: game) + name
     let path = try StagedArchive.emptyFile(prefix: "savevault-s3-")
     defer { unlink(path) }
-    let response = try request("GET", key: key, downloadTo: path)
+    let response = try request(
+      "GET", key: key, headers: range.map { [("range", $0)] } ?? [], downloadTo: path)
     try expectSuccess(response, name: name)
-    if let size = response.headers["content-length"].flatMap({ Int64($0) }) {
+    if range == nil, let size = response.headers["content-length"].flatMap({ Int64($0) }) {
       progress(ProgressEvent(phase: .downloading, done: size, total: size))
     }
     let input = open(path, O_RDONLY)
