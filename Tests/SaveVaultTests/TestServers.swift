@@ -142,7 +142,9 @@ final class S3TestServer: Sendable {
 nonisolated(unsafe) private var serversToStop: [Int32] = []
 private let stopping = NSLock()
 
-private func registerForExit(_ pid: Int32) {
+/// Kills the process `pid` (a server or a proxy a test started) when the test process exits,
+/// so that none outlives a run whose test ended before it could stop it.
+func registerForExit(_ pid: Int32) {
   stopping.lock()
   defer { stopping.unlock() }
   if serversToStop.isEmpty {
@@ -151,6 +153,14 @@ private func registerForExit(_ pid: Int32) {
     }
   }
   serversToStop.append(pid)
+}
+
+/// Takes back `registerForExit(pid)` once the test has stopped that process itself, so that
+/// the exit never kills another process that was given the same id.
+func unregisterForExit(_ pid: Int32) {
+  stopping.lock()
+  defer { stopping.unlock() }
+  serversToStop.removeAll { $0 == pid }
 }
 
 /// An rclone remote for tests: a config file with a `local` remote named `testlocal`.
