@@ -107,6 +107,19 @@ struct ContainerConformanceTests {
     #expect(try container.read(game: "g", name: name1, body: readAll) == data)
   }
 
+  @Test("readStart gives the archive's first bytes, as read gives them", arguments: ContainerFixture.all)
+  func readStart(fixture: ContainerFixture) throws {
+    let dir = TemporaryDirectory("conformance")
+    let container = try fixture.make(dir)
+    let data = Data((0..<300_000).map { UInt8(($0 * 13) & 0xff) })
+    try container.upload(game: "g", name: name1, body: body(data))
+    let start = try container.readStart(game: "g", name: name1, count: 1000, body: readAll)
+    #expect(start.count >= 1000 && start == data.prefix(start.count), "\(start.count) bytes")
+    #expect(throws: ContainerError.self) {
+      try container.readStart(game: "g", name: name2, count: 10, body: readAll)
+    }
+  }
+
   @Test("an archive is never replaced", arguments: ContainerFixture.all)
   func neverReplaces(fixture: ContainerFixture) throws {
     let dir = TemporaryDirectory("conformance")

@@ -97,13 +97,13 @@ public struct RcloneContainer: Container {
   ]
   static let metadataTimeLimit: TimeInterval = 60
 
-  private func run(_ arguments: [String]) throws -> ProgramOutput {
+  private func run(_ arguments: [String], stdoutFile: String? = nil) throws -> ProgramOutput {
     let isTransfer = arguments.first == "copyto"
     let output: ProgramOutput
     do {
       output = try runner.run(
         rclone, arguments + Self.timeouts, environment: environment,
-        timeLimit: isTransfer ? nil : Self.metadataTimeLimit)
+        timeLimit: isTransfer ? nil : Self.metadataTimeLimit, stdoutFile: stdoutFile)
     } catch {
       throw ContainerError.unavailable(container: displayName, reason: "cannot run rclone: \(error)")
     }
@@ -225,6 +225,25 @@ public struct RcloneContainer: Container {
       throw ContainerError.transferFailed(
         container: displayName, name: name, reason: "rclone could not download: \(said(output))")
     }
+    let input = open(local, O_RDONLY)
+    guard input >= 0 else { throw ContainerError.notFound(container: displayName, name: name) }
+    defer { close(input) }
+    return try body(input)
+  }
+
+  /// `rclone cat --count`: only the first `count` bytes come down (the whole archive, through
+  /// `read`, when that fails).
+  public func readStart<Result>(game: String, name: String, count: Int, body: (Int32) throws -> Result)
+    throws -> Result
+  {
+    guard ArchiveName.isBackupName(name) else {
+      throw ContainerError.notFound(container: displayName, name: name)
+    }
+    let local = try StagedArchive.emptyFile(prefix: "savevault-rclone-")
+    defer { unlink(local) }
+    let output = try run(
+      ["cat", "--count", String(count), remotePath(game: game, name: name)], stdoutFile: local)
+    guard output.code == 0 else { return try read(game: game, name: name, body: body) }
     let input = open(local, O_RDONLY)
     guard input >= 0 else { throw ContainerError.notFound(container: displayName, name: name) }
     defer { close(input) }

@@ -31,11 +31,12 @@ public struct ProgramRunner: Sendable {
   public init() {}
 
   /// Runs `executable` with `arguments`; `environment` nil inherits this process's. With a
-  /// `timeLimit`, the program is killed when it runs longer (`timedOut`). Throws when the
-  /// program cannot be started.
+  /// `timeLimit`, the program is killed when it runs longer (`timedOut`). With `stdoutFile`,
+  /// its stdout goes to that existing file instead of `stdout`. Throws when the program cannot
+  /// be started.
   public func run(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-    currentDirectory: String? = nil, timeLimit: TimeInterval? = nil
+    currentDirectory: String? = nil, timeLimit: TimeInterval? = nil, stdoutFile: String? = nil
   ) throws -> ProgramOutput {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -44,7 +45,9 @@ public struct ProgramRunner: Sendable {
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let output = Pipe()
     let errors = Pipe()
-    process.standardOutput = output
+    let file = stdoutFile.flatMap { FileHandle(forWritingAtPath: $0) }
+    defer { try? file?.close() }
+    process.standardOutput = file ?? output
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
@@ -60,6 +63,7 @@ public struct ProgramRunner: Sendable {
       errorData = errors.fileHandleForReading.readDataToEndOfFile()
       reader.leave()
     }
+    if file != nil { try? output.fileHandleForWriting.close() }  // nothing comes through the pipe
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     reader.wait()
     process.waitUntilExit()

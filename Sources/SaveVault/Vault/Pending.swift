@@ -66,8 +66,9 @@ extension Vault {
       )
       return nil
     }
-    // The newest one's content, read here rather than downloaded back once it is uploaded.
-    let digest = try store.read(game: target.game, name: newest.name) { fd in
+    // The newest one's content, read here rather than downloaded back once it is uploaded
+    // (which is still done if it cannot be read here, so that it does not stay behind).
+    let local = try? store.read(game: target.game, name: newest.name) { fd in
       try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
     }
     for archive in fresh.reversed() {
@@ -85,6 +86,11 @@ extension Vault {
     guard try container.archivesNewestFirst(game: target.game).first?.name == newest.name else {
       return newest.name
     }
+    let digest =
+      try local
+      ?? container.read(game: target.game, name: newest.name) { fd in
+        try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
+      }
     let agreement = Agreement(
       game: target.game, container: target.agreementKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock(), saveDir: target.saveDirectory,
