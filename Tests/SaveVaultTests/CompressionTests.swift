@@ -46,6 +46,39 @@ struct CompressionTests {
     #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "\(status.stdout)")
   }
 
+  @Test(
+    "an archive's header, with the archives its device had seen, is read from its first 256 KiB, compressed or not"
+  )
+  func headerFromStart() async throws {
+    let box = try Sandbox("zstd-header", device: "testbox")
+    let save = box.path("saves/Celeste")
+    // Random bytes do not compress: the header must come from a prefix of a large zstd stream.
+    var random = SystemRandomNumberGenerator()
+    try writeFile(
+      save + "/world.bin", Data((0..<(2 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }))
+    var names: [String] = []
+    for (round, compression) in ["zstd", "zstd", "none"].enumerated() {
+      try writeFile(save + "/round.txt", "\(round)")
+      let backup = try await box.runAwaiting([
+        "backup", "--save-dir", save, "--compress", compression, "--json",
+      ])
+      try #require(backup.code == 0, "backup: exit \(backup.code), stderr: \(backup.stderr)")
+      names.append(try #require(try jsonObject(backup.stdout)["archive"] as? String))
+    }
+    for (index, name) in names.enumerated() {
+      let whole = try #require(
+        FileManager.default.contents(atPath: Self.defaultContainer(box) + "/Celeste/" + name))
+      #expect(whole.count > 2 * ArchiveContents.headerBytes, "\(name): \(whole.count) bytes")
+      let start = box.path("start-\(index)")
+      try writeFile(start, whole.prefix(ArchiveContents.headerBytes))
+      let fd = open(start, O_RDONLY)
+      defer { close(fd) }
+      let header = ArchiveContents.header(fd: fd, archiveName: name)
+      #expect(
+        header?.madeOver == Array(names.prefix(index).reversed()), "\(name): \(String(describing: header))")
+    }
+  }
+
   @Test("GNU tar --zstd and Python's tarfile read a .tar.zst back")
   func otherToolsRead() async throws {
     let box = try Sandbox("zstd-tools", device: "testbox")

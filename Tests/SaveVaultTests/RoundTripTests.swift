@@ -32,19 +32,22 @@ struct RoundTripTests {
     static let wrapAfterGame = ["LIST"]
 
     /// The listing and the PUT; where the server ignores `If-None-Match` (rclone serve s3), a
-    /// HEAD before the PUT sees that the name is free.
+    /// HEAD before the PUT sees that the name is free. The listing after it looks for another
+    /// device's upload made at the same moment.
     static func upload(_ kind: S3TestServer.Kind) -> [String] {
-      ["LIST"] + (kind == .rclone ? ["HEAD"] : []) + ["PUT"]
+      ["LIST"] + (kind == .rclone ? ["HEAD"] : []) + ["PUT", "LIST"]
     }
 
     /// A HEAD on both: only a PUT's condition is checked, not CompleteMultipartUpload's.
     static func multipartUpload(_ kind: S3TestServer.Kind, parts: Int) -> [String] {
-      ["LIST", "HEAD", "POST uploads"] + Array(repeating: "PUT part", count: parts) + ["POST uploadId"]
+      ["LIST", "HEAD", "POST uploads"] + Array(repeating: "PUT part", count: parts) + [
+        "POST uploadId", "LIST",
+      ]
     }
 
     static let rcloneStatusInSync = ["lsjson"]
     static let rcloneSyncInSync = ["lsjson"]
-    static let rcloneUpload = ["lsjson", "copyto", "moveto"]
+    static let rcloneUpload = ["lsjson", "copyto", "moveto", "lsjson"]
   }
 
   @Test(

@@ -231,8 +231,8 @@ public struct RcloneContainer: Container {
     return try body(input)
   }
 
-  /// `rclone cat --count`: only the first `count` bytes come down (the whole archive, through
-  /// `read`, when that fails).
+  /// `rclone cat --count`: only the first `count` bytes come down. Some remotes answer a
+  /// missing file with nothing and exit 0, so an empty answer is looked into like a failure.
   public func readStart<Result>(game: String, name: String, count: Int, body: (Int32) throws -> Result)
     throws -> Result
   {
@@ -241,12 +241,17 @@ public struct RcloneContainer: Container {
     }
     let local = try StagedArchive.emptyFile(prefix: "savevault-rclone-")
     defer { unlink(local) }
-    let output = try run(
-      ["cat", "--count", String(count), remotePath(game: game, name: name)], stdoutFile: local)
-    guard output.code == 0 else { return try read(game: game, name: name, body: body) }
+    let target = remotePath(game: game, name: name)
+    let output = try run(["cat", "--count", String(count), target], stdoutFile: local)
     let input = open(local, O_RDONLY)
     guard input >= 0 else { throw ContainerError.notFound(container: displayName, name: name) }
     defer { close(input) }
+    guard output.code == 0, lseek(input, 0, SEEK_END) > 0, lseek(input, 0, SEEK_SET) == 0 else {
+      try ensureRoot()
+      if try stat(target) == nil { throw ContainerError.notFound(container: displayName, name: name) }
+      throw ContainerError.unavailable(
+        container: displayName, reason: "rclone cannot read '\(target)': \(said(output))")
+    }
     return try body(input)
   }
 

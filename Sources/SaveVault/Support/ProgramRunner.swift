@@ -45,7 +45,10 @@ public struct ProgramRunner: Sendable {
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let output = Pipe()
     let errors = Pipe()
-    let file = stdoutFile.flatMap { FileHandle(forWritingAtPath: $0) }
+    let file = try stdoutFile.map { path in
+      guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteUnknown) }
+      return handle
+    }
     defer { try? file?.close() }
     process.standardOutput = file ?? output
     process.standardError = errors

@@ -139,13 +139,22 @@ extension Vault {
       scan, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1,
       madeOver: archives.prefix(ArchiveHeader.madeOverLimit).map(\.name))
     try context.failpoints.hit("backup.stored")  // not a checkpoint: once stored, the agreement is recorded
-    // No listing after the upload to look for another device's made at the same moment: each
-    // archive names those its maker had seen (`madeOver`), so whichever device's archive is
-    // not the latest sees at its next run that the latest was made without its save, and asks.
-    let report = BackupReport(
+    var report = BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
       files: manifest.files, bytes: manifest.bytes, archiveBytes: stored.size,
       skipped: packed.skipped.map(\.path), overrodeArchive: unagreed?.name)
+    // Another device's upload made at the same moment: the device that finishes second sees it
+    // here, and the one that finished first sees at its next run that the latest archive was
+    // made without its own (`madeOver`, in `assess`).
+    if let raced = try concurrentUpload(target, container: container, seen: archives, stored: stored.name) {
+      // Both archives stay; agreeing on ours would make the other device's work look like a
+      // plain cloud change here. Keeping the old agreement makes the next run ask.
+      context.log.warning(
+        "another device uploaded '\(raced)' while this backup ran; both are kept, and the next sync asks which one to keep"
+      )
+      report.newerCloudArchive = raced
+      return report
+    }
     do {
       try recordAgreement(target: target, archive: stored.name, scan: packed, content: manifest.entries)
     } catch {
@@ -156,6 +165,21 @@ extension Vault {
       )
     }
     return report
+  }
+
+  /// An archive of another device that appeared in the container while this backup ran (not
+  /// in `seen`, the listing it started from), or nil. The one request of an upload that no
+  /// check of the server replaces: without it, the device that finished second would agree on
+  /// its own archive, and both devices' next uploads would hide that they were made apart. A
+  /// listing that fails now is no evidence either way: nil.
+  private func concurrentUpload(
+    _ target: Target, container: any Container, seen: [StoredArchive], stored: String
+  )
+    throws -> String?
+  {
+    let known = Set(seen.map(\.name))
+    guard let now = try? container.archivesNewestFirst(game: target.game) else { return nil }
+    return now.first { !known.contains($0.name) && $0.name != stored && $0.device != target.device }?.name
   }
 
   /// Packs a live save: when a file changes while it is read (the game is still writing), the

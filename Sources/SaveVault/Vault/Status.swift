@@ -251,7 +251,13 @@ extension Vault {
     /// Whether the latest archive was made by a device that knew `agreed`, or something newer,
     /// was in the container: its header's `madeOver` names it or a later archive (a list may
     /// lack an archive pruned since, or one cut off its end). True for archives that do not
-    /// say. Reads the archive's start.
+    /// say, or whose start cannot be read as an archive. Reads the archive's start.
+    ///
+    /// It only ever turns a cloud change into a question. It catches the device that finished
+    /// its upload first at the same moment as another (the one that finished second sees the
+    /// other's archive in its listing after the upload, `concurrentUpload`), as long as no
+    /// third device has uploaded over the other's archive since: `madeOver` is what a device
+    /// had listed, not what its save came from.
     func latestWasMade(over agreed: String) throws -> Bool {
       guard let latest else { return true }
       let header = try container.readStart(
