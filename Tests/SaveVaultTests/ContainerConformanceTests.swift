@@ -292,6 +292,22 @@ struct S3SpecificTests {
     }
   }
 
+  @Test("a clock a day behind is named as such on rclone serve s3, which says so with AccessDenied")
+  func clockDayBehind() throws {
+    let server = try #require(S3TestServer.shared(.rclone), "the rclone S3 server did not start")
+    let good = try server.container()
+    let skewed = try S3Container(
+      bucket: good.bucket, prefix: "p", endpoint: server.endpoint, credentials: server.credentials,
+      displayName: "s3://\(good.bucket)/p",
+      clock: { Int64(Date().timeIntervalSince1970 * 1000) - 86_400_000 },
+      retry: RetryPolicy(maxAttempts: 1))
+    #expect {
+      _ = try skewed.list(game: "g")
+    } throws: { error in
+      "\(error)".contains("your clock is 1440 minutes behind")
+    }
+  }
+
   @Test(
     "a large archive goes up in parts and comes back byte for byte", arguments: S3TestServer.Kind.allCases)
   func multipart(kind: S3TestServer.Kind) throws {

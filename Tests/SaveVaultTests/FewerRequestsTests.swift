@@ -95,6 +95,59 @@ struct FewerRequestsTests {
     }
   }
 
+  /// An S3 container whose every upload is followed by another upload of the same name with
+  /// other bytes: what two devices of one name do on a server that ignores `If-None-Match`.
+  struct ReplacedAfterUpload: Container {
+    let base: S3Container
+    var displayName: String { base.displayName }
+    func probe() throws { try base.probe() }
+    func list(game: String) throws -> [ContainerFile] { try base.list(game: game) }
+    func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {
+      try base.read(game: game, name: name, body: body)
+    }
+    func delete(game: String, name: String) throws { try base.delete(game: game, name: name) }
+    func checkWritable() throws -> WriteCheck { try base.checkWritable() }
+    func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
+      let stored = try base.upload(game: game, name: name, body: body)
+      let other = "the other device's bytes"
+      let response = try base.request(
+        "PUT", key: base.keyPrefix(game: game) + name, payloadHash: SHA256.hex(of: other),
+        body: .data(Data(other.utf8)))
+      try base.expectSuccess(response, name: name)
+      return stored
+    }
+  }
+
+  @Test("an upload that another upload of the same name replaced is not agreed on: the next sync asks")
+  func replacedUnderOurName() throws {
+    let server = try #require(S3TestServer.shared(.rclone), "the rclone S3 server did not start")
+    let dir = TemporaryDirectory("fewer-requests")
+    let bucket = CloudEndToEndTests.newBucket()
+    _ = try server.container(bucket: bucket, prefix: "saves")
+    // The server checks request times: the test clock starts now.
+    var vault = try Vault(
+      context: testContext(
+        home: dir.sub("home"), startMs: Int64(Date().timeIntervalSince1970 * 1000),
+        environment: server.environment().merging(["SAVEVAULT_DEVICE": "steamdeck"]) { $1 }))
+    let target = try vault.resolve(
+      TargetRequest(game: "quest", saveDirectory: dir.sub("save"), containerURL: "s3://\(bucket)/saves"))
+    try writeFile(dir.sub("save/a.sav"), "first")
+    let first = try vault.backup(target, force: false)
+    let normal = vault.makeContainer
+    vault.makeContainer = { target, paths in
+      ReplacedAfterUpload(base: try #require(try normal(target, paths) as? S3Container))
+    }
+    try writeFile(dir.sub("save/a.sav"), "second")
+    let replaced = try vault.backup(target, force: false)
+    #expect(replaced.outcome == .uploaded)
+    #expect(replaced.newerCloudArchive == replaced.archive, "the replacement went unnoticed: \(replaced)")
+    #expect(
+      vault.agreements.load(target)?.archive == first.archive, "agreed on an archive that is not this save")
+    vault.makeContainer = normal
+    let next = try vault.sync(target, policy: .fail, resolver: NobodyToAsk())
+    #expect(next.state == .conflict && next.action == .unresolved, "\(next)")
+  }
+
   @Test("abandoned multipart uploads are looked for only when this device's journal says one was interrupted")
   func journalGatesCleanup() throws {
     let dir = TemporaryDirectory("fewer-requests")

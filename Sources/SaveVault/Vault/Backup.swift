@@ -146,11 +146,13 @@ extension Vault {
     // Another device's upload made at the same moment: the device that finishes second sees it
     // here, and the one that finished first sees at its next run that the latest archive was
     // made without its own (`madeOver`, in `assess`).
-    if let raced = try concurrentUpload(target, container: container, seen: archives, stored: stored.name) {
+    if let raced = try concurrentUpload(target, container: container, seen: archives, stored: stored) {
       // Both archives stay; agreeing on ours would make the other device's work look like a
       // plain cloud change here. Keeping the old agreement makes the next run ask.
       context.log.warning(
-        "another device uploaded '\(raced)' while this backup ran; both are kept, and the next sync asks which one to keep"
+        raced == stored.name
+          ? "another upload stored '\(raced)' over this one (a device also named '\(target.device)', on a server that does not refuse a name taken); the next sync asks which save to keep"
+          : "another device uploaded '\(raced)' while this backup ran; both are kept, and the next sync asks which one to keep"
       )
       report.newerCloudArchive = raced
       return report
@@ -168,18 +170,26 @@ extension Vault {
   }
 
   /// An archive of another device that appeared in the container while this backup ran (not
-  /// in `seen`, the listing it started from), or nil. The one request of an upload that no
-  /// check of the server replaces: without it, the device that finished second would agree on
-  /// its own archive, and both devices' next uploads would hide that they were made apart. A
-  /// listing that fails now is no evidence either way: nil.
+  /// in `seen`, the listing it started from), or `stored`'s own name when the container lists
+  /// it with another ETag than it was stored with (another upload of the same name replaced it:
+  /// two devices of one name, on a server that ignores `If-None-Match`); nil otherwise. The
+  /// one request of an upload that no check of the server replaces: without it, the device
+  /// that finished second would agree on its own archive, and both devices' next uploads would
+  /// hide that they were made apart. A listing that fails now is no evidence either way: nil.
   private func concurrentUpload(
-    _ target: Target, container: any Container, seen: [StoredArchive], stored: String
+    _ target: Target, container: any Container, seen: [StoredArchive], stored: StoredArchive
   )
     throws -> String?
   {
     let known = Set(seen.map(\.name))
     guard let now = try? container.archivesNewestFirst(game: target.game) else { return nil }
-    return now.first { !known.contains($0.name) && $0.name != stored && $0.device != target.device }?.name
+    if let ours = stored.metadata["etag"], let listed = now.first(where: { $0.name == stored.name }),
+      let theirs = listed.metadata["etag"], theirs != ours
+    {
+      return stored.name
+    }
+    return now.first { !known.contains($0.name) && $0.name != stored.name && $0.device != target.device }?
+      .name
   }
 
   /// Packs a live save: when a file changes while it is read (the game is still writing), the

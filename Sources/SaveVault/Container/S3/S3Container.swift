@@ -136,10 +136,12 @@ public final class S3Container: Container, @unchecked Sendable {
       for object in page.objects {
         let name = String(object.key.dropFirst(folder.count))
         guard object.key.hasPrefix(folder), ArchiveName.isBackupName(name) else { continue }
+        var metadata = ["key": object.key]
+        metadata["etag"] = Self.plainETag(object.etag)
         files.append(
           ContainerFile(
-            name: name, size: object.size, modifiedMs: iso8601Ms(object.lastModified) ?? 0,
-            metadata: ["key": object.key]))
+            name: name, size: object.size, modifiedMs: iso8601Ms(object.lastModified) ?? 0, metadata: metadata
+          ))
       }
       token = page.isTruncated ? page.nextToken : nil
       if page.isTruncated && token == nil {
@@ -169,7 +171,9 @@ public final class S3Container: Container, @unchecked Sendable {
     }
     // The archive is written on a second thread while its parts are sent: a small one is sent
     // whole once written, a large one in parts as soon as each part is there.
-    let written = try withoutActuallyEscaping(body) { body in
+    // What it was stored as: its size, and the ETag a single PUT got (an archive of the same
+    // name that another upload stored over it lists with another ETag).
+    let (written, etag) = try withoutActuallyEscaping(body) { body -> (Int64, String?) in
       let staged = try GrowingArchive(container: displayName, name: name, prefix: "savevault-s3-", body: body)
       do {
         let (available, isComplete) = try staged.wait(until: multipartThreshold + 1)
@@ -183,7 +187,8 @@ public final class S3Container: Container, @unchecked Sendable {
           try multipartUpload(
             game: game, key: key, name: name, archive: staged, metadata: metadata,
             isConditional: isConditional)
-          return try staged.finish()
+          // Not the ETag of a multipart upload: servers do not all list it as they answered it.
+          return (try staged.finish(), nil)
         }
         let written = try staged.finish()
         let (sha, md5) = try digests(fd: staged.fd, offset: 0, count: written)
@@ -198,13 +203,15 @@ public final class S3Container: Container, @unchecked Sendable {
             body: .fileRange(fd: staged.fd, offset: 0, count: Int(written)))
         }
         try confirm(response, key: key, name: name, sent: sent)
-        return written
+        return (written, Self.plainETag(response.headers["etag"]))
       } catch {
         _ = try? staged.finish()  // the writer ends before the body it runs goes away
         throw error
       }
     }
-    return ContainerFile(name: name, size: written, modifiedMs: clock(), metadata: ["key": key])
+    var stored = ["key": key]
+    stored["etag"] = etag
+    return ContainerFile(name: name, size: written, modifiedMs: clock(), metadata: stored)
   }
 
   /// What a single PUT sent: its size, and its MD5 in base64 (Content-MD5).
@@ -450,8 +457,11 @@ public final class S3Container: Container, @unchecked Sendable {
     guard !(200..<300).contains(response.status) else { return }
     let document = S3ErrorDocument(response.body)
     let code = document?.code ?? ""
+    // rclone serve s3 says a clock a day off with AccessDenied and this message.
+    let isSkew =
+      code == "AccessDenied" && document?.message.contains("request time and the server's time") == true
     let detail = document.map { "\($0.code): \($0.message)" } ?? "HTTP \(response.status)"
-    switch (response.status, code) {
+    switch (response.status, isSkew ? "RequestTimeTooSkewed" : code) {
     case (_, "RequestTimeTooSkewed"):
       let server =
         document?.serverTime.flatMap(iso8601Ms) ?? response.headers["date"].flatMap(Self.httpDateMs)

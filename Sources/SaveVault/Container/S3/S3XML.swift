@@ -40,6 +40,7 @@ struct S3ListPage: Sendable, Equatable {
     var key: String
     var size: Int64
     var lastModified: String
+    var etag: String?
   }
   var objects: [Object]
   var nextToken: String?
@@ -51,7 +52,8 @@ struct S3ListPage: Sendable, Equatable {
       guard let key = item.value("Key"), let size = item.value("Size").flatMap({ Int64($0) }) else {
         return nil
       }
-      return Object(key: key, size: size, lastModified: item.value("LastModified") ?? "")
+      return Object(
+        key: key, size: size, lastModified: item.value("LastModified") ?? "", etag: item.value("ETag"))
     }
     isTruncated = root.value("IsTruncated") == "true"
     nextToken = root.value("NextContinuationToken")
