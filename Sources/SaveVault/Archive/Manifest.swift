@@ -38,11 +38,12 @@ public struct ArchiveHeader: Codable, Equatable, Sendable {
   /// For a game of several locations: each location's top-level folder, portable form and
   /// folder where the archive was made. Absent for a one-folder save, whose content is at the top.
   public var locations: [ArchiveLocation]?
-  /// The archives the container held, as far as the device that made this one knew (the
-  /// newest `madeOverLimit`, newest first): a device that agreed on an archive not in this
-  /// list sees that this one was made without its save, by a device uploading at the same
-  /// moment, and asks rather than restoring it. Absent in archives of older versions and
-  /// other tools, which are taken as made over everything.
+  /// The archives the container held, as far as the device that made this one knew (its
+  /// listing before the upload, the newest `madeOverLimit`, newest first): a device that agreed
+  /// on an archive missing from this list and named after all of it sees that this one was
+  /// made without its save, by a device uploading at the same moment, and asks rather than
+  /// restoring it. Absent in archives of older versions and other tools, which are taken as
+  /// made over everything.
   public var madeOver: [String]?
 
   /// How many names `madeOver` holds at most.
