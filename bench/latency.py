@@ -157,19 +157,19 @@ def measure(server, port, delay_ms, bin_path, runs, work, env):
             print(f"| {server} | {delay_ms} | {what} | {made} | {len(lists[0])} | {ms:.0f} |", flush=True)
             return ms
 
-        def state(expected):
+        def expect(field, expected):
+            """A check that the command's JSON has `expected` in `field`."""
             def check(out):
-                found = json.loads(out).get("state")
+                found = json.loads(out).get(field)
                 if found != expected:
-                    sys.exit(f"expected state {expected}, found {found}: {out}")
+                    sys.exit(f"expected {field} {expected}, found {found}: {out}")
             return check
 
+        def state(expected):
+            return expect("state", expected)
+
         def action(expected):
-            def check(out):
-                found = json.loads(out).get("action")
-                if found != expected:
-                    sys.exit(f"expected action {expected}, found {found}: {out}")
-            return check
+            return expect("action", expected)
 
         def change(i):
             with open(f"{save}/slot.sav", "w") as f:
