@@ -3,17 +3,23 @@ import Foundation
 
 /// Quick looks into an archive that read its headers only, never its file data.
 enum ArchiveContents {
-  /// Whether the archive at `fd` holds a save: a file, symlink or hardlink outside SaveVault's
-  /// own `.savevault` folder (a tree of empty folders, like an empty save directory, holds
-  /// none). False for what cannot be read as an archive: nothing there proves a save.
-  static func holdsSave(fd: Int32, archiveName: String) -> Bool {
+  /// A reader of the tar (compressed as its name says) at `fd`, nil when it cannot be opened.
+  private static func reader(fd: Int32, archiveName: String) -> LibArchiveHandle? {
     _ = LibArchiveLocale.ensureUTF8
-    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free) else { return false }
+    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free) else { return nil }
     archive_read_support_format_tar(reader.pointer)
     let compression = ArchiveCompression(fileName: archiveName) ?? .none
     guard compression.configure(reader: reader) == nil,
       archive_read_open_fd(reader.pointer, fd, 1 << 16) == ARCHIVE_OK
-    else { return false }
+    else { return nil }
+    return reader
+  }
+
+  /// Whether the archive at `fd` holds a save: a file, symlink or hardlink outside SaveVault's
+  /// own `.savevault` folder (a tree of empty folders, like an empty save directory, holds
+  /// none). False for what cannot be read as an archive: nothing there proves a save.
+  static func holdsSave(fd: Int32, archiveName: String) -> Bool {
+    guard let reader = reader(fd: fd, archiveName: archiveName) else { return false }
     while true {
       var entry: OpaquePointer?
       guard archive_read_next_header(reader.pointer, &entry) >= ARCHIVE_WARN, let e = entry else {
@@ -31,13 +37,8 @@ enum ArchiveContents {
   /// The header SaveVault wrote as the archive's first entry, read from the start of the
   /// archive at `fd` (the rest may be missing); nil when there is none or it cannot be read.
   static func header(fd: Int32, archiveName: String) -> ArchiveHeader? {
-    _ = LibArchiveLocale.ensureUTF8
-    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free) else { return nil }
-    archive_read_support_format_tar(reader.pointer)
-    let compression = ArchiveCompression(fileName: archiveName) ?? .none
     var entry: OpaquePointer?
-    guard compression.configure(reader: reader) == nil,
-      archive_read_open_fd(reader.pointer, fd, 1 << 16) == ARCHIVE_OK,
+    guard let reader = reader(fd: fd, archiveName: archiveName),
       archive_read_next_header(reader.pointer, &entry) >= ARCHIVE_WARN, let e = entry,
       archive_entry_pathname(e).map({ String(cString: $0) }) == ArchiveHeader.path,
       case let size = archive_entry_size(e), size > 0, size <= headerLimit

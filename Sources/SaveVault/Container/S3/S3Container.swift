@@ -21,9 +21,8 @@ import Foundation
 /// *`) where the server honours one (checked once and remembered, `S3LocalState`) and a HEAD
 /// before the upload where it does not (and before a multipart upload); the server's own
 /// checks of the body (Content-MD5, the signed SHA-256, the ETag it answers with) confirm the
-/// upload, without a HEAD after it; and
-/// abandoned multipart uploads are looked for only when this device's journal says one of its
-/// own was interrupted.
+/// upload, without a HEAD after it; and abandoned multipart uploads are looked for only when
+/// this device's journal says one of its own was interrupted.
 public final class S3Container: Container, @unchecked Sendable {
   public let displayName: String
   let bucket: String
@@ -157,9 +156,7 @@ public final class S3Container: Container, @unchecked Sendable {
     let key = keyPrefix(game: game) + name
     let isConditional = try honoursConditionalPut()
     // Where the server ignores `If-None-Match`, a HEAD is the only way to see the name is free.
-    if !isConditional, try head(key) != nil {
-      throw ContainerError.alreadyExists(container: displayName, name: name)
-    }
+    if !isConditional { try refuseTaken(key, name: name) }
     let parsed = ArchiveName(parsing: name)
     abandonInterruptedUploads(game: game, device: parsed?.device)
     var metadata: [(String, String)] = []
@@ -181,9 +178,7 @@ public final class S3Container: Container, @unchecked Sendable {
         guard isComplete, available <= multipartThreshold else {
           // Only a PUT's condition was checked, not CompleteMultipartUpload's: a HEAD as well
           // (one request more on a path of four or more).
-          if isConditional, try head(key) != nil {
-            throw ContainerError.alreadyExists(container: displayName, name: name)
-          }
+          if isConditional { try refuseTaken(key, name: name) }
           try multipartUpload(
             game: game, key: key, name: name, archive: staged, metadata: metadata,
             isConditional: isConditional)
@@ -243,8 +238,13 @@ public final class S3Container: Container, @unchecked Sendable {
     }
     guard response.status == 501 || code == "NotImplemented" else { return response }
     rememberConditionalPut(false)
-    if try head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
+    try refuseTaken(key, name: name)
     return try send([])
+  }
+
+  /// Throws `.alreadyExists` when the server holds `key` (a HEAD).
+  private func refuseTaken(_ key: String, name: String) throws {
+    if try head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
   }
 
   /// Checks a single PUT's answer: a success, with the MD5 of what was sent as its ETag where
