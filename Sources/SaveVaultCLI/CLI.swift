@@ -43,7 +43,7 @@ public enum CLI {
     var console = Console(isQuiet: global.isQuiet, isVerbose: global.isVerbose)
     console.warnsInJSON = command.warnsInJSON
     if let text = command.standaloneText {
-      FileHandle.standardOutput.write(Data(text.utf8))
+      writeOutput(Data(text.utf8), to: 1)
       return .success
     }
     var context = makeContext(console.log)

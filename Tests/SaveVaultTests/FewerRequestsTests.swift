@@ -148,6 +148,34 @@ struct FewerRequestsTests {
     #expect(next.state == .conflict && next.action == .unresolved, "\(next)")
   }
 
+  @Test("an S3 command whose stdout reader has gone finishes with its own exit code, not a crash")
+  func closedStdout() throws {
+    let server = try #require(S3TestServer.shared(.moto), "the moto S3 server did not start")
+    let box = try Sandbox("closed-stdout", device: "pc")
+    let bucket = CloudEndToEndTests.newBucket()
+    _ = try server.container(bucket: bucket, prefix: "saves")
+    try writeFile(box.save + "/slot.sav", "level 1")
+    try makeDirectory(box.home)
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    close(ends[0])  // the reader is gone before anything is written (`| head` that ended)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: savevaultBinary)
+    process.arguments = ["sync", "--save-dir", box.save, "--container", "s3://\(bucket)/saves"]
+    process.environment = box.environment(server.environment())
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(
+      process.terminationReason == .exit && process.terminationStatus == 0,
+      "exit \(process.terminationStatus): \(stderr)")
+    #expect(!stderr.contains("Fatal error"), "\(stderr)")
+  }
+
   @Test("abandoned multipart uploads are looked for only when this device's journal says one was interrupted")
   func journalGatesCleanup() throws {
     let dir = TemporaryDirectory("fewer-requests")

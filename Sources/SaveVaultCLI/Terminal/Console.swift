@@ -21,7 +21,7 @@ struct Console: Sendable {
 
   /// Writes a line to stdout, unbuffered.
   static func write(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    writeOutput(Data((text + "\n").utf8), to: 1)
   }
 
   /// Machine output: printed even when quiet, laid out as docs/json.md shows it.
@@ -30,7 +30,7 @@ struct Console: Sendable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-    FileHandle.standardOutput.write(Data(Self.laidOut(Array(data)) + Array("\n".utf8)))
+    writeOutput(Data(Self.laidOut(Array(data)) + Array("\n".utf8)), to: 1)
   }
 
   /// Compact JSON laid out with two-space indents, `"key": value`, one member or element per
@@ -94,7 +94,7 @@ struct Console: Sendable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
-    FileHandle.standardError.write(data + Data("\n".utf8))
+    writeOutput(data + Data("\n".utf8), to: 2)
     logFile?.append(String(decoding: data, as: UTF8.self))
   }
 
@@ -116,7 +116,7 @@ struct Console: Sendable {
   /// A message on stderr, `savevault: ` before it, kept in the log too.
   private func message(_ text: String) {
     beforeWriting()
-    FileHandle.standardError.write(Data("savevault: \(text)\n".utf8))
+    writeOutput(Data("savevault: \(text)\n".utf8), to: 2)
     logFile?.append(text)
   }
 
@@ -144,5 +144,20 @@ struct Console: Sendable {
         guard verbose else { return }
         console.message(message)
       })
+  }
+}
+
+/// Writes `data` whole to `fd` (1 or 2), unbuffered. A failed write is dropped: a reader that
+/// has gone away (a closed pipe, `| head`) must not turn a finished command into a crash.
+func writeOutput(_ data: Data, to fd: Int32) {
+  data.withUnsafeBytes { buffer in
+    guard let base = buffer.baseAddress else { return }
+    var done = 0
+    while done < buffer.count {
+      let wrote = write(fd, base + done, buffer.count - done)
+      if wrote < 0 && errno == EINTR { continue }
+      guard wrote > 0 else { return }
+      done += wrote
+    }
   }
 }

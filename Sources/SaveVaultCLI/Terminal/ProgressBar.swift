@@ -26,7 +26,7 @@ final class ProgressBar: @unchecked Sendable {
     let elapsed = now.timeIntervalSince(started)
     if event.done >= event.total {
       // Finished: clear the line, so that what is printed next starts clean.
-      if isShowing { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      if isShowing { writeOutput(Data("\r\u{1B}[K".utf8), to: 2) }
       isShowing = false
       return
     }
@@ -37,14 +37,14 @@ final class ProgressBar: @unchecked Sendable {
     let left = rate > 0 ? Double(event.total - event.done) / rate : 0
     let line =
       "\(event.phase.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(Format.bytes(event.done)) / \(Format.bytes(event.total))  \(Format.bytes(Int64(rate)))/s  \(Int(left.rounded(.up)))s left"
-    FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    writeOutput(Data(("\r\u{1B}[K" + line).utf8), to: 2)
   }
 
   /// Ends the bar's line, if one was drawn.
   func finish() {
     lock.lock()
     defer { lock.unlock() }
-    if isShowing { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if isShowing { writeOutput(Data("\r\u{1B}[K".utf8), to: 2) }
     isShowing = false
   }
 }

@@ -107,7 +107,7 @@ struct TerminalPrompt: ConflictResolver {
     return .skip
   }
 
-  private static func say(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+  private static func say(_ text: String) { writeOutput(Data(text.utf8), to: 2) }
 
   enum Answer {
     case line(String)
