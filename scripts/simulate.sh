@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the multi-device simulation (Tests/SaveVaultTests/SimulationTests.swift).
+# Runs the multi-device simulation (Tests/SaveVaultTests/Simulation/SimulationTests.swift).
 #   scripts/simulate.sh SEED              reruns one scenario and prints every step
 #   scripts/simulate.sh SEED SCENARIOS    runs SCENARIOS scenarios from SEED (seed + i each)
 #   scripts/simulate.sh                   the test suite's run: 1000 scenarios from its seed

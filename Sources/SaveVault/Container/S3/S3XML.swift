@@ -1,22 +1,5 @@
 import Foundation
 
-/// A parsed XML element: name, text and children. Enough for S3's small response documents.
-struct XMLNode: Sendable, Equatable {
-  var name: String
-  var text: String = ""
-  var children: [XMLNode] = []
-
-  /// The first child named `name`.
-  func child(_ name: String) -> XMLNode? { children.first { $0.name == name } }
-  /// Every child named `name`.
-  func all(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
-  /// The text of the first child named `name`.
-  func value(_ name: String) -> String? { child(name)?.text }
-
-  /// Parses `data` with `XMLReader`; nil if it is not a well-formed document.
-  static func parse(_ data: Data) -> XMLNode? { XMLReader.parse(data) }
-}
-
 /// S3's error document: `<Error><Code>…</Code><Message>…</Message>…</Error>`.
 struct S3ErrorDocument: Sendable, Equatable {
   var code: String

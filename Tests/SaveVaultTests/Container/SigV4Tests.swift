@@ -22,8 +22,7 @@ struct SigV4Tests {
 
   enum Fixtures {
     /// `Tests/Fixtures/sigv4`, outside the test target so that SwiftPM leaves it alone.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Fixtures/sigv4").path
+    static let root = repositoryRoot + "/Tests/Fixtures/sigv4"
 
     /// Every case of the suite (directory below `root`).
     static let cases = [

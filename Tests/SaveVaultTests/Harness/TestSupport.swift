@@ -136,9 +136,9 @@ func contentTree(_ root: String) -> [String: String] {
 let savevaultBinary: String =
   (Platform.resolvedPath("/proc/self/exe") as NSString).deletingLastPathComponent + "/savevault"
 
-/// The repository's root (this file is Tests/SaveVaultTests/TestSupport.swift).
+/// The repository's root (this file is Tests/SaveVaultTests/Harness/TestSupport.swift).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().path
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 /// The binary's folder first on PATH, so that scripts find `savevault`.
 func pathWithBinary() -> String {

@@ -203,9 +203,7 @@ struct LauncherExampleTests {
 
 extension LauncherExampleTests {
   /// examples/launchers in this package.
-  static let examples: String =
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("examples/launchers").path
+  static let examples = repositoryRoot + "/examples/launchers"
 
   /// The one command line of steam-launch-options.txt (the line that is not a comment).
   static func steamLine() throws -> String {
