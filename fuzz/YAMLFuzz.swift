@@ -5,9 +5,9 @@ import Foundation
 
 public func fuzzYAML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = UnsafeBufferPointer(start: data, count: size)
-  let games = try? ManifestReader.games(from: bytes)
+  let games = try? LocationManifestReader.games(from: bytes)
   if let games {
-    guard let index = ManifestIndex(bytes: ManifestIndex.encode(games, stamp: "fuzz")) else {
+    guard let index = LocationManifestIndex(bytes: LocationManifestIndex.encode(games, stamp: "fuzz")) else {
       fatalError("the index of accepted games does not read back")
     }
     guard index.allGames == games else { fatalError("the index changes the games") }
@@ -15,7 +15,7 @@ public func fuzzYAML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       guard index.game(title: game.title) != nil else { fatalError("title not found: \(game.title)") }
       if let id = game.steamID, index.game(steamAppID: id) == nil { fatalError("steam id not found: \(id)") }
       if let id = game.gogID, index.game(gogID: id) == nil { fatalError("gog id not found: \(id)") }
-      for folder in game.installDirs where !ManifestTitle.normalized(folder).isEmpty {
+      for folder in game.installDirs where !LocationManifestTitle.normalized(folder).isEmpty {
         guard !index.games(installDir: folder).isEmpty else { fatalError("install folder not found: \(folder)") }
       }
     }
@@ -26,7 +26,7 @@ public func fuzzYAML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
   }
   // The bytes as an index: refused, or safe to use.
-  if let index = ManifestIndex(bytes: Array(bytes)) {
+  if let index = LocationManifestIndex(bytes: Array(bytes)) {
     _ = index.allGames
     _ = index.game(steamAppID: 1)
     _ = index.game(title: "a")

@@ -41,11 +41,11 @@ public struct DetectedLocation: Sendable, Equatable {
 /// An installed game the manifest knows, with the save locations that exist.
 public struct DetectedGame: Sendable, Equatable {
   public var installed: InstalledGame
-  public var manifest: ManifestGame
+  public var manifest: LocationManifestGame
   /// Existing locations, none inside another.
   public var locations: [DetectedLocation]
 
-  public init(installed: InstalledGame, manifest: ManifestGame, locations: [DetectedLocation]) {
+  public init(installed: InstalledGame, manifest: LocationManifestGame, locations: [DetectedLocation]) {
     self.installed = installed
     self.manifest = manifest
     self.locations = locations
@@ -58,7 +58,7 @@ public enum Detection {
   /// The installed games that the manifest knows and that have at least one save location
   /// here, in the order of `games`.
   public static func detect(
-    _ games: [InstalledGame], host: HostFolders, lookup: some ManifestLookup
+    _ games: [InstalledGame], host: HostFolders, lookup: some LocationManifestLookup
   ) -> [DetectedGame] {
     games.compactMap { installed in
       guard let manifest = manifestGame(for: installed, lookup: lookup) else { return nil }
@@ -71,10 +71,11 @@ public enum Detection {
   /// The manifest's entry for an install: by store id first (a Steam app id beats a title that
   /// differs between Steam and PCGamingWiki), then by the launcher's title, then by the
   /// install folder's name.
-  public static func manifestGame(for installed: InstalledGame, lookup: some ManifestLookup) -> ManifestGame?
+  public static func manifestGame(for installed: InstalledGame, lookup: some LocationManifestLookup)
+    -> LocationManifestGame?
   {
     let id = installed.storeGameID
-    let byID: ManifestGame? =
+    let byID: LocationManifestGame? =
       switch installed.store {
       case .steam: id.flatMap(UInt32.init).flatMap { lookup.game(steamAppID: $0) }
       case .gog: id.flatMap(UInt64.init).flatMap { lookup.game(gogID: $0) }
@@ -89,7 +90,7 @@ public enum Detection {
   }
 
   /// What the placeholders mean for this install of `game`.
-  static func context(for installed: InstalledGame, game: ManifestGame, host: HostFolders)
+  static func context(for installed: InstalledGame, game: LocationManifestGame, host: HostFolders)
     -> PlaceholderContext
   {
     var context = PlaceholderContext(host: host, store: installed.store, storeGameID: installed.storeGameID)
@@ -114,7 +115,7 @@ public enum Detection {
   }
 
   /// The existing locations of `game` installed as `installed`, nested ones dropped.
-  static func locations(of game: ManifestGame, installed: InstalledGame, host: HostFolders)
+  static func locations(of game: LocationManifestGame, installed: InstalledGame, host: HostFolders)
     -> [DetectedLocation]
   {
     let context = context(for: installed, game: game, host: host)

@@ -35,7 +35,9 @@ extension Vault {
 
   /// The installed games that have save data here (all installed games the manifest knows,
   /// with `includingWithoutSaves`), sorted by name. The manifest is refreshed as `refresh` says.
-  public func findGames(configFile: String?, includingWithoutSaves: Bool = false, refresh: ManifestRefresh)
+  public func findGames(
+    configFile: String?, includingWithoutSaves: Bool = false, refresh: LocationManifestRefresh
+  )
     throws -> [FoundGame]
   {
     let config = try cache.config(at: configPath(configFile), isRequired: configFile != nil)
@@ -70,7 +72,8 @@ extension Vault {
   /// loosely), or the one with Steam app id `steamAppID`: the config entry that keeps it.
   /// Nil when no installed game the manifest knows matches.
   func detectedEntry(
-    named name: String? = nil, steamAppID: String? = nil, configFile: String?, refresh: ManifestRefresh
+    named name: String? = nil, steamAppID: String? = nil, configFile: String?,
+    refresh: LocationManifestRefresh
   )
     throws -> (name: String, entry: ConfigFile.GameEntry)?
   {
@@ -79,12 +82,14 @@ extension Vault {
     guard !roots.games.isEmpty else { return nil }
     let manifest = try manifest(
       refresh: refresh, installFolders: roots.games.compactMap(\.installFolder), configFile: configFile)
-    let wanted = name.map(ManifestTitle.normalized)
+    let wanted = name.map(LocationManifestTitle.normalized)
     for installed in roots.games {
       if let steamAppID, installed.store != .steam || installed.storeGameID != steamAppID { continue }
       guard let game = Detection.manifestGame(for: installed, lookup: manifest) else { continue }
       let gameName = Target.gameName(forTitle: game.title)
-      if let name, name != gameName, name != game.title, wanted != ManifestTitle.normalized(game.title) {
+      if let name, name != gameName, name != game.title,
+        wanted != LocationManifestTitle.normalized(game.title)
+      {
         continue
       }
       return (gameName, Self.entry(for: installed, game: game, roots: roots))
@@ -97,7 +102,7 @@ extension Vault {
   /// prefix or XDG folders, then the other folders found (Steam Cloud's): so that a location
   /// not made yet on this device is part of the game from the start, and the order does not
   /// change as locations appear. Its store and id and its title come with it.
-  static func entry(for installed: InstalledGame, game: ManifestGame, roots: GameRoots)
+  static func entry(for installed: InstalledGame, game: LocationManifestGame, roots: GameRoots)
     -> ConfigFile.GameEntry
   {
     let store = installed.store.rawValue

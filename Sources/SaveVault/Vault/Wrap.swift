@@ -41,11 +41,12 @@ extension Vault {
   /// A local save that changed since the last agreement (a previous wrap killed before its
   /// backup) is uploaded or asked about, never restored over.
   ///
-  /// `progress` is told of each phase as it ends. Throws only when the game cannot be started,
+  /// `progress` is told of each sync as it ends, with its phase (`.full` before the game,
+  /// `.afterGame` after it). Throws only when the game cannot be started,
   /// or `Interrupted` when a signal stops a sync (the game is not started then).
   public func wrap(
     _ target: Target, policy: ConflictPolicy, resolver: any ConflictResolver, runner: any GameRunner,
-    command: [String], progress: (String, SyncReport?) -> Void = { _, _ in }
+    command: [String], progress: (SyncPhase, SyncReport?) -> Void = { _, _ in }
   ) throws -> WrapReport {
     var report = WrapReport(game: target.game, warnings: [], gameExitCode: 0)
     func warn(_ message: String) {
@@ -58,13 +59,13 @@ extension Vault {
       if before.action == .unresolved {
         warn("starting the game on the local save; the conflict stays until you resolve it")
       }
-      progress("before", before)
+      progress(.full, before)
     } catch let interrupted as Interrupted {
       throw interrupted  // asked to stop: no game
     } catch {
       warn("could not sync before the game (\(error)); starting it anyway")
       noteDeletionSeenOffline(target)
-      progress("before", nil)
+      progress(.full, nil)
     }
 
     let exit = try runner.run(command)
@@ -73,7 +74,7 @@ extension Vault {
     do {
       let after = try sync(target, policy: policy, resolver: resolver, phase: .afterGame)
       report.after = after
-      progress("after", after)
+      progress(.afterGame, after)
     } catch let interrupted as Interrupted {
       throw interrupted
     } catch let error as ContainerError {
@@ -88,10 +89,10 @@ extension Vault {
           "could not keep the save as a pending archive either (\(Self.plainReason(error))); the save directory is as the game left it"
         )
       }
-      progress("after", nil)
+      progress(.afterGame, nil)
     } catch {
       warn("could not back up after the game (\(error)); the save directory is as the game left it")
-      progress("after", nil)
+      progress(.afterGame, nil)
     }
     return report
   }

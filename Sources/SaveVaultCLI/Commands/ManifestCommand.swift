@@ -66,7 +66,7 @@ struct ManifestCommand: Command {
     }
   }
 
-  static func describe(_ update: ManifestUpdate) -> String {
+  static func describe(_ update: LocationManifestUpdate) -> String {
     let status = update.status.map(describe)
     switch update.outcome {
     case .updated: return "Updated the manifest.\n" + (status ?? "")
@@ -80,7 +80,7 @@ struct ManifestCommand: Command {
     }
   }
 
-  static func describe(_ status: ManifestStatus) -> String {
+  static func describe(_ status: LocationManifestStatus) -> String {
     var lines = [
       "source:  \(sourceText(status.source))",
       "path:    \(status.path)",
@@ -93,7 +93,7 @@ struct ManifestCommand: Command {
     return lines.joined(separator: "\n")
   }
 
-  static func sourceText(_ source: ManifestStatus.Source) -> String {
+  static func sourceText(_ source: LocationManifestStatus.Source) -> String {
     switch source {
     case .environment: "SAVEVAULT_MANIFEST"
     case .config: "the config file's manifest"
@@ -113,10 +113,10 @@ struct ManifestCommand: Command {
   struct UpdateLine: Encodable {
     var outcome: String
     var reason: String?
-    var status: ManifestStatus?
+    var status: LocationManifestStatus?
     var error: String?
 
-    init(_ update: ManifestUpdate) {
+    init(_ update: LocationManifestUpdate) {
       switch update.outcome {
       case .updated: outcome = "updated"
       case .unchanged: outcome = "unchanged"

@@ -75,11 +75,11 @@ struct WrapCommand: Command {
       guard let sync else { return }
       if isJSON {
         console.jsonLine([
-          "phase": phase, "state": sync.state.rawValue, "action": sync.action.rawValue,
+          "phase": phase.aroundGame, "state": sync.state.rawValue, "action": sync.action.rawValue,
           "archive": sync.archive ?? "",
         ])
       } else if !console.isQuiet {
-        console.note("\(phase) the game: " + SyncCommand.describe(sync))
+        console.note("\(phase.aroundGame) the game: " + SyncCommand.describe(sync))
       }
     }
     return .game(report.gameExitCode)
@@ -159,4 +159,9 @@ private struct LoggedGame: GameRunner {
     }
     return exit
   }
+}
+
+extension SyncPhase {
+  /// When a sync of `wrap` ran, in wrap's words (its JSON's `phase`): `before` or `after` the game.
+  var aroundGame: String { self == .afterGame ? "after" : "before" }
 }

@@ -6,14 +6,16 @@ import Testing
 @Suite("Launcher roots: Flatpak sandboxes, damaged files, matching by id before title")
 struct LauncherRootsTests {
   static let manifest = InMemoryManifest(games: [
-    ManifestGame(title: "Native Quest", files: ["<xdgData>/NativeQuest"], steamID: 700),
-    ManifestGame(title: "Low Game", files: ["<home>/AppData/LocalLow/Maker/Low Game"], steamID: 710),
-    ManifestGame(title: "Flat Game", files: ["<xdgData>/flatgame"], flatpakID: "com.example.FlatGame"),
-    ManifestGame(title: "Driver: San Francisco", steamID: 33440),
-    ManifestGame(title: "Driver San Francisco", steamID: 99999),
-    ManifestGame(title: "Diablo II"),
-    ManifestGame(title: "Registry Game", files: ["<winDocuments>/Reg"], hasRegistry: true, steamID: 720),
-    ManifestGame(title: "Plain Game", files: ["<winDocuments>/Plain"], steamID: 730),
+    LocationManifestGame(title: "Native Quest", files: ["<xdgData>/NativeQuest"], steamID: 700),
+    LocationManifestGame(title: "Low Game", files: ["<home>/AppData/LocalLow/Maker/Low Game"], steamID: 710),
+    LocationManifestGame(
+      title: "Flat Game", files: ["<xdgData>/flatgame"], flatpakID: "com.example.FlatGame"),
+    LocationManifestGame(title: "Driver: San Francisco", steamID: 33440),
+    LocationManifestGame(title: "Driver San Francisco", steamID: 99999),
+    LocationManifestGame(title: "Diablo II"),
+    LocationManifestGame(
+      title: "Registry Game", files: ["<winDocuments>/Reg"], hasRegistry: true, steamID: 720),
+    LocationManifestGame(title: "Plain Game", files: ["<winDocuments>/Plain"], steamID: 730),
   ])
 
   /// A device with Flatpak Steam only.

@@ -22,7 +22,7 @@ struct DiscoveryEndToEndTests {
       deck = try FakeDeck(dir)
       desktop = try FakeDesktop(dir)
       let manifest = dir.sub("manifest.yaml")
-      try writeFile(manifest, ManifestFixture.yaml(InMemoryManifest.saves.games))
+      try writeFile(manifest, LocationManifestFixture.yaml(InMemoryManifest.saves.games))
       var sandbox = try Sandbox(
         in: dir, device: "deck",
         environment: ["SAVEVAULT_MANIFEST": manifest, "SAVEVAULT_CONTAINER": dir.sub("cloud")])

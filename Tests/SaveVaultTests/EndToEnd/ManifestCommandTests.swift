@@ -10,20 +10,21 @@ struct ManifestCommandTests {
   func statusJSON() throws {
     let player = try Sandbox("manifest-status")
     let file = player.path("manifest.yaml")
-    try writeFile(file, ManifestFixture.realEntries)
+    try writeFile(file, LocationManifestFixture.realEntries)
     let result = try player.ok(["manifest", "status", "--json"], environment: ["SAVEVAULT_MANIFEST": file])
     let object = try #require(
       JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
     #expect(object["source"] as? String == "environment")
     #expect(object["path"] as? String == file)
-    #expect(object["games"] as? Int == ManifestFixture.realTitles.count)
+    #expect(object["games"] as? Int == LocationManifestFixture.realTitles.count)
     #expect(FileManager.default.fileExists(atPath: player.home + "/.cache/savevault/manifest.index"))
   }
 
   @Test("update downloads, then says unchanged; offline it exits 4 and keeps the copy")
   func update() throws {
     let player = try Sandbox("manifest-update")
-    let server = try ManifestServer(root: player.path("server"), manifest: ManifestFixture.realEntries)
+    let server = try LocationManifestServer(
+      root: player.path("server"), manifest: LocationManifestFixture.realEntries)
     let environment = ["SAVEVAULT_MANIFEST_URL": server.url]
     let first = try player.ok(["manifest", "update"], environment: environment)
     #expect(first.stdout.contains("Updated"), "\(first.stdout)")
@@ -36,7 +37,8 @@ struct ManifestCommandTests {
       JSONSerialization.jsonObject(with: Data(offline.stdout.utf8)) as? [String: Any], "\(offline.stdout)")
     #expect(object["outcome"] as? String == "failed")
     let status = try player.ok(["manifest", "status"], environment: environment)
-    #expect(status.stdout.contains("games:   \(ManifestFixture.realTitles.count)"), "\(status.stdout)")
+    #expect(
+      status.stdout.contains("games:   \(LocationManifestFixture.realTitles.count)"), "\(status.stdout)")
     #expect(status.stdout.contains("etag:"), "\(status.stdout)")
   }
 

@@ -5,46 +5,48 @@ import Testing
 
 /// The manifest as a test states it, looked up as the real index does: ids, exact then
 /// normalized titles, install folders.
-struct InMemoryManifest: ManifestLookup {
-  var games: [ManifestGame]
+struct InMemoryManifest: LocationManifestLookup {
+  var games: [LocationManifestGame]
 
-  func game(steamAppID: UInt32) -> ManifestGame? {
+  func game(steamAppID: UInt32) -> LocationManifestGame? {
     games.first { $0.steamID == steamAppID } ?? games.first { $0.steamExtra.contains(steamAppID) }
   }
 
-  func game(gogID: UInt64) -> ManifestGame? {
+  func game(gogID: UInt64) -> LocationManifestGame? {
     games.first { $0.gogID == gogID } ?? games.first { $0.gogExtra.contains(gogID) }
   }
 
-  func game(lutrisSlug: String) -> ManifestGame? { games.first { $0.lutrisID == lutrisSlug } }
+  func game(lutrisSlug: String) -> LocationManifestGame? { games.first { $0.lutrisID == lutrisSlug } }
 
-  func game(title: String) -> ManifestGame? {
+  func game(title: String) -> LocationManifestGame? {
     games.first { $0.title == title }
-      ?? games.first { ManifestTitle.normalized($0.title) == ManifestTitle.normalized(title) }
+      ?? games.first { LocationManifestTitle.normalized($0.title) == LocationManifestTitle.normalized(title) }
   }
 
-  func games(installDir folder: String) -> [ManifestGame] {
+  func games(installDir folder: String) -> [LocationManifestGame] {
     games.filter {
-      $0.installDirs.contains { ManifestTitle.normalized($0) == ManifestTitle.normalized(folder) }
+      $0.installDirs.contains {
+        LocationManifestTitle.normalized($0) == LocationManifestTitle.normalized(folder)
+      }
     }
   }
 
   /// The games of the two devices' tests.
   static let saves = InMemoryManifest(games: [
-    ManifestGame(
+    LocationManifestGame(
       title: "Hades", files: ["<winDocuments>/Saved Games/Hades"], installDirs: ["Hades"], steamID: 1_145_360),
-    ManifestGame(
+    LocationManifestGame(
       title: "Company of Heroes 2", files: ["<winDocuments>/My Games/Company of Heroes 2"], steamID: 231_430),
-    ManifestGame(title: "Old Game", files: ["<winDocuments>/OldGame"], steamID: 300),
-    ManifestGame(title: "Celeste", files: ["<winLocalAppData>/Celeste"], steamID: 504_230),
-    ManifestGame(title: "Portal", files: ["<winDocuments>/Portal"], steamID: 400),
-    ManifestGame(
+    LocationManifestGame(title: "Old Game", files: ["<winDocuments>/OldGame"], steamID: 300),
+    LocationManifestGame(title: "Celeste", files: ["<winLocalAppData>/Celeste"], steamID: 504_230),
+    LocationManifestGame(title: "Portal", files: ["<winDocuments>/Portal"], steamID: 400),
+    LocationManifestGame(
       title: "Disco Elysium", files: ["<winLocalAppDataLow>/ZAUM Studio/Disco Elysium/SaveGames"],
       gogID: 1_771_589_310),
-    ManifestGame(title: "Control", files: ["<winLocalAppData>/Remedy/Control"]),
-    ManifestGame(title: "Diablo II", files: ["<winDocuments>/Diablo II/Save"], lutrisID: "diablo-2"),
-    ManifestGame(title: "Stardew Valley", files: ["<xdgConfig>/StardewValley/Saves"]),
-    ManifestGame(title: "Terraria", files: ["<xdgData>/Terraria"]),
+    LocationManifestGame(title: "Control", files: ["<winLocalAppData>/Remedy/Control"]),
+    LocationManifestGame(title: "Diablo II", files: ["<winDocuments>/Diablo II/Save"], lutrisID: "diablo-2"),
+    LocationManifestGame(title: "Stardew Valley", files: ["<xdgConfig>/StardewValley/Saves"]),
+    LocationManifestGame(title: "Terraria", files: ["<xdgData>/Terraria"]),
   ])
 }
 

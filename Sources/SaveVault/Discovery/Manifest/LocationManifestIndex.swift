@@ -11,7 +11,7 @@
 /// every table's bounds are checked when it is opened, and a file that fails is not used
 /// (`open` returns nil and the caller rebuilds it). The stamp says which manifest it was made
 /// from; an index with another stamp is stale.
-public final class ManifestIndex: ManifestLookup, Sendable {
+public final class LocationManifestIndex: LocationManifestLookup, Sendable {
   /// How many games (entries, aliases included) it holds.
   public let gameCount: Int
   /// What the index was made from (the caller's description of the manifest's copy).
@@ -43,7 +43,7 @@ public final class ManifestIndex: ManifestLookup, Sendable {
   }
 
   private init?(storage: Storage) {
-    typealias Format = ManifestIndexFormat
+    typealias Format = LocationManifestIndexFormat
     let bytes = storage.bytes
     guard bytes.count >= 16, Array(bytes[0..<8]) == Format.magic else { return nil }
     var reader = Format.Reader(bytes: bytes, offset: 8)
@@ -96,42 +96,47 @@ public final class ManifestIndex: ManifestLookup, Sendable {
 
   // MARK: Lookups
 
-  public func game(steamAppID: UInt32) -> ManifestGame? {
+  public func game(steamAppID: UInt32) -> LocationManifestGame? {
     numberMatch(table: 0, key: UInt64(steamAppID)).flatMap(resolved)
   }
 
-  public func game(gogID: UInt64) -> ManifestGame? {
+  public func game(gogID: UInt64) -> LocationManifestGame? {
     numberMatch(table: 1, key: gogID).flatMap(resolved)
   }
 
-  public func game(lutrisSlug: String) -> ManifestGame? {
-    stringMatches(table: ManifestIndexFormat.lutrisTable, key: lutrisSlug).first.flatMap(resolved)
+  public func game(lutrisSlug: String) -> LocationManifestGame? {
+    stringMatches(table: LocationManifestIndexFormat.lutrisTable, key: lutrisSlug).first.flatMap(resolved)
   }
 
-  public func game(title: String) -> ManifestGame? {
+  public func game(title: String) -> LocationManifestGame? {
     let record =
-      stringMatches(table: ManifestIndexFormat.titleTable, key: title).first
-      ?? stringMatches(table: ManifestIndexFormat.normalizedTitleTable, key: ManifestTitle.normalized(title))
+      stringMatches(table: LocationManifestIndexFormat.titleTable, key: title).first
+      ?? stringMatches(
+        table: LocationManifestIndexFormat.normalizedTitleTable, key: LocationManifestTitle.normalized(title)
+      )
       .first
     return record.flatMap(resolved)
   }
 
-  public func games(installDir folder: String) -> [ManifestGame] {
-    stringMatches(table: ManifestIndexFormat.installDirTable, key: ManifestTitle.normalized(folder))
-      .compactMap(record)
+  public func games(installDir folder: String) -> [LocationManifestGame] {
+    stringMatches(
+      table: LocationManifestIndexFormat.installDirTable, key: LocationManifestTitle.normalized(folder)
+    )
+    .compactMap(record)
   }
 
   /// Every game, in the manifest's order (aliases as they are).
-  public var allGames: [ManifestGame] { (0..<gameCount).compactMap(record) }
+  public var allGames: [LocationManifestGame] { (0..<gameCount).compactMap(record) }
 
   /// The game a record holds, its aliases followed: the entry named last, or where a loop or
   /// `aliasHops` stopped.
-  private func resolved(_ index: Int) -> ManifestGame? {
+  private func resolved(_ index: Int) -> LocationManifestGame? {
     guard var game = record(index) else { return nil }
     var seen: Set<String> = [game.title]
     for _ in 0..<Self.aliasHops {
       guard let alias = game.alias,
-        let next = stringMatches(table: ManifestIndexFormat.titleTable, key: alias).first.flatMap(record),
+        let next = stringMatches(table: LocationManifestIndexFormat.titleTable, key: alias).first.flatMap(
+          record),
         seen.insert(next.title).inserted
       else { break }
       game = next
@@ -139,11 +144,11 @@ public final class ManifestIndex: ManifestLookup, Sendable {
     return game
   }
 
-  private func record(_ index: Int) -> ManifestGame? {
+  private func record(_ index: Int) -> LocationManifestGame? {
     guard index >= 0, index < gameCount else { return nil }
-    var reader = ManifestIndexFormat.Reader(
+    var reader = LocationManifestIndexFormat.Reader(
       bytes: bytes, offset: recordsStart + Int(u32(at: recordOffsets + index * 4)))
-    return ManifestIndexFormat.readRecord(&reader)
+    return LocationManifestIndexFormat.readRecord(&reader)
   }
 
   private func u32(at offset: Int) -> UInt32 {

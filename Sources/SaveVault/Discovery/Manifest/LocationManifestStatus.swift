@@ -1,5 +1,5 @@
 /// Which save-location manifest is used, from where, and how current it is.
-public struct ManifestStatus: Sendable, Equatable, Codable {
+public struct LocationManifestStatus: Sendable, Equatable, Codable {
   /// Where the manifest came from, first found wins.
   public enum Source: String, Sendable, Equatable, Codable {
     /// `SAVEVAULT_MANIFEST`: a file used as it is.
@@ -30,7 +30,7 @@ public struct ManifestStatus: Sendable, Equatable, Codable {
 }
 
 /// What `Vault.updateManifest` did.
-public struct ManifestUpdate: Sendable, Equatable {
+public struct LocationManifestUpdate: Sendable, Equatable {
   public enum Outcome: Sendable, Equatable {
     /// A new copy was downloaded.
     case updated
@@ -44,7 +44,7 @@ public struct ManifestUpdate: Sendable, Equatable {
 
   public var outcome: Outcome
   /// The manifest now used; nil when there is none at all.
-  public var status: ManifestStatus?
+  public var status: LocationManifestStatus?
   /// Why there is none, when `status` is nil.
-  public var error: ManifestError?
+  public var error: LocationManifestError?
 }

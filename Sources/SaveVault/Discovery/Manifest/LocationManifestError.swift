@@ -1,5 +1,5 @@
 /// Why the save-location manifest could not be had.
-public enum ManifestError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum LocationManifestError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A manifest file named by `setting` (SAVEVAULT_MANIFEST, the config's `manifest`) does not
   /// exist or cannot be read.
   case unreadable(path: String, setting: String, reason: String)
@@ -20,7 +20,7 @@ public enum ManifestError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-extension ManifestError: ExitStatusProviding {
+extension LocationManifestError: ExitStatusProviding {
   public var exitStatus: ExitStatus {
     switch self {
     case .unreadable: .usage

@@ -4,7 +4,7 @@ import Foundation
 /// a day, `If-None-Match` sent only with an ETag and the file present, 304 only marks it
 /// checked, a 200 body parsed whole before it atomically replaces the copy, and any failure
 /// keeps the copy. Its state (`<file>.state.json`) says which URL it came from and when.
-struct ManifestCopy {
+struct LocationManifestCopy {
   /// What the state file records.
   struct State: Codable, Equatable {
     var url: String
@@ -50,13 +50,13 @@ struct ManifestCopy {
 
   /// Downloads the manifest again as `refresh` says; `now` in ms since the epoch. Never
   /// throws: a failure is an outcome, and the copy stays.
-  func refresh(_ refresh: ManifestRefresh, now: Int64) -> (Outcome, [ManifestGame]?) {
+  func refresh(_ refresh: LocationManifestRefresh, now: Int64) -> (Outcome, [LocationManifestGame]?) {
     let state = self.state
     let exists = self.exists
     let deadline: TimeInterval
     switch refresh {
     case .never: return (.skipped, nil)
-    case .force: deadline = ManifestRefresh.forcedDeadline
+    case .force: deadline = LocationManifestRefresh.forcedDeadline
     case .ifStale(let limit):
       if let state, exists, now - state.checkedMs < Self.dayMs { return (.skipped, nil) }
       if let failed = state?.failedMs, now - failed < Self.retryAfterFailureMs { return (.skipped, nil) }
@@ -64,7 +64,7 @@ struct ManifestCopy {
     }
     var next = state ?? State(url: url, etag: nil, checkedMs: 0, updatedMs: 0)
     do {
-      switch try ManifestDownload.get(
+      switch try LocationManifestDownload.get(
         url: url, etag: exists ? state?.etag : nil, deadline: deadline, certificates: certificates)
       {
       case .notModified:
@@ -74,9 +74,9 @@ struct ManifestCopy {
         save(next)
         return (.unchanged, nil)
       case .body(let body, let etag):
-        let games: [ManifestGame]
+        let games: [LocationManifestGame]
         do {
-          games = try ManifestReader.games(from: body)
+          games = try LocationManifestReader.games(from: body)
         } catch {
           throw DownloadFailure(reason: "the download is not a manifest: \(error)")
         }
@@ -105,7 +105,7 @@ struct ManifestCopy {
 }
 
 /// When the manifest is downloaded again.
-public enum ManifestRefresh: Sendable, Equatable {
+public enum LocationManifestRefresh: Sendable, Equatable {
   /// Use the copy there is.
   case never
   /// Download again when the copy was checked over a day ago (not within an hour of a failed
@@ -115,7 +115,7 @@ public enum ManifestRefresh: Sendable, Equatable {
   case force
 
   /// What a command that launches a game waits at most.
-  public static let launch = ManifestRefresh.ifStale(deadline: 2)
+  public static let launch = LocationManifestRefresh.ifStale(deadline: 2)
   /// How long `force` waits.
   public static let forcedDeadline: TimeInterval = 120
 }

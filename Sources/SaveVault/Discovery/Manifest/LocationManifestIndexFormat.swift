@@ -2,7 +2,7 @@
 /// the stamp of the manifest it was made from, the game count, the games' records, then sorted
 /// key tables (Steam ids, GOG ids; Lutris slugs, titles, normalized titles, normalized install
 /// folders over one string blob) that a lookup binary-searches.
-enum ManifestIndexFormat {
+enum LocationManifestIndexFormat {
   static let magic: [UInt8] = Array("SVMIDX1\n".utf8)
   /// The string tables, in file order.
   static let stringTables = 4
@@ -119,7 +119,7 @@ enum ManifestIndexFormat {
     static let alias: UInt8 = 32
   }
 
-  static func writeRecord(_ game: ManifestGame, to writer: inout Writer) {
+  static func writeRecord(_ game: LocationManifestGame, to writer: inout Writer) {
     var flags: UInt8 = game.hasRegistry ? Flag.registry : 0
     if game.steamID != nil { flags |= Flag.steam }
     if game.gogID != nil { flags |= Flag.gog }
@@ -139,11 +139,11 @@ enum ManifestIndexFormat {
     for text in [game.lutrisID, game.flatpakID, game.alias] { if let text { writer.string(text) } }
   }
 
-  static func readRecord(_ reader: inout Reader) -> ManifestGame? {
+  static func readRecord(_ reader: inout Reader) -> LocationManifestGame? {
     guard let title = reader.string(), let flags = reader.u8(), let files = reader.strings(),
       let installDirs = reader.strings()
     else { return nil }
-    var game = ManifestGame(
+    var game = LocationManifestGame(
       title: title, files: files, hasRegistry: flags & Flag.registry != 0, installDirs: installDirs)
     if flags & Flag.steam != 0 {
       guard let id = reader.u32() else { return nil }
@@ -158,7 +158,7 @@ enum ManifestIndexFormat {
     guard let gogExtra = reader.list(itemSize: 8, { $0.u64() }) else { return nil }
     game.gogExtra = gogExtra
     for (flag, field) in [
-      (Flag.lutris, \ManifestGame.lutrisID), (Flag.flatpak, \.flatpakID), (Flag.alias, \.alias),
+      (Flag.lutris, \LocationManifestGame.lutrisID), (Flag.flatpak, \.flatpakID), (Flag.alias, \.alias),
     ]
     where flags & flag != 0 {
       guard let text = reader.string() else { return nil }

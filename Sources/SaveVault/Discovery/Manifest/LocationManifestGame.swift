@@ -1,6 +1,6 @@
 /// One game of the save-location manifest (Ludusavi's format, built from PCGamingWiki): where
 /// the game keeps its saves, written with placeholders, and how stores know it.
-public struct ManifestGame: Sendable, Equatable, Codable {
+public struct LocationManifestGame: Sendable, Equatable, Codable {
   /// The manifest's key: the game's title.
   public var title: String
   /// The `files` keys, in the manifest's order: path globs with placeholders such as

@@ -4,16 +4,16 @@ import Testing
 @testable import SaveVault
 
 @Suite("Manifest index")
-struct ManifestIndexTests {
-  func index() throws -> ManifestIndex {
-    let games = try ManifestReader.games(from: Array(ManifestFixture.realEntries.utf8))
-    return try #require(ManifestIndex(bytes: ManifestIndex.encode(games, stamp: "fixture")))
+struct LocationManifestIndexTests {
+  func index() throws -> LocationManifestIndex {
+    let games = try LocationManifestReader.games(from: Array(LocationManifestFixture.realEntries.utf8))
+    return try #require(LocationManifestIndex(bytes: LocationManifestIndex.encode(games, stamp: "fixture")))
   }
 
   @Test("finds games by Steam, GOG and Lutris ids, titles and install folders, aliases followed")
   func lookups() throws {
     let index = try index()
-    #expect(index.gameCount == ManifestFixture.realTitles.count)
+    #expect(index.gameCount == LocationManifestFixture.realTitles.count)
     #expect(index.game(steamAppID: 525480)?.title == ".hack//G.U. Last Recode")
     #expect(index.game(steamAppID: 746970)?.title == ".hack//G.U. Last Recode")
     #expect(index.game(steamAppID: 1534820)?.title == "1/4平方米的星空")
@@ -36,19 +36,19 @@ struct ManifestIndexTests {
   @Test("an alias loop stops instead of spinning")
   func aliasLoop() throws {
     let games = [
-      ManifestGame(title: "A", alias: "B"), ManifestGame(title: "B", alias: "C"),
-      ManifestGame(title: "C", alias: "A"),
-      ManifestGame(title: "D", alias: "missing"),
+      LocationManifestGame(title: "A", alias: "B"), LocationManifestGame(title: "B", alias: "C"),
+      LocationManifestGame(title: "C", alias: "A"),
+      LocationManifestGame(title: "D", alias: "missing"),
     ]
-    let index = try #require(ManifestIndex(bytes: ManifestIndex.encode(games, stamp: "")))
+    let index = try #require(LocationManifestIndex(bytes: LocationManifestIndex.encode(games, stamp: "")))
     #expect(index.game(title: "A")?.title == "C")
     #expect(index.game(title: "D")?.title == "D")
   }
 
   @Test("the index holds every game as it was read")
   func roundTrip() throws {
-    let games = ManifestFixture.games(500)
-    let index = try #require(ManifestIndex(bytes: ManifestIndex.encode(games, stamp: "s")))
+    let games = LocationManifestFixture.games(500)
+    let index = try #require(LocationManifestIndex(bytes: LocationManifestIndex.encode(games, stamp: "s")))
     #expect(index.allGames == games)
     #expect(index.game(steamAppID: 100_123)?.title == "Game 123")
     #expect(index.game(title: "Alias 129")?.title == "Game 128")
@@ -58,36 +58,36 @@ struct ManifestIndexTests {
   func damaged() throws {
     let dir = TemporaryDirectory("manifest-index")
     let path = dir.sub("manifest.index")
-    let games = ManifestFixture.games(50)
+    let games = LocationManifestFixture.games(50)
     var builds = 0
-    let first = ManifestIndex.load(path: path, stamp: "one") {
+    let first = LocationManifestIndex.load(path: path, stamp: "one") {
       builds += 1
       return games
     }
     #expect(first.gameCount == 50)
-    #expect(ManifestIndex.open(path: path, stamp: "one") != nil)
-    #expect(ManifestIndex.open(path: path, stamp: "two") == nil)
+    #expect(LocationManifestIndex.open(path: path, stamp: "one") != nil)
+    #expect(LocationManifestIndex.open(path: path, stamp: "two") == nil)
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     for damage in [bytes.count / 2, 20, bytes.count - 1] {
       var broken = bytes
       broken[damage] ^= 0x40
-      #expect(ManifestIndex(bytes: broken) == nil, "byte \(damage)")
+      #expect(LocationManifestIndex(bytes: broken) == nil, "byte \(damage)")
     }
     for length in [0, 8, 16, bytes.count / 3, bytes.count - 1] {
-      #expect(ManifestIndex(bytes: Array(bytes.prefix(length))) == nil, "\(length) bytes")
+      #expect(LocationManifestIndex(bytes: Array(bytes.prefix(length))) == nil, "\(length) bytes")
     }
     try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: path))
-    _ = ManifestIndex.load(path: path, stamp: "one") {
+    _ = LocationManifestIndex.load(path: path, stamp: "one") {
       builds += 1
       return games
     }
     #expect(builds == 2)
-    #expect(ManifestIndex.open(path: path, stamp: "one")?.gameCount == 50)
+    #expect(LocationManifestIndex.open(path: path, stamp: "one")?.gameCount == 50)
   }
 }
 
 @Suite("Manifest titles compared loosely")
-struct ManifestTitleTests {
+struct LocationManifestTitleTests {
   @Test(
     "case, spaces and punctuation ignored, ASCII or not",
     arguments: [
@@ -95,6 +95,6 @@ struct ManifestTitleTests {
       ("0°N 0°W", "0 n 0 w"), ("Ōkami HD", "ōkami hd"), ("1 ⛷ 1", "1 1"), ("Tab\there", "tab here"),
     ])
   func normalized(title: String, expected: String) {
-    #expect(ManifestTitle.normalized(title) == expected)
+    #expect(LocationManifestTitle.normalized(title) == expected)
   }
 }

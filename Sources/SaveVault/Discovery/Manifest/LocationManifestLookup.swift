@@ -1,22 +1,22 @@
 /// Finds games in the save-location manifest: the manifest's index answers these without
 /// reading the whole manifest. Aliases are followed: the game returned is the entry they name.
-public protocol ManifestLookup: Sendable {
+public protocol LocationManifestLookup: Sendable {
   /// The game with this Steam app id (`steam.id`, else one of `id.steamExtra`).
-  func game(steamAppID: UInt32) -> ManifestGame?
+  func game(steamAppID: UInt32) -> LocationManifestGame?
   /// The game with this GOG product id (`gog.id`, else one of `id.gogExtra`).
-  func game(gogID: UInt64) -> ManifestGame?
+  func game(gogID: UInt64) -> LocationManifestGame?
   /// The game with this Lutris slug (`id.lutris`).
-  func game(lutrisSlug: String) -> ManifestGame?
+  func game(lutrisSlug: String) -> LocationManifestGame?
   /// The game with this title: exactly, else compared normalized (case, spaces and
-  /// punctuation ignored, as `ManifestTitle.normalized` does).
-  func game(title: String) -> ManifestGame?
+  /// punctuation ignored, as `LocationManifestTitle.normalized` does).
+  func game(title: String) -> LocationManifestGame?
   /// The games one of whose `installDir` keys is `folder` (compared normalized).
-  func games(installDir folder: String) -> [ManifestGame]
+  func games(installDir folder: String) -> [LocationManifestGame]
 }
 
 /// A manifest title compared loosely: lower case, letters and digits only, runs of anything
 /// else one space, trimmed. "Hades II" and "hades ii", "Half-Life 2" and "Half Life 2" match.
-public enum ManifestTitle {
+public enum LocationManifestTitle {
   public static func normalized(_ title: String) -> String {
     if title.utf8.allSatisfy({ $0 < 0x80 }) { return normalizedASCII(title) }
     var result = ""

@@ -6,10 +6,10 @@ import Foundation
   import Darwin
 #endif
 
-extension ManifestIndex {
+extension LocationManifestIndex {
   /// The index of `games` as bytes, stamped `stamp`.
-  public static func encode(_ games: [ManifestGame], stamp: String) -> [UInt8] {
-    typealias Format = ManifestIndexFormat
+  public static func encode(_ games: [LocationManifestGame], stamp: String) -> [UInt8] {
+    typealias Format = LocationManifestIndexFormat
     var records = Format.Writer()
     var offsets: [UInt32] = []
     offsets.reserveCapacity(games.count)
@@ -24,10 +24,10 @@ extension ManifestIndex {
       numbers[1] += game.gogExtra.map { ($0, 1, index) }
       if let slug = game.lutrisID { strings[Format.lutrisTable].add(slug, record: index) }
       strings[Format.titleTable].add(game.title, record: index)
-      let normalized = ManifestTitle.normalized(game.title)
+      let normalized = LocationManifestTitle.normalized(game.title)
       if !normalized.isEmpty { strings[Format.normalizedTitleTable].add(normalized, record: index) }
       var folders: Set<String> = []
-      for folder in game.installDirs.map(ManifestTitle.normalized) where !folder.isEmpty {
+      for folder in game.installDirs.map(LocationManifestTitle.normalized) where !folder.isEmpty {
         if folders.insert(folder).inserted { strings[Format.installDirTable].add(folder, record: index) }
       }
     }
@@ -71,8 +71,8 @@ extension ManifestIndex {
   }
 
   /// The index at `path` when it is whole, undamaged and stamped `stamp`; nil otherwise.
-  public static func open(path: String, stamp: String) -> ManifestIndex? {
-    guard let index = ManifestIndex(mapping: path), index.stamp == stamp else { return nil }
+  public static func open(path: String, stamp: String) -> LocationManifestIndex? {
+    guard let index = LocationManifestIndex(mapping: path), index.stamp == stamp else { return nil }
     return index
   }
 
@@ -81,14 +81,14 @@ extension ManifestIndex {
   /// returned, and made again next time). It is a cache, so it is not flushed to the disk: a
   /// file a crash left torn fails its checksum and is made again.
   public static func load(
-    path: String, stamp: String, games: () throws -> [ManifestGame]
-  ) rethrows -> ManifestIndex {
+    path: String, stamp: String, games: () throws -> [LocationManifestGame]
+  ) rethrows -> LocationManifestIndex {
     if let index = open(path: path, stamp: stamp) { return index }
     let bytes = encode(try games(), stamp: stamp)
     let folder = (path as NSString).deletingLastPathComponent
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     try? Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-    guard let index = ManifestIndex(bytes: bytes) else {
+    guard let index = LocationManifestIndex(bytes: bytes) else {
       preconditionFailure("an index just encoded does not read back")
     }
     return index

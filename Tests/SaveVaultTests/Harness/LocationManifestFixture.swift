@@ -6,7 +6,7 @@ import Foundation
 /// them: a `---` line, 2-space block style, `{}` for empty mappings, double quotes only where
 /// its emitter needs them. The entries are copied from the published manifest or shaped like
 /// its awkward ones.
-enum ManifestFixture {
+enum LocationManifestFixture {
   /// Verbatim entries and the tricky titles, in file order.
   static let realEntries = #"""
     ---
@@ -120,7 +120,7 @@ enum ManifestFixture {
 
   /// `games` written in the manifest's format (every key quoted, as the emitter does for the
   /// awkward ones), with a `launch` block on every fifth game as the real file has.
-  static func yaml(_ games: [ManifestGame]) -> String {
+  static func yaml(_ games: [LocationManifestGame]) -> String {
     var text = "---\n"
     func quoted(_ value: String) -> String {
       "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
@@ -167,10 +167,12 @@ enum ManifestFixture {
 
   /// `count` manifest-shaped games with distinct titles and ids; every tenth an alias of the
   /// one before.
-  static func games(_ count: Int) -> [ManifestGame] {
+  static func games(_ count: Int) -> [LocationManifestGame] {
     (0..<count).map { number in
-      if number % 10 == 9 { return ManifestGame(title: "Alias \(number)", alias: "Game \(number - 1)") }
-      return ManifestGame(
+      if number % 10 == 9 {
+        return LocationManifestGame(title: "Alias \(number)", alias: "Game \(number - 1)")
+      }
+      return LocationManifestGame(
         title: "Game \(number)", files: ["<winDocuments>/Game \(number)/Saves", "<xdgData>/game\(number)"],
         hasRegistry: number % 3 == 0, installDirs: ["Game\(number)"], steamID: UInt32(100_000 + number),
         steamExtra: number % 4 == 0 ? [UInt32(900_000 + number)] : [],

@@ -3,7 +3,7 @@ import Foundation
 /// One conditional GET of a manifest, over within a deadline whatever the server does: a
 /// launch waits at most that long. Separate from the S3 `HTTPClient`, whose retries and idle
 /// timeout bound a transfer, not a total wait.
-enum ManifestDownload {
+enum LocationManifestDownload {
   enum Answer: Equatable {
     /// 304: the copy whose ETag was sent is current.
     case notModified

@@ -19,17 +19,17 @@ extension Vault {
   /// (one that cannot be read is skipped with a warning).
   ///
   /// Downloads happen as `refresh` says; a game-launching command passes `.launch`, which
-  /// waits at most 2 s. Throws `ManifestError` (no manifest at all, or one that is not a
+  /// waits at most 2 s. Throws `LocationManifestError` (no manifest at all, or one that is not a
   /// manifest) and `ConfigError`.
   public func manifest(
-    refresh: ManifestRefresh, installFolders: [String] = [], configFile: String? = nil
-  ) throws -> ManifestIndex {
+    refresh: LocationManifestRefresh, installFolders: [String] = [], configFile: String? = nil
+  ) throws -> LocationManifestIndex {
     try loadManifest(refresh: refresh, installFolders: installFolders, configFile: configFile).index
   }
 
   /// Which manifest `manifest(refresh:)` uses, where it is and how old.
-  public func manifestStatus(refresh: ManifestRefresh = .never, configFile: String? = nil) throws
-    -> ManifestStatus
+  public func manifestStatus(refresh: LocationManifestRefresh = .never, configFile: String? = nil) throws
+    -> LocationManifestStatus
   {
     try loadManifest(refresh: refresh, installFolders: [], configFile: configFile).status
   }
@@ -38,20 +38,20 @@ extension Vault {
   /// age, and says what happened. A failed download is an outcome, not an error: the copy
   /// there was is kept and still used. Throws only for a manifest that is not one, or the
   /// config file.
-  public func updateManifest(configFile: String? = nil) throws -> ManifestUpdate {
+  public func updateManifest(configFile: String? = nil) throws -> LocationManifestUpdate {
     do {
       let loaded = try loadManifest(refresh: .force, installFolders: [], configFile: configFile)
-      let outcome: ManifestUpdate.Outcome =
+      let outcome: LocationManifestUpdate.Outcome =
         switch loaded.outcome {
         case nil: .notDownloaded
         case .updated: .updated
         case .unchanged, .skipped: .unchanged
         case .failed(let reason): .failed(reason: reason)
         }
-      return ManifestUpdate(outcome: outcome, status: loaded.status)
-    } catch let error as ManifestError {
+      return LocationManifestUpdate(outcome: outcome, status: loaded.status)
+    } catch let error as LocationManifestError {
       guard case .unavailable(_, let reason) = error else { throw error }
-      return ManifestUpdate(outcome: .failed(reason: reason), status: nil, error: error)
+      return LocationManifestUpdate(outcome: .failed(reason: reason), status: nil, error: error)
     }
   }
 
@@ -59,32 +59,32 @@ extension Vault {
   var manifestIndexPath: String { paths.cacheDirectory + "/manifest.index" }
 
   private struct LoadedManifest {
-    var index: ManifestIndex
-    var status: ManifestStatus
+    var index: LocationManifestIndex
+    var status: LocationManifestStatus
     /// What the download did, for a downloaded manifest.
-    var outcome: ManifestCopy.Outcome?
+    var outcome: LocationManifestCopy.Outcome?
   }
 
   /// The primary manifest's file, before it is read.
   private struct Located {
-    var source: ManifestStatus.Source
+    var source: LocationManifestStatus.Source
     var path: String
     var setting: String
-    var copy: ManifestCopy?
-    var outcome: ManifestCopy.Outcome?
+    var copy: LocationManifestCopy?
+    var outcome: LocationManifestCopy.Outcome?
     /// The games, when a download has just parsed them.
-    var games: [ManifestGame]?
+    var games: [LocationManifestGame]?
   }
 
   private func loadManifest(
-    refresh: ManifestRefresh, installFolders: [String], configFile: String?
+    refresh: LocationManifestRefresh, installFolders: [String], configFile: String?
   ) throws -> LoadedManifest {
     let configPath = configPath(configFile)
     let config = try cache.config(at: configPath, isRequired: false)
     let configFolder = (configPath as NSString).deletingLastPathComponent
     let now = context.clock()
     let primary = try locatePrimary(config: config, configFolder: configFolder, refresh: refresh, now: now)
-    var inputs: [(path: String, origin: ManifestMerge.Origin)] = []
+    var inputs: [(path: String, origin: LocationManifestMerge.Origin)] = []
     for entry in config.secondaryManifests ?? [] {
       var path = absolute(entry, in: configFolder, home: paths.home)
       if Self.isURL(entry) {
@@ -104,12 +104,12 @@ extension Vault {
       inputs.append((folder + "/.ludusavi.yaml", .installFolder(folder)))
     }
     let stamp = ([primary.path] + inputs.map(\.path)).map { Self.stamp(of: $0) ?? $0 }.joined(separator: "\n")
-    let index = try ManifestIndex.load(path: manifestIndexPath, stamp: stamp) {
+    let index = try LocationManifestIndex.load(path: manifestIndexPath, stamp: stamp) {
       var games = try primary.games ?? Self.readGames(at: primary.path, setting: primary.setting)
       for input in inputs {
         do {
           let secondary = try Self.readGames(at: input.path, setting: "secondaryManifests")
-          games = ManifestMerge.merged(games, with: secondary, origin: input.origin)
+          games = LocationManifestMerge.merged(games, with: secondary, origin: input.origin)
         } catch {
           context.log.warning("secondary manifest skipped: \(error)")
         }
@@ -118,7 +118,7 @@ extension Vault {
     }
     let state = primary.copy?.state
     let changedMs = Self.modifiedMs(primary.path)
-    let status = ManifestStatus(
+    let status = LocationManifestStatus(
       source: primary.source, path: primary.path, url: primary.copy?.url,
       ageMs: (state?.updatedMs ?? changedMs).map { max(0, now - $0) }, checkedMs: state?.checkedMs,
       games: index.gameCount, etag: state?.etag, secondary: inputs.map(\.path))
@@ -126,7 +126,7 @@ extension Vault {
   }
 
   private func locatePrimary(
-    config: ConfigFile, configFolder: String, refresh: ManifestRefresh, now: Int64
+    config: ConfigFile, configFolder: String, refresh: LocationManifestRefresh, now: Int64
   ) throws -> Located {
     if let file = context.environment["SAVEVAULT_MANIFEST"], !file.isEmpty {
       return try readable(
@@ -143,14 +143,16 @@ extension Vault {
       }
       let copy = cachedCopy(of: entry)
       let (outcome, games) = copy.refresh(refresh, now: now)
-      guard copy.exists else { throw ManifestError.unavailable(url: entry, reason: Self.reason(outcome)) }
+      guard copy.exists else {
+        throw LocationManifestError.unavailable(url: entry, reason: Self.reason(outcome))
+      }
       return Located(
         source: .config, path: copy.file, setting: "the config's manifest", copy: copy, outcome: outcome,
         games: games)
     }
     let url =
       context.environment["SAVEVAULT_MANIFEST_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.manifestURL
-    let copy = ManifestCopy(
+    let copy = LocationManifestCopy(
       url: url, file: paths.cacheDirectory + "/manifest.yaml",
       certificates: CertificateBundle.choose(environment: context.environment))
     let (outcome, games) = copy.refresh(refresh, now: now)
@@ -166,26 +168,26 @@ extension Vault {
     if FileManager.default.isReadableFile(atPath: ludusavi) {
       return Located(source: .ludusavi, path: ludusavi, setting: "Ludusavi's copy", outcome: outcome)
     }
-    throw ManifestError.unavailable(url: url, reason: Self.reason(outcome))
+    throw LocationManifestError.unavailable(url: url, reason: Self.reason(outcome))
   }
 
   /// `located` when its file can be read.
   private func readable(_ located: Located) throws -> Located {
     guard FileManager.default.isReadableFile(atPath: located.path) else {
       let reason = FileManager.default.fileExists(atPath: located.path) ? "permission denied" : "no such file"
-      throw ManifestError.unreadable(path: located.path, setting: located.setting, reason: reason)
+      throw LocationManifestError.unreadable(path: located.path, setting: located.setting, reason: reason)
     }
     return located
   }
 
   /// The cached copy of a manifest downloaded from `url` (not SaveVault's own copy).
-  private func cachedCopy(of url: String) -> ManifestCopy {
-    ManifestCopy(
+  private func cachedCopy(of url: String) -> LocationManifestCopy {
+    LocationManifestCopy(
       url: url, file: paths.cacheDirectory + "/manifest-" + SHA256.hex(of: url).prefix(16) + ".yaml",
       certificates: CertificateBundle.choose(environment: context.environment))
   }
 
-  private static func reason(_ outcome: ManifestCopy.Outcome) -> String {
+  private static func reason(_ outcome: LocationManifestCopy.Outcome) -> String {
     if case .failed(let reason) = outcome { return reason }
     return "it has not been downloaded yet"
   }
@@ -196,14 +198,14 @@ extension Vault {
   }
 
   /// The games of the manifest file at `path`.
-  static func readGames(at path: String, setting: String) throws -> [ManifestGame] {
+  static func readGames(at path: String, setting: String) throws -> [LocationManifestGame] {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw ManifestError.unreadable(path: path, setting: setting, reason: "cannot read it")
+      throw LocationManifestError.unreadable(path: path, setting: setting, reason: "cannot read it")
     }
     do {
-      return try ManifestReader.games(from: data)
+      return try LocationManifestReader.games(from: data)
     } catch {
-      throw ManifestError.malformed(path: path, error)
+      throw LocationManifestError.malformed(path: path, error)
     }
   }
 

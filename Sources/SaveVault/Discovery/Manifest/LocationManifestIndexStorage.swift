@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-extension ManifestIndex {
+extension LocationManifestIndex {
   /// The bytes of an index, owned: a read-only private mapping of the file (unmapped when it
   /// goes), or a copy in memory. Never written after it is made.
   final class Storage: @unchecked Sendable {

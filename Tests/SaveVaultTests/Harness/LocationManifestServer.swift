@@ -13,7 +13,7 @@ import Testing
 /// announced length), `hang` (never answers), `missing` (404), `redirect` (a 302 to the
 /// manifest itself, served whole to a client that follows it). Each request's `If-None-Match`
 /// (or `-`) is appended to `<root>/requests`. Stopped when the value goes.
-final class ManifestServer {
+final class LocationManifestServer {
   let root: String
   let port: Int
   private let process: Process

@@ -1,6 +1,6 @@
 /// Ludusavi's merge of a secondary manifest into the primary one
 /// (`incorporate_secondary_manifest`), as a pure function over games.
-public enum ManifestMerge {
+public enum LocationManifestMerge {
   /// Where a secondary manifest was found, which decides what its entries say about install
   /// folders.
   public enum Origin: Sendable, Equatable {
@@ -17,8 +17,8 @@ public enum ManifestMerge {
   /// title is appended. Paths starting `./` or `../` (a secondary manifest's own folder) become
   /// `<base>/…` and `<base>/../…`.
   public static func merged(
-    _ primary: [ManifestGame], with secondary: [ManifestGame], origin: Origin
-  ) -> [ManifestGame] {
+    _ primary: [LocationManifestGame], with secondary: [LocationManifestGame], origin: Origin
+  ) -> [LocationManifestGame] {
     var games = primary
     var positions: [String: Int] = [:]
     for (position, game) in games.enumerated() where positions[game.title] == nil {

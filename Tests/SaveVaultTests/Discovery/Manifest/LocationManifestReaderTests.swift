@@ -4,10 +4,10 @@ import Testing
 @testable import SaveVault
 
 @Suite("Manifest reader")
-struct ManifestReaderTests {
-  func realGames() throws -> [String: ManifestGame] {
-    let games = try ManifestReader.games(from: Array(ManifestFixture.realEntries.utf8))
-    #expect(games.map(\.title) == ManifestFixture.realTitles)
+struct LocationManifestReaderTests {
+  func realGames() throws -> [String: LocationManifestGame] {
+    let games = try LocationManifestReader.games(from: Array(LocationManifestFixture.realEntries.utf8))
+    #expect(games.map(\.title) == LocationManifestFixture.realTitles)
     return Dictionary(games.map { ($0.title, $0) }) { first, _ in first }
   }
 
@@ -26,19 +26,19 @@ struct ManifestReaderTests {
     let games = try realGames()
     #expect(
       games[".hack//G.U. Last Recode"]
-        == ManifestGame(
+        == LocationManifestGame(
           title: ".hack//G.U. Last Recode", files: ["<root>/userdata/<storeUserId>/525480/remote/savedata"],
           installDirs: ["hackGU"], steamID: 525480, steamExtra: [746970]))
     #expect(
       games["Klaus"]
-        == ManifestGame(
+        == LocationManifestGame(
           title: "Klaus",
           files: ["<winLocalAppData>/Klaus/Saved/SaveGames", "<home>/AppData/LocalLow/.../**/*.*"],
           installDirs: ["KLAUS"], steamID: 604240, lutrisID: "klaus"))
     #expect(games["0 A.D."]?.flatpakID == "com.play0ad.zeroad")
     #expect(games["0 A.D."]?.files == ["<xdgData>/0ad"])
-    #expect(games["-KLAUS-"] == ManifestGame(title: "-KLAUS-", alias: "Klaus"))
-    #expect(games["!4RC4N01D!"] == ManifestGame(title: "!4RC4N01D!", steamID: 777010))
+    #expect(games["-KLAUS-"] == LocationManifestGame(title: "-KLAUS-", alias: "Klaus"))
+    #expect(games["!4RC4N01D!"] == LocationManifestGame(title: "!4RC4N01D!", steamID: 777010))
     #expect(games["0000"]?.hasRegistry == true)
     #expect(games["2014-12-31"]?.gogID == 1_400_000_000)
     #expect(games["2014-12-31"]?.gogExtra == [1_400_000_001])
@@ -49,7 +49,7 @@ struct ManifestReaderTests {
   @Test("a field that is not a number is dropped alone")
   func notANumber() throws {
     let games = try realGames()
-    #expect(games["Koo & Yuu"] == ManifestGame(title: "Koo & Yuu"))
+    #expect(games["Koo & Yuu"] == LocationManifestGame(title: "Koo & Yuu"))
     #expect(games["y"]?.steamExtra == [42, 43])
   }
 
@@ -69,14 +69,17 @@ struct ManifestReaderTests {
       B: scalar-entry
       C:
       """
-    let games = try ManifestReader.games(from: Array(text.utf8))
-    #expect(games == [ManifestGame(title: "A"), ManifestGame(title: "B"), ManifestGame(title: "C")])
+    let games = try LocationManifestReader.games(from: Array(text.utf8))
+    #expect(
+      games == [
+        LocationManifestGame(title: "A"), LocationManifestGame(title: "B"), LocationManifestGame(title: "C"),
+      ])
   }
 
   @Test("an empty document has no games")
   func empty() throws {
-    #expect(try ManifestReader.games(from: Array("".utf8)).isEmpty)
-    #expect(try ManifestReader.games(from: Array("---\n".utf8)).isEmpty)
+    #expect(try LocationManifestReader.games(from: Array("".utf8)).isEmpty)
+    #expect(try LocationManifestReader.games(from: Array("---\n".utf8)).isEmpty)
   }
 
   @Test(
@@ -90,14 +93,14 @@ struct ManifestReaderTests {
       ("<html>\n", YAMLError.unexpected("the manifest is not a mapping of titles", line: 1, column: 1)),
     ])
   func refused(text: String, error: YAMLError) {
-    #expect(throws: error) { try ManifestReader.games(from: Array(text.utf8)) }
+    #expect(throws: error) { try LocationManifestReader.games(from: Array(text.utf8)) }
   }
 
   @Test("malformed YAML is an error with line and column, even after good entries")
   func malformed() throws {
     let text = "A:\n  steam:\n    id: 1\nB:\n  files:\n    \"<base>/x: {}\n"
     do {
-      _ = try ManifestReader.games(from: Array(text.utf8))
+      _ = try LocationManifestReader.games(from: Array(text.utf8))
       Issue.record("accepted")
     } catch {
       guard case .malformed(_, let line, _) = error else {
@@ -112,13 +115,13 @@ struct ManifestReaderTests {
   @Test("nesting past the limit is refused, not followed")
   func deep() {
     let text = "a: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-    #expect(throws: YAMLError.self) { try ManifestReader.games(from: Array(text.utf8)) }
+    #expect(throws: YAMLError.self) { try LocationManifestReader.games(from: Array(text.utf8)) }
   }
 
   @Test("generated manifests read back as written")
   func roundTrip() throws {
-    let games = ManifestFixture.games(200)
-    #expect(try ManifestReader.games(from: Array(ManifestFixture.yaml(games).utf8)) == games)
+    let games = LocationManifestFixture.games(200)
+    #expect(try LocationManifestReader.games(from: Array(LocationManifestFixture.yaml(games).utf8)) == games)
   }
 
   @Test("YAMLValue.parse: a Lutris game file as plain values")
@@ -146,33 +149,34 @@ struct ManifestReaderTests {
 }
 
 @Suite("Manifest merge")
-struct ManifestMergeTests {
+struct LocationManifestMergeTests {
   @Test("a secondary manifest extends lists and fills ids only where empty")
   func merge() {
     let primary = [
-      ManifestGame(
+      LocationManifestGame(
         title: "A", files: ["<base>/a"], installDirs: ["A"], steamID: 1, steamExtra: [2], flatpakID: nil),
-      ManifestGame(title: "B"),
+      LocationManifestGame(title: "B"),
     ]
     let secondary = [
-      ManifestGame(
+      LocationManifestGame(
         title: "A", files: ["<base>/a", "./saves", "../shared"], hasRegistry: true, installDirs: ["A", "A2"],
         steamID: 9, steamExtra: [3], gogID: 7, gogExtra: [8], flatpakID: "org.a"),
-      ManifestGame(title: "C", files: ["./c"]),
+      LocationManifestGame(title: "C", files: ["./c"]),
     ]
-    let merged = ManifestMerge.merged(
+    let merged = LocationManifestMerge.merged(
       primary, with: secondary, origin: .installFolder("/games/common/A Game/"))
     #expect(
       merged == [
-        ManifestGame(
+        LocationManifestGame(
           title: "A", files: ["<base>/a", "<base>/saves", "<base>/../shared"], hasRegistry: true,
           installDirs: ["A", "A2", "A Game"], steamID: 1, steamExtra: [2, 3], gogID: 7, gogExtra: [8],
           flatpakID: "org.a"),
-        ManifestGame(title: "B"),
-        ManifestGame(title: "C", files: ["<base>/c"], installDirs: ["A Game"]),
+        LocationManifestGame(title: "B"),
+        LocationManifestGame(title: "C", files: ["<base>/c"], installDirs: ["A Game"]),
       ])
     #expect(
-      ManifestMerge.merged(primary, with: [ManifestGame(title: "B", files: ["x"])], origin: .listed)[1].files
+      LocationManifestMerge.merged(
+        primary, with: [LocationManifestGame(title: "B", files: ["x"])], origin: .listed)[1].files
         == ["x"])
   }
 }

@@ -1,19 +1,19 @@
 /// Reads Ludusavi's manifest (a mapping from title to entry, ~17 MB) with libyaml's event
-/// parser straight into `ManifestGame`s, in file order, keeping only what SaveVault uses.
+/// parser straight into `LocationManifestGame`s, in file order, keeping only what SaveVault uses.
 ///
 /// Every key and scalar is text, as the manifest's writer means it (`y`, `0000` and
 /// `2014-12-31` are titles, not a Boolean, a number and a date). Unknown keys (`launch`,
 /// `cloud`, `notes`, anything added later) are skipped whatever their shape, as the schema asks
 /// of readers. A number field that is not a number drops that field only. An alias is refused,
 /// never expanded.
-public enum ManifestReader {
+public enum LocationManifestReader {
   /// The deepest nesting read; the manifest needs 6.
   static let depthLimit = 64
 
   /// The games of `bytes`, in file order. Throws `YAMLError` (with line and column) for text
   /// that is not YAML, uses an alias, or whose top level is not a mapping. An empty document
   /// has no games.
-  public static func games(from bytes: some Collection<UInt8>) throws(YAMLError) -> [ManifestGame] {
+  public static func games(from bytes: some Collection<UInt8>) throws(YAMLError) -> [LocationManifestGame] {
     let reader = try YAMLEventReader(bytes: bytes, depthLimit: depthLimit)
     guard try reader.next() == .streamStart else { throw reader.unexpected("no YAML stream") }
     var kind = try reader.next()
@@ -21,9 +21,9 @@ public enum ManifestReader {
     kind = try reader.next()
     if kind == .scalar && reader.isText("") { return [] }
     guard kind == .mappingStart else { throw reader.unexpected("the manifest is not a mapping of titles") }
-    var games: [ManifestGame] = []
+    var games: [LocationManifestGame] = []
     try eachKey(reader) { (reader) throws(YAMLError) in
-      var game = ManifestGame(title: reader.text)
+      var game = LocationManifestGame(title: reader.text)
       let valueKind = try reader.next()
       if valueKind == .mappingStart {
         try readEntry(reader, into: &game)
@@ -38,7 +38,9 @@ public enum ManifestReader {
   }
 
   /// Reads one entry's mapping (its start already read) up to its end.
-  private static func readEntry(_ reader: YAMLEventReader, into game: inout ManifestGame) throws(YAMLError) {
+  private static func readEntry(_ reader: YAMLEventReader, into game: inout LocationManifestGame)
+    throws(YAMLError)
+  {
     try eachKey(reader) { (reader) throws(YAMLError) in
       if reader.isText("files") {
         game.files = try keys(reader)

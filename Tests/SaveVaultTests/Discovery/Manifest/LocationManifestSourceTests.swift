@@ -5,13 +5,15 @@ import Testing
 
 /// Where the manifest comes from, against a real HTTP server on 127.0.0.1.
 @Suite("Manifest source")
-struct ManifestSourceTests {
+struct LocationManifestSourceTests {
   static let day: Int64 = 24 * 3600 * 1000
   let dir = TemporaryDirectory("manifest-source")
   var home: String { dir.sub("home") }
   var copy: String { home + "/.cache/savevault/manifest.yaml" }
 
-  func vault(_ server: ManifestServer?, at startMs: Int64 = 1_795_968_000_000, _ more: [String: String] = [:])
+  func vault(
+    _ server: LocationManifestServer?, at startMs: Int64 = 1_795_968_000_000, _ more: [String: String] = [:]
+  )
     throws
     -> Vault
   {
@@ -20,8 +22,8 @@ struct ManifestSourceTests {
     return try Vault(context: testContext(home: home, startMs: startMs, environment: environment))
   }
 
-  func server() throws -> ManifestServer {
-    try ManifestServer(root: dir.sub("server"), manifest: ManifestFixture.realEntries)
+  func server() throws -> LocationManifestServer {
+    try LocationManifestServer(root: dir.sub("server"), manifest: LocationManifestFixture.realEntries)
   }
 
   @Test("downloads once, then at most daily with If-None-Match; 304 only marks it checked")
@@ -33,7 +35,7 @@ struct ManifestSourceTests {
     #expect(first.source == .download)
     #expect(first.path == copy)
     #expect(first.url == server.url)
-    #expect(first.games == ManifestFixture.realTitles.count)
+    #expect(first.games == LocationManifestFixture.realTitles.count)
     let etag = try #require(first.etag)
     _ = try vault(server, at: 1_795_968_000_000 + Self.day / 2).manifest(refresh: .launch)
     #expect(server.requests == ["-"])
@@ -43,7 +45,7 @@ struct ManifestSourceTests {
     #expect(checked.checkedMs ?? 0 > 1_795_968_000_000 + Self.day)
     #expect(checked.etag == etag)
 
-    try server.serve(ManifestFixture.realEntries + "\nNew Game:\n  steam:\n    id: 31337\n")
+    try server.serve(LocationManifestFixture.realEntries + "\nNew Game:\n  steam:\n    id: 31337\n")
     let update = try vault(server).updateManifest()
     #expect(update.outcome == .updated)
     #expect(try vault(server).manifest(refresh: .never).game(steamAppID: 31337)?.title == "New Game")
@@ -57,7 +59,7 @@ struct ManifestSourceTests {
     let server = try server()
     _ = try vault(server).manifest(refresh: .launch)
     let good = try Data(contentsOf: URL(fileURLWithPath: copy))
-    try server.serve(ManifestFixture.realEntries + "\nNew Game:\n  steam:\n    id: 31337\n")
+    try server.serve(LocationManifestFixture.realEntries + "\nNew Game:\n  steam:\n    id: 31337\n")
     if mode == "offline" { server.stop() } else { try server.set(mode: mode) }
     let update = try vault(server).updateManifest()
     guard case .failed = update.outcome else {
@@ -75,7 +77,7 @@ struct ManifestSourceTests {
   func redirect() throws {
     let server = try server()
     _ = try vault(server).manifest(refresh: .launch)
-    try server.serve(ManifestFixture.realEntries + "\nNew Game:\n  steam:\n    id: 31337\n")
+    try server.serve(LocationManifestFixture.realEntries + "\nNew Game:\n  steam:\n    id: 31337\n")
     try server.set(mode: "redirect")
     #expect(try vault(server).updateManifest().outcome == .updated)
     #expect(server.requests.count == 3, "the first download, the redirect, and where it led")
@@ -94,7 +96,7 @@ struct ManifestSourceTests {
     // With no copy at all, the launch still gives up in time, with an error saying what to do.
     try FileManager.default.removeItem(atPath: home + "/.cache")
     let again = Date()
-    #expect(throws: ManifestError.self) { try vault(server).manifest(refresh: .launch) }
+    #expect(throws: LocationManifestError.self) { try vault(server).manifest(refresh: .launch) }
     #expect(Date().timeIntervalSince(again) < 3.5)
   }
 
@@ -110,14 +112,14 @@ struct ManifestSourceTests {
     #expect(server.requests.isEmpty)
     #expect(try String(contentsOfFile: file, encoding: .utf8) == "Mine:\n  steam:\n    id: 5\n")
     let missing = try vault(server, ["SAVEVAULT_MANIFEST": dir.sub("none.yaml")])
-    #expect(throws: ManifestError.self) { try missing.manifest(refresh: .never) }
-    #expect(ExitStatus(for: ManifestError.unreadable(path: "", setting: "", reason: "")) == .usage)
+    #expect(throws: LocationManifestError.self) { try missing.manifest(refresh: .never) }
+    #expect(ExitStatus(for: LocationManifestError.unreadable(path: "", setting: "", reason: "")) == .usage)
   }
 
   @Test("Ludusavi's copy is used when SaveVault has none and cannot download one")
   func ludusaviCopy() throws {
-    #expect(throws: ManifestError.self) { try vault(nil).manifest(refresh: .launch) }
-    try writeFile(home + "/.config/ludusavi/manifest.yaml", ManifestFixture.realEntries)
+    #expect(throws: LocationManifestError.self) { try vault(nil).manifest(refresh: .launch) }
+    try writeFile(home + "/.config/ludusavi/manifest.yaml", LocationManifestFixture.realEntries)
     let offline = try vault(nil)
     #expect(try offline.manifest(refresh: .launch).game(lutrisSlug: "klaus")?.title == "Klaus")
     #expect(try offline.manifestStatus().source == .ludusavi)
@@ -131,7 +133,7 @@ struct ManifestSourceTests {
     let server = try server()
     try server.serve("Klaus:\n  id:\n    steamExtra:\n      - 777\nFrom URL:\n  steam:\n    id: 8\n")
     let primary = dir.sub("primary.yaml")
-    try writeFile(primary, ManifestFixture.realEntries)
+    try writeFile(primary, LocationManifestFixture.realEntries)
     try writeFile(dir.sub("extra.yaml"), "Klaus:\n  files:\n    \"<home>/klaus-extra\": {}\n")
     try writeFile(
       home + "/.config/savevault/config.json",
