@@ -53,7 +53,7 @@ extension Vault {
     // While a restore of several locations is unfinished, what it left is its journal's to
     // finish: nothing beside the locations is touched.
     let isUnfinished = locationsJournals.load(game: target.game) != nil
-    for path in target.locations.isEmpty ? [target.saveDirectory] : target.locations.map(\.path)
+    for path in target.locations.map(\.path)
     where !isUnfinished {
       recoverNeighbours(of: path, target: target, note: note)
     }

@@ -87,7 +87,7 @@ extension Vault {
       chosen = named
     }
     verbose("restoring '\(chosen.name)' (\(chosen.size) bytes, made by \(chosen.device ?? "another tool"))")
-    if !target.locations.isEmpty {
+    if !target.isOneFolder {
       return try performLocationsRestore(
         target, container: container, chosen: chosen, seen: seen,
         rolledBackFrom: undoing == nil && chosen.name != archives.first?.name ? archives.first?.name : nil,
