@@ -6,295 +6,141 @@ import Foundation
   import Darwin
 #endif
 
-/// What a restore of a game of several locations is about to do, written before the first
-/// rename and removed when it is done: for each location, the folder extracted for it, the
-/// save folder it replaces and where the old one goes. A kill anywhere after it is written is
-/// finished by the next command of the game (`finishLocations`): every location then holds
-/// the archive's content, the replaced ones kept as one pre-restore copy.
-struct LocationsRestoreJournal: GameRecord, Equatable {
-  struct Move: Codable, Equatable {
-    /// The location's top-level name in the archive.
-    var name: String
-    /// The location's folder, where it really is.
-    var destination: String
-    /// The extracted content, renamed to `destination` by the swap.
-    var staging: String
-    /// Where the old folder goes (nil when there was none): a name nothing has, so that it
-    /// exists only once the old folder was moved there.
-    var aside: String?
-    /// The content digest of what the archive brings to this location: a location swapped in
-    /// that no longer has it was written to after the restore was interrupted.
-    var digest: String?
+extension SaveLocation {
+  /// The path inside this location of `path`, a path of the save as a whole (the save's
+  /// own for a location at the top, else under the location's name); nil when it is
+  /// another location's.
+  func inside(_ path: String) -> String? {
+    if isAtTop { return path }
+    return path.hasPrefix(name + "/") ? String(path.dropFirst(name.count + 1)) : nil
   }
 
-  var game: String
-  var container: String
-  var archive: String
-  var moves: [Move]
-  /// The content digest of the restored save, under this device's location names.
-  var contentDigest: String
-  var undoing: UndoPoint? = nil
-  var rolledBackFrom: String? = nil
+  /// The save-wide path of `path`, a path inside this location.
+  func outside(_ path: String) -> String { isAtTop ? path : name + "/" + path }
+}
+
+/// The folders a restore staged, one per location, and the content it restores.
+struct StagedRestore {
+  /// One per location the archive brings something to (asides not chosen yet).
+  var moves: [RestoreJournal.Move]
+  /// The restored content under this device's location names, with the folders made to hold
+  /// what was carried over.
+  var content: [ManifestEntry]
 }
 
 extension Vault {
-  var locationsJournals: GameRecordStore<LocationsRestoreJournal> {
-    GameRecordStore(directory: paths.stateDirectory + "/restores-locations")
-  }
-
-  /// `performRestore` for a game of several locations. The archive is extracted once beside
-  /// the first location and verified whole; each location's folder is then moved beside its
-  /// own save folder (or extracted again there, when it is on another filesystem), so that
-  /// nothing is swapped before every location is ready. The save being replaced is packed into
-  /// one pre-restore copy before the swaps; then each location is swapped in by two renames.
-  func performLocationsRestore(
-    _ target: Target, container: any Container, chosen: StoredArchive, seen: Seen, rolledBackFrom: String?,
-    undoing: UndoPoint?, beforeDone: () throws -> Void
-  ) throws -> RestoreReport {
-    // An interrupted restore that could not be finished yet is finished first: a new one
-    // would take its journal's place, and what it set aside with it.
-    var seen = seen
-    if let unfinished = locationsJournals.load(game: target.game) {
-      // What stopped it says why (the same cause, most likely, as a moment ago); finished now,
-      // the save it left is the one this restore replaces (and keeps).
-      try finishLocations(unfinished, target: target, early: nil, content: nil)
-      locationsJournals.remove(game: target.game)
-      verbose("finished the interrupted restore of '\(unfinished.archive)' first")
-      seen.scan = try scanSave(target)
-    }
-    let first = target.locations[0]
-    let firstParent = try makeParent(of: Platform.resolvedPath(first.path))
-    let staging = try makeFolder(in: firstParent, prefix: Self.stagingPrefix(target.game))
-    var made: [String] = [staging]
-    var isDone = false
-    let early = startPreRestoreCopy(of: seen.scan, target: target)
-    defer {
-      if !isDone {
-        made.forEach(removeTree)
-        discard(early, target: target)
-      }
-    }
-    let extraction = try extract(chosen, from: container, target: target, into: staging)
+  /// Puts each location's part of the archive extracted at `staging` into a folder of its own
+  /// beside that location's save folder: the extraction itself when it is the whole of a
+  /// location beside it; else moved there, or extracted again when that is another
+  /// filesystem. What no archive holds is carried over from the save (and from `carrying`, the
+  /// folder an undo puts back), what the game's `exclude` globs leave out is taken out of the
+  /// archive's content and kept from the save. Every folder made is added to `made`.
+  func stage(
+    _ extraction: Extractor.Extraction, plan: [(archiveName: String?, location: SaveLocation)],
+    from source: (archive: StoredArchive, container: any Container), into staging: String, target: Target,
+    current: SaveScan?, carrying: (folder: String, skipped: [(path: String, reason: String)])?,
+    made: inout [String]
+  ) throws -> StagedRestore {
     let isExcluded = Self.exclusion(target)
-    let (plan, added) = try destinations(
-      of: extraction.header?.locations, target: target, archive: chosen.name)
-    // The archive's locations this game's own list lacks are part of it from now on.
-    var target = target
-    target.locations += added
-    try context.checkpoint("restore.extracted")
-
-    var moves: [LocationsRestoreJournal.Move] = []
+    var moves: [RestoreJournal.Move] = []
+    var carried: [ManifestEntry] = []
     for (archiveName, location) in plan {
+      let archiveName = archiveName ?? ""
       let destination = Platform.resolvedPath(location.path)
       if Platform.isMountPoint(destination) {
         throw VaultError.saveDirectoryIsMountPoint(path: location.path)
       }
       let parent = try makeParent(of: destination)
-      let own = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
-      made.append(own)
-      let content = staging + "/" + (archiveName ?? "")
-      if archiveName != nil, Self.exists(content) {
-        if rename(content, own) != 0 {
-          guard errno == EXDEV else {
-            throw VaultError.io(path: own, reason: Platform.describe(errno: errno))
-          }
-          // Another filesystem: the archive is extracted again there, and only this
-          // location's folder kept.
-          let again = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
-          made.append(again)
-          _ = try extract(chosen, from: container, target: target, into: again)
-          guard rename(again + "/" + (archiveName ?? ""), own) == 0 else {
-            throw VaultError.io(path: own, reason: Platform.describe(errno: errno))
-          }
-          removeTree(again)
-        }
+      let own: String
+      if archiveName.isEmpty, parent == (staging as NSString).deletingLastPathComponent {
+        // The whole archive is this location's: the extraction is put in place as it is, with
+        // the save folder's mode (durable before it is renamed into place).
+        own = staging
+        chmod(staging, Self.exists(destination) ? Self.mode(of: destination) : 0o755)
+      } else {
+        own = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
+        made.append(own)
+        try move(staging + "/" + archiveName, to: own, source: source, target: target, made: &made)
       }
-      let skipped = (seen.scan?.skipped ?? []).compactMap { item -> (path: String, reason: String)? in
-        item.path.hasPrefix(location.name + "/")
-          ? (String(item.path.dropFirst(location.name.count + 1)), item.reason) : nil
+      // What no archive holds stays in the save: from the folder an undo puts back, then from
+      // the save replaced.
+      func skipped(_ items: [(path: String, reason: String)]) -> [(path: String, reason: String)] {
+        items.compactMap { item in location.inside(item.path).map { ($0, item.reason) } }
       }
-      if !skipped.isEmpty { carryOver(skipped, from: destination, into: own) }
+      var folders: [String] = []
+      if let carrying {
+        let folder = location.isAtTop ? carrying.folder : carrying.folder + "/" + location.name
+        folders += carryOver(skipped(carrying.skipped), from: folder, into: own)
+      }
+      folders += carryOver(skipped(current?.skipped ?? []), from: destination, into: own)
+      // Folders made to hold them are part of the restored save's content.
+      carried += folders.map { ManifestEntry(path: location.outside($0), kind: .directory) }
       // What the game's exclude globs leave out is no part of the save: the archive's copy of
       // it (from a device that did not exclude it) is not restored, and this device's stays.
-      for entry in extraction.entries
-      where entry.path.hasPrefix((archiveName ?? "") + "/") || archiveName == "" {
+      for entry in extraction.entries {
         let inside =
-          archiveName == "" ? entry.path : String(entry.path.dropFirst((archiveName ?? "").count + 1))
-        if isExcluded(inside) { removeTree(own + "/" + inside) }
+          archiveName.isEmpty
+          ? entry.path
+          : entry.path.hasPrefix(archiveName + "/")
+            ? String(entry.path.dropFirst(archiveName.count + 1)) : nil
+        if let inside, isExcluded(inside) { removeTree(own + "/" + inside) }
       }
-      keepExcluded(seen.scan?.excluded ?? [], name: location.name, from: destination, into: own)
+      keepExcluded(current?.excluded ?? [], name: location.name, from: destination, into: own)
       moves.append(.init(name: location.name, destination: destination, staging: own, aside: nil))
     }
-    // Once every location is written: the first flush of a filesystem leaves the others on it
-    // nothing to wait for.
-    for move in moves { try flush(move.staging) }
-    removeTree(staging)
-    made.removeFirst()
-
-    // The save being replaced is safe before anything of it moves.
-    if let early, early.wait() == nil {
-      throw VaultError.preRestoreCopyFailed(
-        game: target.game, folder: preRestoreStore().root + "/" + target.game,
-        reason: early.failure.map(Self.plainReason) ?? "it could not be packed")
-    }
-    for index in moves.indices where Self.exists(moves[index].destination) {
-      // A free name beside it: made and removed again, so that the folder exists only once the
-      // old save was moved there.
-      let parent = (moves[index].destination as NSString).deletingLastPathComponent
-      let aside = try makeFolder(in: parent, prefix: Self.asidePrefix(target.game))
-      rmdir(aside)
-      moves[index].aside = aside
-    }
     // The restored content under this device's names for the locations.
-    let names = Dictionary(plan.compactMap { name, location in name.map { ($0, location.name) } }) { a, _ in a
-    }
-    let content = extraction.entries.compactMap { entry -> ManifestEntry? in
+    let names = Dictionary(plan.map { ($0.archiveName ?? "", $0.location) }) { a, _ in a }
+    var content = extraction.entries.compactMap { entry -> ManifestEntry? in
       var entry = entry
-      if extraction.header?.locations == nil {
+      if let whole = names[""] {
         guard !isExcluded(entry.path) else { return nil }
-        entry.path = first.name + "/" + entry.path
+        entry.path = whole.outside(entry.path)
         return entry
       }
       let parts = entry.path.split(separator: "/", maxSplits: 1).map(String.init)
-      guard parts.count == 2, let renamed = names[parts[0]], !isExcluded(parts[1]) else { return nil }
-      entry.path = renamed + "/" + parts[1]
+      guard parts.count == 2, let location = names[parts[0]], !isExcluded(parts[1]) else { return nil }
+      entry.path = location.outside(parts[1])
       return entry
     }
+    content += carried
     for index in moves.indices {
-      let prefix = moves[index].name + "/"
-      moves[index].digest = ContentDigest.of(content.filter { $0.path.hasPrefix(prefix) })
+      let location = plan[index].location
+      moves[index].digest = ContentDigest.of(content.filter { location.inside($0.path) != nil })
     }
-    let journal = LocationsRestoreJournal(
-      game: target.game, container: target.agreementKey, archive: chosen.name, moves: moves,
-      contentDigest: ContentDigest.of(content), undoing: undoing, rolledBackFrom: rolledBackFrom)
-    try locationsJournals.save(journal)
-    isDone = true
-    try context.failpoints.hit("restore.journaled")
-    let preRestoreCopy = try finishLocations(journal, target: target, early: early, content: content)
-    try beforeDone()
-    context.failpoints.reach("restore.agreed")
-    locationsJournals.remove(game: target.game)
-    let files = content.filter { $0.kind == .file }
-    return RestoreReport(
-      game: target.game, container: target.containerURL, archive: chosen.name, saveDir: target.saveDirectory,
-      verified: extraction.isVerified, files: files.count, bytes: files.reduce(0) { $0 + ($1.size ?? 0) },
-      preRestoreCopy: preRestoreCopy, rolledBackFrom: rolledBackFrom)
+    return StagedRestore(moves: moves, content: content)
   }
 
-  /// Completes the swaps `journal` describes (from wherever a kill stopped them), keeps the
-  /// replaced folders as one pre-restore copy, and records the agreement. Returns the copy's
-  /// path. Leaves the journal for the caller to remove.
-  @discardableResult
-  func finishLocations(
-    _ journal: LocationsRestoreJournal, target: Target, early: EarlyPreRestoreCopy?, content: [ManifestEntry]?
-  ) throws -> String? {
-    if content == nil, isWrittenSince(journal, target: target) {
-      return try keepWhatTheGameWrote(journal, target: target)
+  /// Moves the extracted `content` (a location's folder in the archive) to `own`, a fresh
+  /// folder: by a rename, or where that is another filesystem by extracting the archive again
+  /// there and keeping only that folder. Nothing when the archive has nothing for it.
+  private func move(
+    _ content: String, to own: String, source: (archive: StoredArchive, container: any Container),
+    target: Target, made: inout [String]
+  ) throws {
+    guard Self.exists(content), rename(content, own) != 0 else { return }
+    guard errno == EXDEV else {
+      throw VaultError.io(path: own, reason: Platform.describe(errno: errno))
     }
-    for move in journal.moves where Self.exists(move.staging) {
-      if let aside = move.aside, !Self.exists(aside), Self.exists(move.destination) {
-        guard rename(move.destination, aside) == 0 else {
-          throw VaultError.io(
-            path: move.destination, reason: "cannot move it aside: \(Platform.describe(errno: errno))")
-        }
-      }
-      context.failpoints.reach("restore.between-renames")
-      guard rename(move.staging, move.destination) == 0 else {
-        throw VaultError.io(path: move.destination, reason: Platform.describe(errno: errno))
-      }
-      try? Platform.syncDirectory((move.destination as NSString).deletingLastPathComponent)
+    let parent = (own as NSString).deletingLastPathComponent
+    let again = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
+    made.append(again)
+    _ = try extract(source.archive, from: source.container, target: target, into: again)
+    let name = String(content.split(separator: "/").last ?? "")
+    guard rename(again + "/" + name, own) == 0 else {
+      throw VaultError.io(path: own, reason: Platform.describe(errno: errno))
     }
-    try context.failpoints.hit("restore.swapped")
-    // The replaced folders, as one save under the locations' names.
-    let asides = journal.moves.compactMap { move in move.aside.map { (name: move.name, path: $0) } }
-      .filter { Self.exists($0.path) }
-    let replaced = try? SaveScan.scan(locations: asides, isExcluded: Self.exclusion(target))
-    var kept: String?
-    if let replaced, !replaced.isEmpty {
-      if let early, let name = early.wait(), replaced.metadataDigest == early.scan.metadataDigest,
-        let entries = try? Fingerprint(scan: replaced).contentEntries(),
-        ContentDigest.of(entries) == early.contentDigest
-      {
-        kept = preRestoreStore().root + "/" + target.game + "/" + name
-      } else {
-        kept = try packPreRestoreCopy(replaced, target: target)
-      }
-      verbose("kept the replaced save as '\(kept ?? "")'")
-    } else if let early {
-      discard(early, target: target)
-    }
-    // Recovery after the replaced folders were kept and removed has noted the undo point already.
-    if early != nil || content != nil || !asides.isEmpty {
-      noteUndoPoint(
-        target, kept: kept, restoredArchive: journal.undoing == nil ? journal.archive : nil,
-        container: journal.undoing?.container ?? journal.container)
-    }
-    for aside in asides { removeKept(aside.path, game: target.game) }
-    try context.failpoints.hit("restore.kept")
-    if journal.undoing == nil, let restored = try scanSave(target) {
-      let entries = try content ?? Fingerprint(scan: restored).contentEntries()
-      if ContentDigest.of(entries) == journal.contentDigest {
-        try recordAgreement(
-          target: target, archive: journal.archive, scan: restored, content: entries,
-          rolledBackFrom: journal.rolledBackFrom)
-      }
-    } else if let point = journal.undoing {
-      _ = try? putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)
-    }
-    return kept
+    removeTree(again)
   }
 
-  /// Whether the save was written to after the restore `journal` describes was interrupted
-  /// (the game ran before SaveVault did again): a location swapped in that no longer holds
-  /// what the archive brought, or one set aside whose folder was made again.
-  private func isWrittenSince(_ journal: LocationsRestoreJournal, target: Target) -> Bool {
-    journal.moves.contains { move in
-      if Self.exists(move.staging) {
-        // Set aside (or not there at the restore) and made again since.
-        return (move.aside.map(Self.exists) ?? true) && Self.exists(move.destination)
-      }
-      guard let digest = move.digest,
-        let live = try? SaveScan.scan(
-          locations: [(move.name, move.destination)], isExcluded: Self.exclusion(target)),
-        let entries = try? Fingerprint(scan: live).contentEntries()
-      else { return move.digest != nil && !Self.exists(move.destination) }
-      return ContentDigest.of(entries) != digest
-    }
-  }
-
-  /// After an interrupted restore the game wrote into its save: that save stays as the game
-  /// left it (no swap is finished over it), the save from before the restore (the folders set
-  /// aside and those not swapped yet) is kept whole as a pre-restore copy, and what the restore
-  /// staged is removed. The agreement stays as it was, so the next sync sees what changed.
-  private func keepWhatTheGameWrote(_ journal: LocationsRestoreJournal, target: Target) throws -> String? {
-    let before = journal.moves.compactMap { move -> (name: String, path: String)? in
-      if let aside = move.aside, Self.exists(aside) { return (move.name, aside) }
-      return Self.exists(move.staging) && Self.exists(move.destination) ? (move.name, move.destination) : nil
-    }
-    var kept: String?
-    if let old = try SaveScan.scan(locations: before, isExcluded: Self.exclusion(target)), !old.isEmpty {
-      kept = try packPreRestoreCopy(old, target: target)
-    }
-    noteUndoPoint(target, kept: kept, restoredArchive: nil, container: journal.container)
-    for move in journal.moves {
-      if let aside = move.aside, Self.exists(aside) { removeKept(aside, game: target.game) }
-      if Self.exists(move.staging) { removeTree(move.staging) }
-    }
-    context.log.warning(
-      "the save was written to after the restore of '\(journal.archive)' was interrupted: it stays as it is; the save from before that restore is kept\(kept.map { " at '\($0)'" } ?? "")"
-    )
-    return kept
-  }
-
-  /// Which folder of this machine each location of the archive goes to, and which of the
-  /// game's locations the archive has nothing for (they are emptied, their content kept).
-  /// A location is matched by its portable form, else by its name; an archive of one folder
-  /// is the first location's content. Throws, before anything changes, for a location of the
-  /// archive that has no place here.
-  private func destinations(of stored: [ArchiveLocation]?, target: Target, archive: String) throws
+  /// Which folder of this machine each location of the archive goes to, and the locations of
+  /// the archive the game's own list lacks. A location is matched by its portable form, else
+  /// by its name; an archive of one folder is the first location's content, and a one-folder
+  /// game's folder takes any archive whole. Throws, before anything changes, for a location of
+  /// the archive that has no place here.
+  func destinations(of stored: [ArchiveLocation]?, target: Target, archive: String) throws
     -> (plan: [(archiveName: String?, location: SaveLocation)], added: [SaveLocation])
   {
-    guard let stored else { return ([("", target.locations[0])], []) }
+    guard let stored, !target.isOneFolder else { return ([("", target.locations[0])], []) }
     var plan: [(archiveName: String?, location: SaveLocation)] = []
     var added: [SaveLocation] = []
     var used = Set<String>()
@@ -377,7 +223,7 @@ extension Vault {
 
   /// Flushes every file and folder under `folder` to disk (the folder is read only when its
   /// filesystem cannot be flushed at once).
-  private func flush(_ folder: String) throws {
+  func flush(_ folder: String) throws {
     try flushStaging(folder) {
       let entries = try SaveScan.scan(folder)?.entries ?? []
       return (
@@ -386,7 +232,27 @@ extension Vault {
     }
   }
 
-  private func makeParent(of destination: String) throws -> String {
+  /// Makes a restored tree written at `staging` durable before any rename puts it in place:
+  /// one flush of its filesystem, after every file is written (`Platform.syncFilesystem`), or
+  /// where that is not available each file and folder `listing` names (`Platform.syncEach`).
+  /// Throws when the tree cannot be flushed; nothing was swapped then.
+  func flushStaging(_ staging: String, listing: () throws -> (files: [String], folders: [String])) throws {
+    guard !Platform.syncFilesystem(containing: staging) else { return }
+    let (files, folders) = try listing()
+    do {
+      try Platform.syncEach(staging, files: files, folders: folders)
+    } catch {
+      throw VaultError.io(
+        path: error.path, reason: "cannot flush it to disk: \(Platform.describe(errno: error.code))")
+    }
+  }
+
+  static func mode(of path: String) -> mode_t {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o755
+  }
+
+  func makeParent(of destination: String) throws -> String {
     let parent = (destination as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
