@@ -15,6 +15,15 @@ public struct SaveLocation: Sendable, Equatable {
     self.portable = portable
   }
 
+  /// The only location of a one-folder game, at `path`: its content is at the top of its
+  /// archives, under no name.
+  public static func atTop(_ path: String) -> SaveLocation {
+    SaveLocation(name: "", path: path, portable: PortableLocation(template: path))
+  }
+
+  /// Whether the location's content is at the top of its archives (a one-folder game's).
+  public var isAtTop: Bool { name.isEmpty }
+
   /// The archive name of the location at `index` (from 0) whose folder is `path`: `1-Hades`.
   /// Characters that are not safe in a folder name become `_`.
   public static func name(index: Int, path: String) -> String {
@@ -67,11 +76,9 @@ extension Target {
     return result
   }
 
-  /// The archive's account of the locations; nil for a one-folder game.
-  var archiveLocations: [ArchiveLocation]? { locations.isEmpty ? nil : locations.map(ArchiveLocation.init) }
-
-  /// Each location's archive name and folder, as a scan of several locations takes them.
-  var scanLocations: [(name: String, path: String)] { locations.map { ($0.name, $0.path) } }
+  /// The archive's account of the locations; nil for a one-folder game, whose archives hold
+  /// its content at the top.
+  var archiveLocations: [ArchiveLocation]? { isOneFolder ? nil : locations.map(ArchiveLocation.init) }
 }
 
 extension ConfigFile.GameEntry {

@@ -1,11 +1,14 @@
 import Foundation
 
-/// What a command works on: one game, its save directory, the container and this device.
+/// What a command works on: one game, its save locations, the container and this device.
 public struct Target: Sendable, Equatable {
   /// The game's name: the folder inside the container.
   public var game: String
-  /// The save directory as the user gave it (absolute, `~` expanded, symlinks not resolved).
-  public var saveDirectory: String
+  /// Where the game keeps its saves: at least one location, the first being the save
+  /// directory. A one-folder game is one location whose archives hold its content at the top
+  /// (`SaveLocation.atTop`); a game of several locations (or of locations given with
+  /// placeholders) has each under its name in its archives.
+  public var locations: [SaveLocation]
   /// The container URL as given (or the embedded default's path).
   public var containerURL: String
   /// The parsed container location.
@@ -21,10 +24,6 @@ public struct Target: Sendable, Equatable {
   /// Whether the game's name was taken from the save directory's last component (no
   /// `--game`), rather than named by the player or the config file.
   public var isNameFromFolder = false
-  /// A game of several locations (or of locations given with placeholders): each of them, the
-  /// first being `saveDirectory`. Empty for a one-folder game, whose archives hold its
-  /// folder's content at the top.
-  public var locations: [SaveLocation] = []
   /// Globs of paths inside the locations that are not part of the save (`*.log`, `cache/**`).
   public var exclude: [String] = []
 
@@ -32,6 +31,13 @@ public struct Target: Sendable, Equatable {
   /// (one bucket name on two servers is two containers). A folder is keyed by its path as
   /// written, which stays the same while its drive is unmounted; another path to the same
   /// folder (a symlink, a bind mount) finds the same agreement (`AgreementStore.load`).
+  /// The save directory as the user gave it (absolute, `~` expanded, symlinks not resolved):
+  /// the first location's folder.
+  public var saveDirectory: String { locations[0].path }
+
+  /// Whether the game is one folder whose archives hold its content at the top.
+  var isOneFolder: Bool { locations.count == 1 && locations[0].isAtTop }
+
   var agreementKey: String {
     if case .s3 = container { return container.canonical + "@" + (s3.endpoint ?? "aws:" + s3.region) }
     return container.canonical
@@ -156,11 +162,10 @@ extension Target {
       game: gameEntry?.compress, file: config.compress, configPath: configPath ?? paths.configFile)
     let compression = request.compression ?? configured
     var target = Target(
-      game: game, saveDirectory: saveDirectoryPath, containerURL: containerURL,
-      container: location, device: ArchiveName.sanitize(device: device), limits: limits, s3: s3,
-      compression: compression, isNameFromFolder: isNameFromFolder)
-    target.locations = locations
-    target.exclude = locations.isEmpty ? [] : gameEntry?.exclude ?? []
+      game: game, locations: locations.isEmpty ? [.atTop(saveDirectoryPath)] : locations,
+      containerURL: containerURL, container: location, device: ArchiveName.sanitize(device: device),
+      limits: limits, s3: s3, compression: compression, isNameFromFolder: isNameFromFolder)
+    target.exclude = target.isOneFolder ? [] : gameEntry?.exclude ?? []
     return target
   }
 

@@ -7,11 +7,13 @@ import Foundation
 #endif
 
 extension Vault {
-  /// Scans the target's save: its folder, or all of its locations as one tree (each under
-  /// its top-level name, the `exclude` globs left out). Nil when nothing of it exists.
+  /// Scans the target's save as its archives hold it: a one-folder game's folder at the top,
+  /// else all of its locations as one tree (each under its top-level name, the `exclude` globs
+  /// left out). Nil when nothing of it exists.
   func scanSave(_ target: Target) throws -> SaveScan? {
-    guard !target.locations.isEmpty else { return try SaveScan.scan(target.saveDirectory) }
-    return try SaveScan.scan(locations: target.scanLocations, isExcluded: Self.exclusion(target))
+    guard !target.isOneFolder else { return try SaveScan.scan(target.saveDirectory) }
+    return try SaveScan.scan(
+      locations: target.locations.map { ($0.name, $0.path) }, isExcluded: Self.exclusion(target))
   }
 
   /// Whether a path inside a location is left out by the target's `exclude` globs.

@@ -46,6 +46,16 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
     thread.start()
   }
 
+  /// Whether the copy was made and holds exactly `replaced`, the save set aside: the same
+  /// metadata is not enough (a rewrite with the same size and time, a coarse clock), so every
+  /// file of it is hashed again; a read, still cheaper than packing and flushing.
+  func holds(_ replaced: SaveScan) -> Bool {
+    guard wait() != nil, replaced.metadataDigest == scan.metadataDigest,
+      let content = try? Fingerprint(scan: replaced).contentEntries()
+    else { return false }
+    return ContentDigest.of(content) == contentDigest
+  }
+
   /// Waits for the packing to end; returns the copy's name, or nil when it failed.
   func wait() -> String? {
     if !isJoined {
@@ -71,14 +81,10 @@ extension Vault {
   func keepReplaced(
     _ aside: String, target: Target, early: EarlyPreRestoreCopy?, whenKept: (String?) -> Void = { _ in }
   ) -> String? {
-    // The copy stands for the replaced folder only when it holds the same bytes: the same
-    // metadata is not enough (a rewrite with the same size and time, a coarse clock), so every
-    // file of the folder is hashed again; a read, still cheaper than packing and flushing.
+    // The copy stands for the replaced folder only when it holds the same bytes.
     if let early, let name = early.wait(), let replaced = try? SaveScan.scan(aside),
       isCarried(replaced.skipped, from: aside, into: Platform.resolvedPath(target.saveDirectory)),
-      replaced.metadataDigest == early.scan.metadataDigest,
-      let content = try? Fingerprint(scan: replaced).contentEntries(),
-      ContentDigest.of(content) == early.contentDigest
+      early.holds(replaced)
     {
       let path = preRestoreStore().root + "/" + target.game + "/" + name
       whenKept(path)

@@ -1,0 +1,208 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension RestoreJournal {
+  /// Whether it is a one-folder game's restore: one folder, the archive's content at its top.
+  var isOneFolder: Bool { moves.count == 1 && moves[0].name.isEmpty }
+}
+
+/// The end of every restore, from its journal: the swaps, the keeping of what they replaced,
+/// the undo point and the agreement. The restore runs it right after writing the journal;
+/// the next command of the game runs it again on a journal a kill left, from wherever the kill
+/// stopped it.
+extension Vault {
+  /// Finishes or undoes the restore `journal` describes and removes the journal (but not after
+  /// a failure: the next command tries again). A restore committed at its swap and killed
+  /// before it is undone (its staging folder removed, a save folder set aside put back); else
+  /// every swap is finished, unless the game wrote into its save since (then that save stays as
+  /// the game left it, and the one from before the restore is kept). `note` is told each repair.
+  func finish(_ journal: RestoreJournal, target: Target, note: (String) -> Void = { _ in }) throws {
+    if journal.commit == .swap {
+      for move in journal.moves where Self.exists(move.staging) {
+        removeTree(move.staging)
+        note("removed '\(move.staging)', the unfinished extraction of '\(journal.archive)'")
+      }
+      // Killed between the renames: the restore did not happen.
+      let between = journal.moves.filter { move in
+        move.aside.map(Self.exists) == true && !Self.exists(move.destination)
+      }
+      if !between.isEmpty {
+        for move in between where rename(move.aside ?? "", move.destination) == 0 {
+          try? Platform.syncDirectory((move.destination as NSString).deletingLastPathComponent)
+          note(
+            "put back '\(move.destination)': the interrupted restore of '\(journal.archive)' did not happen")
+        }
+        return restoreJournals.remove(game: journal.game)
+      }
+    } else if isWrittenSince(journal, target: target) {
+      try keepWhatTheGameWrote(journal, target: target)
+      return restoreJournals.remove(game: journal.game)
+    } else {
+      try swap(journal)
+    }
+    try complete(journal, target: target, early: nil, content: nil, note: note)
+    restoreJournals.remove(game: journal.game)
+  }
+
+  /// Puts each move's folder in place of its save folder by two renames (the old folder to its
+  /// aside name, the new one in) and flushes the parent; a move already swapped is skipped. A
+  /// restore committed at its swap puts the old folder back when the second rename fails.
+  func swap(_ journal: RestoreJournal) throws {
+    for move in journal.moves where Self.exists(move.staging) {
+      if let aside = move.aside, !Self.exists(aside), Self.exists(move.destination) {
+        guard rename(move.destination, aside) == 0 else {
+          throw VaultError.io(
+            path: move.destination, reason: "cannot move it aside: \(Platform.describe(errno: errno))")
+        }
+      }
+      // Only kill and pause act here: nothing may stop between the renames but a real kill.
+      if move.aside != nil { context.failpoints.reach("restore.between-renames") }
+      guard rename(move.staging, move.destination) == 0 else {
+        let code = errno
+        if journal.commit == .swap, let aside = move.aside { rename(aside, move.destination) }
+        throw VaultError.io(path: move.destination, reason: Platform.describe(errno: code))
+      }
+      try? Platform.syncDirectory((move.destination as NSString).deletingLastPathComponent)
+    }
+  }
+
+  /// The steps after the swaps: keeps the save they replaced (a one-folder save's folder as it
+  /// is, `keepReplaced`; the folders of several as one pre-restore copy, the early one when it
+  /// holds them), notes the undo point before anything of it goes, and records the agreement
+  /// (an undo's is put back by its caller, or here after a kill). Run by the restore itself,
+  /// with the `content` it restored, and by recovery, which records an agreement only when the
+  /// save still holds exactly the restored content and none is recorded yet. Returns the copy's
+  /// path. A signal does not cut this short: the swap is done, finishing is quicker than undoing.
+  @discardableResult
+  func complete(
+    _ journal: RestoreJournal, target: Target, early: EarlyPreRestoreCopy?, content: [ManifestEntry]?,
+    note: (String) -> Void = { _ in }
+  ) throws -> String? {
+    let isLive = content != nil
+    // Recovery after a one-folder restore reaches no fail point (it never did).
+    let reachesFailpoints = isLive || journal.commit == .journal
+    if reachesFailpoints { try context.failpoints.hit("restore.swapped") }
+    let restored = isLive ? try scanSave(target) : (try? scanSave(target)) ?? nil
+    let entries = content ?? restored.flatMap { try? Fingerprint(scan: $0).contentEntries() }
+    let isRestored = isLive || entries.map(ContentDigest.of) == journal.contentDigest
+    // Before the agreement below changes: undo returns to the one from before the restore. A
+    // restore that never swapped (recovered with nothing set aside) leaves the undo point alone.
+    let noteUndo = { (kept: String?) in
+      guard isLive || kept != nil || isRestored else { return }
+      self.noteUndoPoint(
+        target, kept: kept, restoredArchive: isRestored && journal.undoing == nil ? journal.archive : nil,
+        container: journal.undoing?.container ?? journal.container)
+    }
+    let asides = journal.moves.compactMap { move in move.aside.map { (name: move.name, path: $0) } }
+      .filter { Self.exists($0.path) }
+    var kept: String?
+    if asides.isEmpty {
+      discard(early, target: target)
+      if isLive { noteUndo(nil) }
+    } else if journal.isOneFolder {
+      kept = keepReplaced(asides[0].path, target: target, early: early, whenKept: noteUndo)
+    } else {
+      kept = try keepTogether(asides, target: target, early: early, whenKept: noteUndo)
+    }
+    if !isLive, let kept {
+      note(
+        isRestored
+          ? "finished the interrupted restore of '\(journal.archive)'; the replaced save is kept at '\(kept)'"
+          : "an interrupted restore had set the save aside; it is kept at '\(kept)'")
+    }
+    if reachesFailpoints { try context.failpoints.hit("restore.kept") }
+    if let point = journal.undoing {
+      if !isLive, isRestored,
+        (try? putBackAgreement(point, knownBefore: point.madeAtMs != 0, target: target)) != nil
+      {
+        note("finished the interrupted undo: the agreement from before the undone restore is back")
+      }
+      return kept
+    }
+    // Recovery records it unless the restore did before the kill: the same archive, the same
+    // rollback, no mark (a rollback to the archive already agreed on differs only in those).
+    let agreed = isLive ? nil : agreements.load(target)
+    guard isRestored, let restored, let entries,
+      isLive
+        || journal.container == target.agreementKey
+          && (agreed?.archive != journal.archive || agreed?.rolledBackFrom != journal.rolledBackFrom
+            || agreed?.unresolved != nil)
+    else { return kept }
+    try recordAgreement(
+      target: target, archive: journal.archive, scan: restored, content: entries,
+      rolledBackFrom: journal.rolledBackFrom)
+    if !isLive { note("recorded the interrupted restore of '\(journal.archive)' as this device's agreement") }
+    return kept
+  }
+
+  /// Keeps the folders of several locations set aside as one pre-restore copy (under the
+  /// locations' names): the early copy when it holds exactly them, else packed now. Then they
+  /// are removed. Returns the copy's path (nil when they held nothing).
+  private func keepTogether(
+    _ asides: [(name: String, path: String)], target: Target, early: EarlyPreRestoreCopy?,
+    whenKept: (String?) -> Void
+  ) throws -> String? {
+    var kept: String?
+    if let replaced = try? SaveScan.scan(locations: asides, isExcluded: Self.exclusion(target)),
+      !replaced.isEmpty
+    {
+      if let early, let name = early.wait(), early.holds(replaced) {
+        kept = preRestoreStore().root + "/" + target.game + "/" + name
+      } else {
+        kept = try packPreRestoreCopy(replaced, target: target)
+      }
+      verbose("kept the replaced save as '\(kept ?? "")'")
+    } else {
+      discard(early, target: target)
+    }
+    whenKept(kept)
+    for aside in asides { removeKept(aside.path, game: target.game) }
+    return kept
+  }
+
+  /// Whether the save was written to after the restore `journal` describes was interrupted
+  /// (the game ran before SaveVault did again): a location swapped in that no longer holds
+  /// what the archive brought, or one set aside whose folder was made again.
+  private func isWrittenSince(_ journal: RestoreJournal, target: Target) -> Bool {
+    journal.moves.contains { move in
+      if Self.exists(move.staging) {
+        // Set aside (or not there at the restore) and made again since.
+        return (move.aside.map(Self.exists) ?? true) && Self.exists(move.destination)
+      }
+      guard let digest = move.digest,
+        let live = try? SaveScan.scan(
+          locations: [(move.name, move.destination)], isExcluded: Self.exclusion(target)),
+        let entries = try? Fingerprint(scan: live).contentEntries()
+      else { return move.digest != nil && !Self.exists(move.destination) }
+      return ContentDigest.of(entries) != digest
+    }
+  }
+
+  /// After an interrupted restore the game wrote into its save: that save stays as the game
+  /// left it (no swap is finished over it), the save from before the restore (the folders set
+  /// aside and those not swapped yet) is kept whole as a pre-restore copy, and what the restore
+  /// staged is removed. The agreement stays as it was, so the next sync sees what changed.
+  private func keepWhatTheGameWrote(_ journal: RestoreJournal, target: Target) throws {
+    let before = journal.moves.compactMap { move -> (name: String, path: String)? in
+      if let aside = move.aside, Self.exists(aside) { return (move.name, aside) }
+      return Self.exists(move.staging) && Self.exists(move.destination) ? (move.name, move.destination) : nil
+    }
+    var kept: String?
+    if let old = try SaveScan.scan(locations: before, isExcluded: Self.exclusion(target)), !old.isEmpty {
+      kept = try packPreRestoreCopy(old, target: target)
+    }
+    noteUndoPoint(target, kept: kept, restoredArchive: nil, container: journal.container)
+    for move in journal.moves {
+      if let aside = move.aside, Self.exists(aside) { removeKept(aside, game: target.game) }
+      if Self.exists(move.staging) { removeTree(move.staging) }
+    }
+    context.log.warning(
+      "the save was written to after the restore of '\(journal.archive)' was interrupted: it stays as it is; the save from before that restore is kept\(kept.map { " at '\($0)'" } ?? "")"
+    )
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// What a restore is about to do, written before its first rename and removed when it is
+/// done: for each location, the folder extracted for it, the save folder it replaces and where
+/// the old one goes. A restore killed anywhere after it is written leaves it behind, and the
+/// next command of that game finishes or undoes the restore exactly (`Vault.finish`).
+///
+/// A one-folder game's journal is `$XDG_STATE_HOME/savevault/restores/<game>.json`, a game of
+/// several locations' `restores-locations/<game>.json`. Both files are read in the shape earlier
+/// versions wrote too (one folder's `destination`, `staging` and `aside`; or `moves`), so a
+/// restore killed under one of them is still finished.
+struct RestoreJournal: GameRecord, Equatable {
+  /// One folder put in place of a location's save folder.
+  struct Move: Codable, Equatable {
+    /// The location's top-level name in the archive ("" for a one-folder game's).
+    var name: String
+    /// The location's folder, where it really is.
+    var destination: String
+    /// The extracted content, renamed to `destination` by the swap.
+    var staging: String
+    /// Where the old folder goes (nil when there was none): a name nothing has, so that it
+    /// exists only once the old folder was moved there.
+    var aside: String?
+    /// The content digest of what the archive brings to this location: a location swapped in
+    /// that no longer has it was written to after the restore was interrupted.
+    var digest: String?
+  }
+
+  /// When the restore is committed, and so whether an interrupted one is finished or undone.
+  enum Commit: String, Codable {
+    /// At the swap of its one folder: killed before it, the old save is put back.
+    case swap
+    /// Once the journal is written (several folders cannot be swapped at once): killed after,
+    /// every move is finished.
+    case journal
+  }
+
+  var game: String
+  /// The agreement's container key of the target the restore ran for.
+  var container: String
+  var archive: String
+  var moves: [Move]
+  /// The content digest of the restored save, under this device's location names.
+  var contentDigest: String
+  var commit: Commit
+  /// Set when the restore is `restore --undo` putting this undo point back: a finished swap
+  /// then puts back the point's agreement instead of agreeing on `archive` (a pre-restore copy,
+  /// never a cloud archive).
+  var undoing: UndoPoint? = nil
+  /// The cloud's latest, when the archive restored is an older one chosen on purpose.
+  var rolledBackFrom: String? = nil
+}
+
+extension RestoreJournal {
+  private enum Key: String, CodingKey {
+    case game, container, archive, moves, contentDigest, commit, undoing, rolledBackFrom
+    // A one-folder restore's journal as earlier versions wrote it.
+    case destination, staging, aside
+  }
+
+  init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: Key.self)
+    game = try values.decode(String.self, forKey: .game)
+    container = try values.decode(String.self, forKey: .container)
+    archive = try values.decode(String.self, forKey: .archive)
+    contentDigest = try values.decode(String.self, forKey: .contentDigest)
+    undoing = try values.decodeIfPresent(UndoPoint.self, forKey: .undoing)
+    rolledBackFrom = try values.decodeIfPresent(String.self, forKey: .rolledBackFrom)
+    if let moves = try values.decodeIfPresent([Move].self, forKey: .moves) {
+      self.moves = moves
+      commit = try values.decodeIfPresent(Commit.self, forKey: .commit) ?? .journal
+    } else {
+      moves = [
+        Move(
+          name: "", destination: try values.decode(String.self, forKey: .destination),
+          staging: try values.decode(String.self, forKey: .staging),
+          aside: try values.decodeIfPresent(String.self, forKey: .aside), digest: contentDigest)
+      ]
+      commit = .swap
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var values = encoder.container(keyedBy: Key.self)
+    try values.encode(game, forKey: .game)
+    try values.encode(container, forKey: .container)
+    try values.encode(archive, forKey: .archive)
+    try values.encode(moves, forKey: .moves)
+    try values.encode(contentDigest, forKey: .contentDigest)
+    try values.encode(commit, forKey: .commit)
+    try values.encodeIfPresent(undoing, forKey: .undoing)
+    try values.encodeIfPresent(rolledBackFrom, forKey: .rolledBackFrom)
+  }
+}
+
+/// The journals of restores under way, one per game: where a one-folder game's is written, and
+/// where a game of several locations' is.
+struct RestoreJournalStore {
+  var oneFolder: GameRecordStore<RestoreJournal>
+  var locations: GameRecordStore<RestoreJournal>
+
+  /// The game's journal, wherever it is.
+  func load(game: String) -> RestoreJournal? {
+    oneFolder.load(game: game) ?? locations.load(game: game)
+  }
+
+  func save(_ journal: RestoreJournal) throws {
+    try (journal.commit == .swap ? oneFolder : locations).save(journal)
+  }
+
+  func remove(game: String) {
+    oneFolder.remove(game: game)
+    locations.remove(game: game)
+  }
+}
+
+extension Vault {
+  /// The journals of restores under way, one per game.
+  var restoreJournals: RestoreJournalStore {
+    RestoreJournalStore(
+      oneFolder: GameRecordStore(directory: paths.stateDirectory + "/restores"),
+      locations: GameRecordStore(directory: paths.stateDirectory + "/restores-locations"))
+  }
+}

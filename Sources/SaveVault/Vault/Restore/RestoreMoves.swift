@@ -1,0 +1,279 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension SaveLocation {
+  /// The path inside this location of `path`, a path of the save as a whole (the save's
+  /// own for a location at the top, else under the location's name); nil when it is
+  /// another location's.
+  func inside(_ path: String) -> String? {
+    if isAtTop { return path }
+    return path.hasPrefix(name + "/") ? String(path.dropFirst(name.count + 1)) : nil
+  }
+
+  /// The save-wide path of `path`, a path inside this location.
+  func outside(_ path: String) -> String { isAtTop ? path : name + "/" + path }
+}
+
+/// The folders a restore staged, one per location, and the content it restores.
+struct StagedRestore {
+  /// One per location the archive brings something to (asides not chosen yet).
+  var moves: [RestoreJournal.Move]
+  /// The restored content under this device's location names, with the folders made to hold
+  /// what was carried over.
+  var content: [ManifestEntry]
+}
+
+extension Vault {
+  /// Puts each location's part of the archive extracted at `staging` into a folder of its own
+  /// beside that location's save folder: the extraction itself when it is the whole of a
+  /// location beside it; else moved there, or extracted again when that is another
+  /// filesystem. What no archive holds is carried over from the save (and from `carrying`, the
+  /// folder an undo puts back), what the game's `exclude` globs leave out is taken out of the
+  /// archive's content and kept from the save. Every folder made is added to `made`.
+  func stage(
+    _ extraction: Extractor.Extraction, plan: [(archiveName: String?, location: SaveLocation)],
+    from source: (archive: StoredArchive, container: any Container), into staging: String, target: Target,
+    current: SaveScan?, carrying: (folder: String, skipped: [(path: String, reason: String)])?,
+    made: inout [String]
+  ) throws -> StagedRestore {
+    let isExcluded = Self.exclusion(target)
+    var moves: [RestoreJournal.Move] = []
+    var carried: [ManifestEntry] = []
+    for (archiveName, location) in plan {
+      let archiveName = archiveName ?? ""
+      let destination = Platform.resolvedPath(location.path)
+      if Platform.isMountPoint(destination) {
+        throw VaultError.saveDirectoryIsMountPoint(path: location.path)
+      }
+      let parent = try makeParent(of: destination)
+      let own: String
+      if archiveName.isEmpty, parent == (staging as NSString).deletingLastPathComponent {
+        // The whole archive is this location's: the extraction is put in place as it is, with
+        // the save folder's mode (durable before it is renamed into place).
+        own = staging
+        chmod(staging, Self.exists(destination) ? Self.mode(of: destination) : 0o755)
+      } else {
+        own = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
+        made.append(own)
+        try move(staging + "/" + archiveName, to: own, source: source, target: target, made: &made)
+      }
+      // What no archive holds stays in the save: from the folder an undo puts back, then from
+      // the save replaced.
+      func skipped(_ items: [(path: String, reason: String)]) -> [(path: String, reason: String)] {
+        items.compactMap { item in location.inside(item.path).map { ($0, item.reason) } }
+      }
+      var folders: [String] = []
+      if let carrying {
+        let folder = location.isAtTop ? carrying.folder : carrying.folder + "/" + location.name
+        folders += carryOver(skipped(carrying.skipped), from: folder, into: own)
+      }
+      folders += carryOver(skipped(current?.skipped ?? []), from: destination, into: own)
+      // Folders made to hold them are part of the restored save's content.
+      carried += folders.map { ManifestEntry(path: location.outside($0), kind: .directory) }
+      // What the game's exclude globs leave out is no part of the save: the archive's copy of
+      // it (from a device that did not exclude it) is not restored, and this device's stays.
+      for entry in extraction.entries {
+        let inside =
+          archiveName.isEmpty
+          ? entry.path
+          : entry.path.hasPrefix(archiveName + "/")
+            ? String(entry.path.dropFirst(archiveName.count + 1)) : nil
+        if let inside, isExcluded(inside) { removeTree(own + "/" + inside) }
+      }
+      keepExcluded(current?.excluded ?? [], name: location.name, from: destination, into: own)
+      moves.append(.init(name: location.name, destination: destination, staging: own, aside: nil))
+    }
+    // The restored content under this device's names for the locations.
+    let names = Dictionary(plan.map { ($0.archiveName ?? "", $0.location) }) { a, _ in a }
+    var content = extraction.entries.compactMap { entry -> ManifestEntry? in
+      var entry = entry
+      if let whole = names[""] {
+        guard !isExcluded(entry.path) else { return nil }
+        entry.path = whole.outside(entry.path)
+        return entry
+      }
+      let parts = entry.path.split(separator: "/", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let location = names[parts[0]], !isExcluded(parts[1]) else { return nil }
+      entry.path = location.outside(parts[1])
+      return entry
+    }
+    content += carried
+    for index in moves.indices {
+      let location = plan[index].location
+      moves[index].digest = ContentDigest.of(content.filter { location.inside($0.path) != nil })
+    }
+    return StagedRestore(moves: moves, content: content)
+  }
+
+  /// Moves the extracted `content` (a location's folder in the archive) to `own`, a fresh
+  /// folder: by a rename, or where that is another filesystem by extracting the archive again
+  /// there and keeping only that folder. Nothing when the archive has nothing for it.
+  private func move(
+    _ content: String, to own: String, source: (archive: StoredArchive, container: any Container),
+    target: Target, made: inout [String]
+  ) throws {
+    guard Self.exists(content), rename(content, own) != 0 else { return }
+    guard errno == EXDEV else {
+      throw VaultError.io(path: own, reason: Platform.describe(errno: errno))
+    }
+    let parent = (own as NSString).deletingLastPathComponent
+    let again = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
+    made.append(again)
+    _ = try extract(source.archive, from: source.container, target: target, into: again)
+    let name = String(content.split(separator: "/").last ?? "")
+    guard rename(again + "/" + name, own) == 0 else {
+      throw VaultError.io(path: own, reason: Platform.describe(errno: errno))
+    }
+    removeTree(again)
+  }
+
+  /// Which folder of this machine each location of the archive goes to, and the locations of
+  /// the archive the game's own list lacks. A location is matched by its portable form, else
+  /// by its name; an archive of one folder is the first location's content, and a one-folder
+  /// game's folder takes any archive whole. Throws, before anything changes, for a location of
+  /// the archive that has no place here.
+  func destinations(of stored: [ArchiveLocation]?, target: Target, archive: String) throws
+    -> (plan: [(archiveName: String?, location: SaveLocation)], added: [SaveLocation])
+  {
+    guard let stored, !target.isOneFolder else { return ([("", target.locations[0])], []) }
+    var plan: [(archiveName: String?, location: SaveLocation)] = []
+    var added: [SaveLocation] = []
+    var used = Set<String>()
+    for location in stored {
+      let unused = target.locations.filter { !used.contains($0.name) }
+      let alike = unused.filter { $0.portable == location.portable }
+      let here: SaveLocation
+      if let same = alike.first(where: {
+        Platform.resolvedPath($0.path) == location.path || $0.path == location.path
+      }) {
+        here = same
+      } else if alike.count > 1 {
+        // Two Steam users, say: which one's folder the save belongs in is the player's call.
+        throw VaultError.locationNotHere(
+          game: target.game, archive: archive, location: location.portable.template, madeAt: location.path,
+          why:
+            "it matches several folders here (\(alike.map(\.path).joined(separator: ", "))), and which one it belongs in cannot be told"
+        )
+      } else if let only = alike.first ?? unused.first(where: { $0.name == location.name }) {
+        here = only
+      } else {
+        here = try resolvedHere(
+          location, taken: target.locations + added, game: target.game, archive: archive)
+      }
+      if !target.locations.contains(here) { added.append(here) }
+      used.insert(here.name)
+      plan.append((location.name, here))
+    }
+    // A location the archive has nothing for is left as it is: nothing of it is replaced.
+    return (plan, added)
+  }
+
+  /// An archive location the game's own list lacks, resolved from its portable form on this
+  /// machine (the game's install, prefix and home here): the folder it matches, else the one
+  /// a save would be written to. Throws when it has no place here.
+  private func resolvedHere(_ location: ArchiveLocation, taken: [SaveLocation], game: String, archive: String)
+    throws -> SaveLocation
+  {
+    let config = (try? cache.config(at: paths.configFile, isRequired: false)) ?? ConfigFile()
+    let path: String
+    switch location.portable.resolve(on: gameRoots(config)) {
+    case .existing(let paths) where !paths.isEmpty: path = paths[0]
+    case .wouldBe(let would): path = would
+    case .existing: throw VaultError.io(path: location.path, reason: "no match")
+    case .unresolvable(let why):
+      throw VaultError.locationNotHere(
+        game: game, archive: archive, location: location.portable.template, madeAt: location.path, why: why)
+    }
+    let isTaken = taken.contains { $0.name == location.name || $0.path == path }
+    if taken.contains(where: { $0.path == path }) {
+      throw VaultError.locationNotHere(
+        game: game, archive: archive, location: location.portable.template, madeAt: location.path,
+        why: "it would go to '\(path)', another of the game's locations")
+    }
+    let name = isTaken ? SaveLocation.name(index: taken.count, path: path) : location.name
+    return SaveLocation(name: name, path: path, portable: location.portable)
+  }
+
+  /// Extracts `chosen` into the fresh folder `folder`, every entry checked and the whole
+  /// verified against its manifest (`Extractor`), after checking that the archive's size is
+  /// what the listing said and that the filesystem has room for it.
+  func extract(_ chosen: StoredArchive, from container: any Container, target: Target, into folder: String)
+    throws -> Extractor.Extraction
+  {
+    let parent = (folder as NSString).deletingLastPathComponent
+    return try container.read(game: target.game, name: chosen.name) { fd in
+      var info = stat()
+      guard fstat(fd, &info) == 0, Int64(info.st_size) == chosen.size else {
+        throw ArchiveError.refused(archive: chosen.name, reason: "its size changed while it was read")
+      }
+      // A plain tar is at least as large as its content; a compressed one is checked again
+      // file by file as the extractor learns each size.
+      let free = Platform.freeBytes(at: parent).map { FreeSpace(path: parent, bytes: $0) }
+      try free?.check(total: chosen.size)
+      let meter = ProgressMeter(.extracting, total: chosen.size, context: context)
+      return try Extractor(limits: target.limits, freeSpace: free, meter: meter).extract(
+        fd: fd, archiveName: chosen.name, into: folder)
+    }
+  }
+
+  /// Flushes every file and folder under `folder` to disk (the folder is read only when its
+  /// filesystem cannot be flushed at once).
+  func flush(_ folder: String) throws {
+    try flushStaging(folder) {
+      let entries = try SaveScan.scan(folder)?.entries ?? []
+      return (
+        entries.filter { $0.kind == .file }.map(\.path), entries.filter { $0.kind == .directory }.map(\.path)
+      )
+    }
+  }
+
+  /// Makes a restored tree written at `staging` durable before any rename puts it in place:
+  /// one flush of its filesystem, after every file is written (`Platform.syncFilesystem`), or
+  /// where that is not available each file and folder `listing` names (`Platform.syncEach`).
+  /// Throws when the tree cannot be flushed; nothing was swapped then.
+  func flushStaging(_ staging: String, listing: () throws -> (files: [String], folders: [String])) throws {
+    guard !Platform.syncFilesystem(containing: staging) else { return }
+    let (files, folders) = try listing()
+    do {
+      try Platform.syncEach(staging, files: files, folders: folders)
+    } catch {
+      throw VaultError.io(
+        path: error.path, reason: "cannot flush it to disk: \(Platform.describe(errno: error.code))")
+    }
+  }
+
+  static func mode(of path: String) -> mode_t {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o755
+  }
+
+  func makeParent(of destination: String) throws -> String {
+    let parent = (destination as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    } catch {
+      throw VaultError.io(path: parent, reason: "cannot create it: \(error.localizedDescription)")
+    }
+    return parent
+  }
+
+  func makeFolder(in parent: String, prefix: String) throws -> String {
+    do {
+      return try Platform.makeTemporaryDirectory(prefix: parent + "/" + prefix)
+    } catch {
+      throw VaultError.io(
+        path: parent, reason: "cannot create a folder there: \(Platform.describe(errno: error.code))")
+    }
+  }
+
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+}
