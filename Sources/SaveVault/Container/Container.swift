@@ -6,23 +6,38 @@ import Foundation
   import Darwin
 #endif
 
-/// One archive file as a container lists it: its name and what the storage says about it. What
-/// the name means (when the backup was made, on which device) is the archive catalog's to say.
+/// One file as a container lists it: its name and what the storage says about it. What the
+/// name means (whether it is a backup, when it was made, on which device) is the archive
+/// catalog's to say.
 public struct ContainerFile: Sendable, Equatable {
-  /// The file name, `packsave-….tar` or `packsave-….tar.zst`.
+  /// What the storage calls one stored content of a name (S3's ETag): another upload stored
+  /// under the same name has another version. Opaque; compared, never parsed.
+  public struct Version: Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+  }
+
+  /// The file name.
   public var name: String
   /// Its size in bytes.
   public var size: Int64
   /// When the storage last modified it, in epoch milliseconds (a folder's mtime, S3's
   /// `LastModified`, rclone's `ModTime`; 0 when the storage does not say).
   public var modifiedMs: Int64
-  /// Container-specific facts (for a folder, its path).
+  /// Which stored content this is, where the storage says (S3's ETag of a single PUT); nil
+  /// when it does not.
+  public var version: Version?
+  /// Container-specific facts (for a folder, its path; for S3, its key).
   public var metadata: [String: String]
 
-  public init(name: String, size: Int64, modifiedMs: Int64, metadata: [String: String] = [:]) {
+  public init(
+    name: String, size: Int64, modifiedMs: Int64, version: Version? = nil, metadata: [String: String] = [:]
+  ) {
     self.name = name
     self.size = size
     self.modifiedMs = modifiedMs
+    self.version = version
     self.metadata = metadata
   }
 }

@@ -50,9 +50,12 @@ public struct FolderContainer: Container {
       if code == ENOENT && createsRoot { return }  // created by the first upload
       throw ContainerError.unavailable(
         container: displayName,
-        reason: code == ENOENT
-          ? "folder '\(root)' does not exist: mount the drive it is on, or, if it is not on one, create it to start using it"
-          : "folder '\(root)': \(Platform.describe(errno: code))")
+        cause: code == ENOENT
+          ? .missing(
+            reason:
+              "folder '\(root)' does not exist: mount the drive it is on, or, if it is not on one, create it to start using it"
+          )
+          : .other("folder '\(root)': \(Platform.describe(errno: code))"))
     }
     guard info.st_mode & S_IFMT == S_IFDIR else {
       throw ContainerError.unavailable(container: displayName, reason: "'\(root)' is not a folder")

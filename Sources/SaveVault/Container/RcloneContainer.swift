@@ -145,9 +145,10 @@ public struct RcloneContainer: Container {
     guard let root = try stat(remotePath()), root.IsDir else {
       throw ContainerError.unavailable(
         container: displayName,
-        reason:
-          "'\(remotePath())' does not exist (a misspelled remote or path?); create it with: rclone mkdir \(remotePath())"
-      )
+        cause: .missing(
+          reason:
+            "'\(remotePath())' does not exist (a misspelled remote or path?); create it with: rclone mkdir \(remotePath())"
+        ))
     }
     rootSeen.value = true
   }

@@ -207,33 +207,34 @@ extension Vault {
   }
 
   /// A container that cannot be used, named after what is wrong: refused credentials, the
-  /// clock, or the container itself.
+  /// clock, the certificates, a missing libcurl, or the container itself.
   private func containerProblem(_ url: String, _ error: any Error, location: ContainerLocation) -> DoctorCheck
   {
     let text = String(describing: error)
-    let isS3 = if case .s3 = location { true } else { false }
     if error is ConfigError {
       return DoctorCheck("container", url, .problem, text, fix: "fix the container's settings")
     }
-    if isS3 && text.contains("your clock is") {
-      return DoctorCheck(
-        "clock", url, .problem, text, fix: "set the system time right (timedatectl set-ntp true)",
-        area: .container)
-    }
-    if isS3 && text.contains("refused the") {
-      return DoctorCheck(
-        "credentials", url, .problem, "\(credentialSource()), refused: \(text)",
-        fix: "check the key pair (and its permissions on the bucket)", area: .container)
-    }
-    if isS3 && text.contains(LibCurlUnavailable.marker) {
-      return DoctorCheck("container", url, .problem, text, fix: LibCurlUnavailable.remedy, area: .container)
-    }
-    if isS3 && (text.contains("certificate") || text.contains("SSL")) {
-      return DoctorCheck(
-        "certificates", url, .problem, text,
-        fix:
-          "HTTPS could not check the server's certificate: install the system's CA certificates, or set SSL_CERT_FILE to the bundle of the CA that signed it",
-        area: .container)
+    if case .unavailable(_, let cause) = error as? ContainerError {
+      switch cause {
+      case .clockSkew:
+        return DoctorCheck(
+          "clock", url, .problem, text, fix: "set the system time right (timedatectl set-ntp true)",
+          area: .container)
+      case .credentialsRefused:
+        return DoctorCheck(
+          "credentials", url, .problem, "\(credentialSource()), refused: \(text)",
+          fix: "check the key pair (and its permissions on the bucket)", area: .container)
+      case .httpLibraryMissing:
+        return DoctorCheck("container", url, .problem, text, fix: LibCurlUnavailable.remedy, area: .container)
+      case .certificate:
+        return DoctorCheck(
+          "certificates", url, .problem, text,
+          fix:
+            "HTTPS could not check the server's certificate: install the system's CA certificates, or set SSL_CERT_FILE to the bundle of the CA that signed it",
+          area: .container)
+      case .network, .missing, .other:
+        break
+      }
     }
     let fix =
       switch location {

@@ -135,12 +135,11 @@ public final class S3Container: Container, @unchecked Sendable {
       for object in page.objects {
         let name = String(object.key.dropFirst(folder.count))
         guard object.key.hasPrefix(folder), ArchiveName.isBackupName(name) else { continue }
-        var metadata = ["key": object.key]
-        metadata["etag"] = Self.plainETag(object.etag)
         files.append(
           ContainerFile(
-            name: name, size: object.size, modifiedMs: iso8601Ms(object.lastModified) ?? 0, metadata: metadata
-          ))
+            name: name, size: object.size, modifiedMs: iso8601Ms(object.lastModified) ?? 0,
+            version: Self.plainETag(object.etag).map(ContainerFile.Version.init),
+            metadata: ["key": object.key]))
       }
       token = page.isTruncated ? page.nextToken : nil
       if page.isTruncated && token == nil {
@@ -204,9 +203,9 @@ public final class S3Container: Container, @unchecked Sendable {
         throw error
       }
     }
-    var stored = ["key": key]
-    stored["etag"] = etag
-    return ContainerFile(name: name, size: written, modifiedMs: clock(), metadata: stored)
+    return ContainerFile(
+      name: name, size: written, modifiedMs: clock(), version: etag.map(ContainerFile.Version.init),
+      metadata: ["key": key])
   }
 
   /// What a single PUT sent: its size, and its MD5 in base64 (Content-MD5).
@@ -443,10 +442,15 @@ public final class S3Container: Container, @unchecked Sendable {
       if let server = response.headers["server"] { known.withLock { lastServer = server } }
       return response
     } catch let error as HTTPTransportError {
+      let endpoint = "\(scheme)://\(hostHeader)"
       throw ContainerError.unavailable(
-        container: displayName, reason: "cannot reach \(scheme)://\(hostHeader): \(error.description)")
+        container: displayName,
+        cause: error.isCertificateProblem
+          ? .certificate(endpoint: endpoint, detail: error.description)
+          : .network(endpoint: endpoint, detail: error.description))
     } catch let error as LibCurlUnavailable {
-      throw ContainerError.unavailable(container: displayName, reason: error.description)
+      throw ContainerError.unavailable(
+        container: displayName, cause: .httpLibraryMissing(reason: error.reason))
     } catch let error as HTTPBodyUnreadable {
       throw ArchiveError.unreadable(path: "the archive being uploaded", reason: error.reason)
     }
@@ -469,34 +473,34 @@ public final class S3Container: Container, @unchecked Sendable {
         let offset = clock() - server
         return (offset + (offset < 0 ? -30_000 : 30_000)) / 60_000  // to the nearest minute
       }
-      let how = minutes.map { $0 >= 0 ? "\($0) minutes ahead of" : "\(-$0) minutes behind" } ?? "off from"
-      throw ContainerError.unavailable(
-        container: displayName,
-        reason: "your clock is \(how) the server's (S3 allows 15): set the system time right")
+      throw ContainerError.unavailable(container: displayName, cause: .clockSkew(minutes: minutes))
     case (_, "NoSuchBucket"):
       throw ContainerError.unavailable(
-        container: displayName, reason: "the bucket '\(bucket)' does not exist")
+        container: displayName, cause: .missing(reason: "the bucket '\(bucket)' does not exist"))
     case (_, "InvalidAccessKeyId"):
       throw ContainerError.unavailable(
         container: displayName,
-        reason:
-          "refused the access key (HTTP \(response.status)): check AWS_ACCESS_KEY_ID or the profile's aws_access_key_id"
-      )
+        cause: .credentialsRefused(
+          reason:
+            "refused the access key (HTTP \(response.status)): check AWS_ACCESS_KEY_ID or the profile's aws_access_key_id"
+        ))
     case (_, "SignatureDoesNotMatch"):
       throw ContainerError.unavailable(
         container: displayName,
-        reason:
-          "refused the signature (HTTP \(response.status)): check AWS_SECRET_ACCESS_KEY or the profile's aws_secret_access_key"
-      )
+        cause: .credentialsRefused(
+          reason:
+            "refused the signature (HTTP \(response.status)): check AWS_SECRET_ACCESS_KEY or the profile's aws_secret_access_key"
+        ))
     case (401, _), (403, _):
       throw ContainerError.unavailable(
         container: displayName,
-        reason:
-          "refused the credentials (HTTP \(response.status), \(detail)): check AWS_ACCESS_KEY_ID / AWS_PROFILE and their permissions"
-      )
+        cause: .credentialsRefused(
+          reason:
+            "refused the credentials (HTTP \(response.status), \(detail)): check AWS_ACCESS_KEY_ID / AWS_PROFILE and their permissions"
+        ))
     case (404, _) where name == nil:
       throw ContainerError.unavailable(
-        container: displayName, reason: "the bucket '\(bucket)' does not exist (\(detail))")
+        container: displayName, cause: .missing(reason: "the bucket '\(bucket)' does not exist (\(detail))"))
     case (404, _):
       throw ContainerError.notFound(container: displayName, name: name ?? "")
     case (301, _), (302, _), (307, _), (308, _):
