@@ -40,6 +40,15 @@ public struct ContainerFile: Sendable, Equatable {
     self.version = version
     self.metadata = metadata
   }
+
+  /// Whether a container can store a file named `name`: 1 to 255 bytes, without `/` or NUL,
+  /// and not hidden (`.…` names are the containers' own temporary and probe files, which no
+  /// listing returns). Every container refuses other names (`ContainerError.refusedName`), so
+  /// a name never reaches outside the game's folder.
+  public static func isStorable(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.count <= 255 && !name.hasPrefix(".") && !name.contains("/")
+      && !name.contains("\0")
+  }
 }
 
 /// A place that holds backups: a folder, an S3 bucket, an rclone remote.
@@ -55,25 +64,29 @@ public protocol Container: Sendable {
   /// missing bucket or refused credentials throw `.unavailable`, never an empty answer.
   func probe() throws
 
-  /// Every file of `game` named like a backup (`packsave-*.tar` and `packsave-*.tar.zst`), in
-  /// no particular order, as the storage describes it (the names are not parsed here). A game
-  /// never backed up gives `[]`; an unreachable container throws `.unavailable`. Never returns
-  /// a partial listing.
+  /// Every stored file of `game`, in no particular order, as the storage describes it: plain
+  /// files, whatever their names (which archives they are is the archive catalog's to say),
+  /// never the container's own hidden temporary or probe files. A game never backed up gives
+  /// `[]`; an unreachable container throws `.unavailable`. Never returns a partial listing,
+  /// and never a file whose upload has not finished.
   func list(game: String) throws -> [ContainerFile]
 
   /// Stores a new archive atomically: `body` writes the whole archive to the file descriptor
   /// it is given and returns the byte count. Nothing is visible under `name` until every byte
   /// is stored and flushed; a failed or interrupted upload leaves nothing under `name`.
-  /// Never replaces an existing archive (`.alreadyExists`).
+  /// Never replaces an existing archive (`.alreadyExists`); refuses a name that is not
+  /// `ContainerFile.isStorable` (`.refusedName`) before `body` runs.
   @discardableResult
   func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile
 
   /// Opens `name` for reading and hands `body` a file descriptor positioned at its start.
-  /// Throws `.notFound` if there is no such archive.
+  /// Throws `.notFound` if there is no such archive (nor can there be: a name that is not
+  /// storable).
   func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result
 
   /// `read`, where `body` needs only the first `count` bytes: a container that can fetch a
-  /// part of an archive (S3's ranged GET) fetches no more; the others give the whole.
+  /// part of an archive (S3's ranged GET) fetches no more; the others give the whole. A
+  /// `count` past the end gives the whole archive (nothing, for an empty one).
   func readStart<Result>(game: String, name: String, count: Int, body: (Int32) throws -> Result) throws
     -> Result
 

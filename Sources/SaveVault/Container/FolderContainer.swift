@@ -83,7 +83,7 @@ public struct FolderContainer: Container {
     }
     var files: [ContainerFile] = []
     for name in names {
-      guard ArchiveName.isBackupName(name) else { continue }
+      guard ContainerFile.isStorable(name) else { continue }  // a temporary of an upload under way
       var info = stat()
       guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
       files.append(
@@ -98,6 +98,9 @@ public struct FolderContainer: Container {
   public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws
     -> ContainerFile
   {
+    guard ContainerFile.isStorable(name) else {
+      throw ContainerError.refusedName(container: displayName, name: name)
+    }
     try probe()
     let folder = root + "/" + game
     try makeDirectory(folder)
@@ -160,7 +163,7 @@ public struct FolderContainer: Container {
     -> Result
   {
     try probe()
-    guard ArchiveName.isBackupName(name) else {
+    guard ContainerFile.isStorable(name) else {
       throw ContainerError.notFound(container: displayName, name: name)
     }
     let path = root + "/" + game + "/" + name
@@ -176,7 +179,7 @@ public struct FolderContainer: Container {
 
   public func delete(game: String, name: String) throws {
     try probe()
-    guard ArchiveName.isBackupName(name) else {
+    guard ContainerFile.isStorable(name) else {
       throw ContainerError.notFound(container: displayName, name: name)
     }
     let folder = root + "/" + game

@@ -46,11 +46,12 @@ public struct ArchiveCatalog: Sendable, Equatable {
   /// The other `packsave-*` files, newest first.
   public var unrecognized: [StoredArchive]
 
-  /// The catalog of `files`.
+  /// The catalog of the backups among `files` (`packsave-*.tar` and `packsave-*.tar.zst`;
+  /// containers list every file, this is where the others are left out).
   public init(_ files: [ContainerFile]) {
     var recognized: [StoredArchive] = []
     var unrecognized: [StoredArchive] = []
-    for file in files {
+    for file in files where ArchiveName.isBackupName(file.name) {
       if let parsed = ArchiveName(parsing: file.name) {
         recognized.append(StoredArchive(file, parsed: parsed))
       } else {

@@ -134,7 +134,7 @@ public final class S3Container: Container, @unchecked Sendable {
       let page = try listPage(prefix: folder, token: token, maxKeys: pageSize)
       for object in page.objects {
         let name = String(object.key.dropFirst(folder.count))
-        guard object.key.hasPrefix(folder), ArchiveName.isBackupName(name) else { continue }
+        guard object.key.hasPrefix(folder), ContainerFile.isStorable(name) else { continue }
         files.append(
           ContainerFile(
             name: name, size: object.size, modifiedMs: iso8601Ms(object.lastModified) ?? 0,
@@ -152,6 +152,9 @@ public final class S3Container: Container, @unchecked Sendable {
 
   @discardableResult
   public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
+    guard ContainerFile.isStorable(name) else {
+      throw ContainerError.refusedName(container: displayName, name: name)
+    }
     let key = keyPrefix(game: game) + name
     let isConditional = try honoursConditionalPut()
     // Where the server ignores `If-None-Match`, a HEAD is the only way to see the name is free.
@@ -335,14 +338,18 @@ public final class S3Container: Container, @unchecked Sendable {
   private func read<Result>(game: String, name: String, range: String?, body: (Int32) throws -> Result)
     throws -> Result
   {
-    guard ArchiveName.isBackupName(name) else {
+    guard ContainerFile.isStorable(name) else {
       throw ContainerError.notFound(container: displayName, name: name)
     }
     let key = keyPrefix(game: game) + name
     let path = try StagedArchive.emptyFile(prefix: "savevault-s3-")
     defer { unlink(path) }
-    let response = try request(
+    var response = try request(
       "GET", key: key, headers: range.map { [("range", $0)] } ?? [], downloadTo: path)
+    if response.status == 416 && range != nil {
+      // An empty archive has no first byte to give: read it whole (nothing).
+      response = try request("GET", key: key, downloadTo: path)
+    }
     try expectSuccess(response, name: name)
     if range == nil, let size = response.headers["content-length"].flatMap({ Int64($0) }) {
       progress(ProgressEvent(phase: .downloading, done: size, total: size))
@@ -356,6 +363,9 @@ public final class S3Container: Container, @unchecked Sendable {
   }
 
   public func delete(game: String, name: String) throws {
+    guard ContainerFile.isStorable(name) else {
+      throw ContainerError.notFound(container: displayName, name: name)
+    }
     let key = keyPrefix(game: game) + name
     guard try head(key) != nil else {
       try probe()  // a missing bucket is "unavailable", not "no such archive"
