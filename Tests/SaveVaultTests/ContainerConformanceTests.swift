@@ -24,9 +24,7 @@ struct ContainerFixture: CustomStringConvertible, Sendable {
       description: "s3 (\(kind.rawValue))",
       make: { _ in
         let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
-        let container = try server.container()
-        container.pageSize = 7  // force pagination
-        return container
+        return try server.container(pageSize: 7)  // small pages: the listing paginates
       },
       makeUnavailable: { _ in
         let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
@@ -483,9 +481,7 @@ struct S3SpecificTests {
     "a large archive goes up in parts and comes back byte for byte", arguments: S3TestServer.Kind.allCases)
   func multipart(kind: S3TestServer.Kind) throws {
     let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
-    let container = try server.container()
-    container.multipartThreshold = 5 << 20
-    container.partSize = 5 << 20
+    let container = try server.container(partSize: 5 << 20)
     var data = Data(count: 12 << 20)
     data.withUnsafeMutableBytes { buffer in
       var state: UInt64 = 42
@@ -509,8 +505,8 @@ struct S3SpecificTests {
     let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
     let container = try server.container()
     let key = container.keyPrefix(game: "g") + ArchiveName(createdMs: 1, device: "killed").description
-    let started = try container.request("POST", key: key, query: [("uploads", "")])
-    try container.expectSuccess(started, name: key)
+    let started = try container.client.request("POST", key: key, query: [("uploads", "")])
+    try container.client.expectSuccess(started, name: key)
     func openUploads() throws -> [String] { try container.openUploads(game: "g").map(\.key) }
     try #require(try openUploads() == [key], "the server does not list multipart uploads")
     // Two hours later, another upload of the game cleans up.
@@ -522,5 +518,32 @@ struct S3SpecificTests {
     try later.upload(
       game: "g", name: ArchiveName(createdMs: 2, device: "d").description, body: body(Data("x".utf8)))
     #expect(try openUploads().isEmpty)
+  }
+}
+
+@Suite("Container kinds: one registry entry each")
+struct ContainerKindTests {
+  @Test("every kind's example parses to a location of that kind, spelled as it canonically is")
+  func examples() throws {
+    for kind in ContainerKind.all {
+      let location = try ContainerLocation.parse(kind.example, currentDirectory: "/", home: "/h")
+      #expect(location.kind.name == kind.name, "\(kind.example)")
+      #expect(location.canonical.hasPrefix(kind.scheme), "\(location.canonical)")
+      #expect(try ContainerLocation.parse(location.canonical, currentDirectory: "/", home: "/h") == location)
+    }
+  }
+
+  @Test("every kind has the vault's half of its entry (making it, doctor's checks), in the same order")
+  func support() {
+    #expect(ContainerSupport.all.map(\.kind.name) == ContainerKind.all.map(\.name))
+    #expect(Set(ContainerKind.all.map(\.scheme)).count == ContainerKind.all.count, "two kinds share a scheme")
+  }
+
+  @Test("--container's help names every kind")
+  func help() {
+    for kind in ContainerKind.all {
+      #expect(ContainerKind.helpList.contains(kind.help))
+      #expect(ContainerKind.summaryList.contains(kind.summary))
+    }
   }
 }

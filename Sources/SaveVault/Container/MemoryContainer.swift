@@ -110,6 +110,9 @@ public final class MemoryContainer: Container, @unchecked Sendable {
     return WriteCheck()
   }
 
+  /// How many files it holds, of every game.
+  var fileCount: Int { lock.withLock { games.values.reduce(0) { $0 + $1.count } } }
+
   private func file(_ name: String, _ stored: Stored) -> ContainerFile {
     ContainerFile(
       name: name, size: Int64(stored.data.count), modifiedMs: stored.modifiedMs, version: stored.version)
