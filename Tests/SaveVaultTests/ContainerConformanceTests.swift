@@ -547,3 +547,35 @@ struct ContainerKindTests {
     }
   }
 }
+
+@Suite("Container unavailable: a typed cause, spelled as before")
+struct ContainerCauseTests {
+  @Test(
+    "each cause reads as the message it had as text",
+    arguments: [
+      (
+        ContainerError.Cause.clockSkew(minutes: 60),
+        "your clock is 60 minutes ahead of the server's (S3 allows 15)"
+      ),
+      (.clockSkew(minutes: -1440), "your clock is 1440 minutes behind the server's (S3 allows 15)"),
+      (
+        .clockSkew(minutes: nil),
+        "your clock is off from the server's (S3 allows 15): set the system time right"
+      ),
+      (
+        .network(endpoint: "https://h", detail: "Connection refused"),
+        "cannot reach https://h: Connection refused"
+      ),
+      (.certificate(endpoint: "https://h", detail: "SSL certificate problem"), "cannot reach https://h: SSL"),
+      (.httpLibraryMissing(reason: "not found"), LibCurlUnavailable.marker + " (not found)"),
+      (.credentialsRefused(reason: "refused the access key (HTTP 403)"), "refused the access key (HTTP 403)"),
+      (.missing(reason: "the bucket 'b' does not exist"), "the bucket 'b' does not exist"),
+    ])
+  func spelled(cause: ContainerError.Cause, words: String) {
+    let error = ContainerError.unavailable(container: "s3://b/p", cause: cause)
+    #expect(
+      "\(error)".hasPrefix("container 's3://b/p' is unavailable: ") && "\(error)".contains(words), "\(error)")
+    #expect(error.exitStatus == .containerUnavailable)
+  }
+
+}
