@@ -5,9 +5,9 @@ import Foundation
 public struct S3Settings: Sendable, Equatable {
   /// A custom endpoint (MinIO, Garage, R2, B2, …): path-style addressing. Nil: AWS itself,
   /// virtual-hosted addressing.
-  public var endpoint: String?
-  public var region: String
-  public var allowsInsecureHTTP: Bool
+  public let endpoint: String?
+  public let region: String
+  public let allowsInsecureHTTP: Bool
 
   public init(endpoint: String? = nil, region: String = "us-east-1", allowsInsecureHTTP: Bool = false) {
     self.endpoint = endpoint

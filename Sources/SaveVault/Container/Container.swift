@@ -6,24 +6,48 @@ import Foundation
   import Darwin
 #endif
 
-/// One archive file as a container lists it: its name and what the storage says about it. What
-/// the name means (when the backup was made, on which device) is the archive catalog's to say.
+/// One file as a container lists it: its name and what the storage says about it. What the
+/// name means (whether it is a backup, when it was made, on which device) is the archive
+/// catalog's to say.
 public struct ContainerFile: Sendable, Equatable {
-  /// The file name, `packsave-….tar` or `packsave-….tar.zst`.
+  /// What the storage calls one stored content of a name (S3's ETag): another upload stored
+  /// under the same name has another version. Opaque; compared, never parsed.
+  public struct Version: Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+  }
+
+  /// The file name.
   public var name: String
   /// Its size in bytes.
   public var size: Int64
   /// When the storage last modified it, in epoch milliseconds (a folder's mtime, S3's
   /// `LastModified`, rclone's `ModTime`; 0 when the storage does not say).
   public var modifiedMs: Int64
-  /// Container-specific facts (for a folder, its path).
+  /// Which stored content this is, where the storage says (S3's ETag of a single PUT); nil
+  /// when it does not.
+  public var version: Version?
+  /// Container-specific facts (for a folder, its path; for S3, its key).
   public var metadata: [String: String]
 
-  public init(name: String, size: Int64, modifiedMs: Int64, metadata: [String: String] = [:]) {
+  public init(
+    name: String, size: Int64, modifiedMs: Int64, version: Version? = nil, metadata: [String: String] = [:]
+  ) {
     self.name = name
     self.size = size
     self.modifiedMs = modifiedMs
+    self.version = version
     self.metadata = metadata
+  }
+
+  /// Whether a container can store a file named `name`: 1 to 255 bytes, without `/` or NUL,
+  /// and not hidden (`.…` names are the containers' own temporary and probe files, which no
+  /// listing returns). Every container refuses other names (`ContainerError.refusedName`), so
+  /// a name never reaches outside the game's folder.
+  public static func isStorable(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.count <= 255 && !name.hasPrefix(".") && !name.contains("/")
+      && !name.contains("\0")
   }
 }
 
@@ -40,25 +64,29 @@ public protocol Container: Sendable {
   /// missing bucket or refused credentials throw `.unavailable`, never an empty answer.
   func probe() throws
 
-  /// Every file of `game` named like a backup (`packsave-*.tar` and `packsave-*.tar.zst`), in
-  /// no particular order, as the storage describes it (the names are not parsed here). A game
-  /// never backed up gives `[]`; an unreachable container throws `.unavailable`. Never returns
-  /// a partial listing.
+  /// Every stored file of `game`, in no particular order, as the storage describes it: plain
+  /// files, whatever their names (which archives they are is the archive catalog's to say),
+  /// never the container's own hidden temporary or probe files. A game never backed up gives
+  /// `[]`; an unreachable container throws `.unavailable`. Never returns a partial listing,
+  /// and never a file whose upload has not finished.
   func list(game: String) throws -> [ContainerFile]
 
   /// Stores a new archive atomically: `body` writes the whole archive to the file descriptor
   /// it is given and returns the byte count. Nothing is visible under `name` until every byte
   /// is stored and flushed; a failed or interrupted upload leaves nothing under `name`.
-  /// Never replaces an existing archive (`.alreadyExists`).
+  /// Never replaces an existing archive (`.alreadyExists`); refuses a name that is not
+  /// `ContainerFile.isStorable` (`.refusedName`) before `body` runs.
   @discardableResult
   func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile
 
   /// Opens `name` for reading and hands `body` a file descriptor positioned at its start.
-  /// Throws `.notFound` if there is no such archive.
+  /// Throws `.notFound` if there is no such archive (nor can there be: a name that is not
+  /// storable).
   func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result
 
   /// `read`, where `body` needs only the first `count` bytes: a container that can fetch a
-  /// part of an archive (S3's ranged GET) fetches no more; the others give the whole.
+  /// part of an archive (S3's ranged GET) fetches no more; the others give the whole. A
+  /// `count` past the end gives the whole archive (nothing, for an empty one).
   func readStart<Result>(game: String, name: String, count: Int, body: (Int32) throws -> Result) throws
     -> Result
 

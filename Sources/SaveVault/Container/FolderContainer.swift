@@ -50,9 +50,12 @@ public struct FolderContainer: Container {
       if code == ENOENT && createsRoot { return }  // created by the first upload
       throw ContainerError.unavailable(
         container: displayName,
-        reason: code == ENOENT
-          ? "folder '\(root)' does not exist: mount the drive it is on, or, if it is not on one, create it to start using it"
-          : "folder '\(root)': \(Platform.describe(errno: code))")
+        cause: code == ENOENT
+          ? .missing(
+            reason:
+              "folder '\(root)' does not exist: mount the drive it is on, or, if it is not on one, create it to start using it"
+          )
+          : .other("folder '\(root)': \(Platform.describe(errno: code))"))
     }
     guard info.st_mode & S_IFMT == S_IFDIR else {
       throw ContainerError.unavailable(container: displayName, reason: "'\(root)' is not a folder")
@@ -80,7 +83,7 @@ public struct FolderContainer: Container {
     }
     var files: [ContainerFile] = []
     for name in names {
-      guard ArchiveName.isBackupName(name) else { continue }
+      guard ContainerFile.isStorable(name) else { continue }  // a temporary of an upload under way
       var info = stat()
       guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
       files.append(
@@ -95,6 +98,9 @@ public struct FolderContainer: Container {
   public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws
     -> ContainerFile
   {
+    guard ContainerFile.isStorable(name) else {
+      throw ContainerError.refusedName(container: displayName, name: name)
+    }
     try probe()
     let folder = root + "/" + game
     try makeDirectory(folder)
@@ -157,7 +163,7 @@ public struct FolderContainer: Container {
     -> Result
   {
     try probe()
-    guard ArchiveName.isBackupName(name) else {
+    guard ContainerFile.isStorable(name) else {
       throw ContainerError.notFound(container: displayName, name: name)
     }
     let path = root + "/" + game + "/" + name
@@ -173,7 +179,7 @@ public struct FolderContainer: Container {
 
   public func delete(game: String, name: String) throws {
     try probe()
-    guard ArchiveName.isBackupName(name) else {
+    guard ContainerFile.isStorable(name) else {
       throw ContainerError.notFound(container: displayName, name: name)
     }
     let folder = root + "/" + game

@@ -145,9 +145,10 @@ public struct RcloneContainer: Container {
     guard let root = try stat(remotePath()), root.IsDir else {
       throw ContainerError.unavailable(
         container: displayName,
-        reason:
-          "'\(remotePath())' does not exist (a misspelled remote or path?); create it with: rclone mkdir \(remotePath())"
-      )
+        cause: .missing(
+          reason:
+            "'\(remotePath())' does not exist (a misspelled remote or path?); create it with: rclone mkdir \(remotePath())"
+        ))
     }
     rootSeen.value = true
   }
@@ -171,7 +172,7 @@ public struct RcloneContainer: Container {
     }
     if items.isEmpty { try ensureRoot() } else { rootSeen.value = true }
     return items.compactMap { item in
-      guard !item.IsDir, ArchiveName.isBackupName(item.Name) else { return nil }
+      guard !item.IsDir, ContainerFile.isStorable(item.Name) else { return nil }
       return ContainerFile(
         name: item.Name, size: item.Size, modifiedMs: iso8601Ms(item.ModTime) ?? 0,
         metadata: ["path": remotePath(game: game, name: item.Name)])
@@ -184,6 +185,9 @@ public struct RcloneContainer: Container {
 
   @discardableResult
   public func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
+    guard ContainerFile.isStorable(name) else {
+      throw ContainerError.refusedName(container: displayName, name: name)
+    }
     try ensureRoot()
     let final = remotePath(game: game, name: name)
     let staged = try StagedArchive(
@@ -211,7 +215,7 @@ public struct RcloneContainer: Container {
   }
 
   public func read<Result>(game: String, name: String, body: (Int32) throws -> Result) throws -> Result {
-    guard ArchiveName.isBackupName(name) else {
+    guard ContainerFile.isStorable(name) else {
       throw ContainerError.notFound(container: displayName, name: name)
     }
     let local = try StagedArchive.emptyFile(prefix: "savevault-rclone-")
@@ -236,7 +240,7 @@ public struct RcloneContainer: Container {
   public func readStart<Result>(game: String, name: String, count: Int, body: (Int32) throws -> Result)
     throws -> Result
   {
-    guard ArchiveName.isBackupName(name) else {
+    guard ContainerFile.isStorable(name) else {
       throw ContainerError.notFound(container: displayName, name: name)
     }
     let local = try StagedArchive.emptyFile(prefix: "savevault-rclone-")
@@ -248,7 +252,10 @@ public struct RcloneContainer: Container {
     defer { close(input) }
     guard output.code == 0, lseek(input, 0, SEEK_END) > 0, lseek(input, 0, SEEK_SET) == 0 else {
       try ensureRoot()
-      if try stat(target) == nil { throw ContainerError.notFound(container: displayName, name: name) }
+      guard let item = try stat(target) else {
+        throw ContainerError.notFound(container: displayName, name: name)
+      }
+      if output.code == 0 && item.Size == 0 && lseek(input, 0, SEEK_SET) == 0 { return try body(input) }
       throw ContainerError.unavailable(
         container: displayName, reason: "rclone cannot read '\(target)': \(said(output))")
     }
@@ -256,6 +263,9 @@ public struct RcloneContainer: Container {
   }
 
   public func delete(game: String, name: String) throws {
+    guard ContainerFile.isStorable(name) else {
+      throw ContainerError.notFound(container: displayName, name: name)
+    }
     try ensureRoot()
     let target = remotePath(game: game, name: name)
     guard try stat(target) != nil else { throw ContainerError.notFound(container: displayName, name: name) }

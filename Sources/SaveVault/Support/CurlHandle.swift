@@ -132,13 +132,21 @@ final class CurlHandle {
       throw HTTPTransportError(description: failure)
     }
     guard code == CURLE_OK else {
-      let detail = String(cString: transfer.errorText)
+      let errorText = String(cString: transfer.errorText)
+      let detail = errorText.isEmpty ? String(cString: savevault_curl_easy_strerror(code)) : errorText
       throw HTTPTransportError(
-        description: detail.isEmpty ? String(cString: savevault_curl_easy_strerror(code)) : detail,
-        isTimeout: code == CURLE_OPERATION_TIMEDOUT)
+        description: detail, isTimeout: code == CURLE_OPERATION_TIMEDOUT,
+        isCertificateProblem: Self.certificateCodes.contains(code) || detail.contains("certificate")
+          || detail.contains("SSL"))
     }
     return HTTPResponse(status: status, headers: transfer.headers, body: transfer.memory)
   }
+
+  /// The codes of a TLS handshake that failed over the server's certificate or the CA bundle.
+  static let certificateCodes: Set<CURLcode> = [
+    CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM,
+    CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+  ]
 
   /// The request's headers as libcurl takes them, with `Expect:` (no waiting for a
   /// `100 Continue` before a body) and, for a POST, no form `Content-Type` of libcurl's own.

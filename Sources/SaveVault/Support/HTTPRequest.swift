@@ -32,6 +32,8 @@ struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
   var description: String
   /// The server gave no answer (or stopped answering) within the time allowed.
   var isTimeout = false
+  /// TLS could not check the server's certificate (or the CA bundle to check it with).
+  var isCertificateProblem = false
 }
 
 /// The file a request's body is read from could not be read (its reason in words).

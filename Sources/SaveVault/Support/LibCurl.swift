@@ -17,7 +17,7 @@ struct LibCurlUnavailable: Error, Equatable, Sendable, CustomStringConvertible {
   /// The loader's words (or the function the library lacks).
   var reason: String
 
-  /// The words that name this failure in a message it was wrapped into (doctor looks for them).
+  /// The words that name this failure in a message it was wrapped into.
   static let marker = "libcurl.so.4, which cannot be loaded"
   /// What to install, by distribution.
   static let remedy =

@@ -9,16 +9,20 @@ public struct StoredArchive: Sendable, Equatable {
   public var modifiedMs: Int64
   /// The device that made it, or nil for an archive another tool put there.
   public var device: String?
+  /// Which stored content it is, where the container says (`ContainerFile.version`).
+  public var version: ContainerFile.Version?
   /// Container-specific facts (for a folder, its path).
   public var metadata: [String: String]
 
   public init(
-    name: String, size: Int64, modifiedMs: Int64, device: String?, metadata: [String: String] = [:]
+    name: String, size: Int64, modifiedMs: Int64, device: String?, version: ContainerFile.Version? = nil,
+    metadata: [String: String] = [:]
   ) {
     self.name = name
     self.size = size
     self.modifiedMs = modifiedMs
     self.device = device
+    self.version = version
     self.metadata = metadata
   }
 
@@ -27,7 +31,7 @@ public struct StoredArchive: Sendable, Equatable {
   init(_ file: ContainerFile, parsed: ArchiveName?) {
     self.init(
       name: file.name, size: file.size, modifiedMs: parsed?.createdMs ?? file.modifiedMs,
-      device: parsed?.device, metadata: file.metadata)
+      device: parsed?.device, version: file.version, metadata: file.metadata)
   }
 }
 
@@ -42,11 +46,12 @@ public struct ArchiveCatalog: Sendable, Equatable {
   /// The other `packsave-*` files, newest first.
   public var unrecognized: [StoredArchive]
 
-  /// The catalog of `files`.
+  /// The catalog of the backups among `files` (`packsave-*.tar` and `packsave-*.tar.zst`;
+  /// containers list every file, this is where the others are left out).
   public init(_ files: [ContainerFile]) {
     var recognized: [StoredArchive] = []
     var unrecognized: [StoredArchive] = []
-    for file in files {
+    for file in files where ArchiveName.isBackupName(file.name) {
       if let parsed = ArchiveName(parsing: file.name) {
         recognized.append(StoredArchive(file, parsed: parsed))
       } else {

@@ -183,8 +183,8 @@ extension Vault {
   {
     let known = Set(seen.map(\.name))
     guard let now = try? container.archivesNewestFirst(game: target.game) else { return nil }
-    if let ours = stored.metadata["etag"], let listed = now.first(where: { $0.name == stored.name }),
-      let theirs = listed.metadata["etag"], theirs != ours
+    if let ours = stored.version, let listed = now.first(where: { $0.name == stored.name }),
+      let theirs = listed.version, theirs != ours
     {
       return stored.name
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Makes the container for a target.
+/// Makes the container for a target, as its kind's `ContainerSupport` says.
 public enum ContainerFactory {
   /// The container `target` names. The embedded default folder is created by its first
   /// upload; any other folder must already exist (an unmounted drive must not look like an
@@ -9,41 +9,12 @@ public enum ContainerFactory {
   public static func make(for target: Target, paths: Paths, context: Context) throws(ConfigError)
     -> any Container
   {
-    switch target.container {
-    case .folder(let path):
-      return FolderContainer(
-        root: path, displayName: target.containerURL, createsRoot: path == paths.defaultContainer,
-        sharing: .followsUmask)
-    case .s3(let bucket, let prefix):
-      let credentials = try AWSSharedConfig.credentials(environment: context.environment, home: paths.home)
-      let container = try settingUp(target) { () throws(ContainerSetupError) in
-        try S3Container(
-          bucket: bucket, prefix: prefix, endpoint: target.s3.endpoint, region: target.s3.region,
-          allowsInsecureHTTP: target.s3.allowsInsecureHTTP, credentials: credentials,
-          displayName: target.containerURL, clock: context.clock,
-          certificates: CertificateBundle.choose(environment: context.environment))
-      }
-      container.localState = S3LocalState(
-        stateDirectory: paths.stateDirectory, endpoint: target.s3.endpoint, region: target.s3.region,
-        bucket: bucket, prefix: prefix)
-      container.progress = context.reportProgress
-      container.checkpoint = { [context] in try context.checkpoint($0) }
-      if let mib = context.environment["SAVEVAULT_S3_PART_MIB"].flatMap(Int64.init), mib >= 1 {
-        // Other parts than the default 5 MiB (S3 wants at least 5, except for the last).
-        container.partSize = mib << 20
-        container.multipartThreshold = mib << 20
-      }
-      return container
-    case .rclone(let remote, let path):
-      return try settingUp(target) { () throws(ContainerSetupError) in
-        try RcloneContainer(
-          remote: remote, path: path, displayName: target.containerURL, environment: context.environment)
-      }
-    }
+    guard let support = ContainerSupport.of(target.container) else { throw ContainerSupport.mismatch(target) }
+    return try support.make(target, paths, context)
   }
 
   /// Runs `make`, turning settings the container cannot work with into the usage error they are.
-  private static func settingUp<Made>(_ target: Target, _ make: () throws(ContainerSetupError) -> Made)
+  static func settingUp<Made>(_ target: Target, _ make: () throws(ContainerSetupError) -> Made)
     throws(ConfigError) -> Made
   {
     do {

@@ -18,8 +18,9 @@ struct TargetOptions: Equatable, Sendable {
   static let container = Option(
     name: "container", kind: .value(placeholder: "URL"),
     help:
-      "a folder (a path or file:///path), s3://bucket/prefix, or rclone:REMOTE:path (default: $SAVEVAULT_CONTAINER, the config file, or $XDG_DATA_HOME/savevault/container)",
-    summary: "a folder, s3://bucket/prefix or rclone:REMOTE:path", completion: .directories)
+      ContainerKind.helpList
+      + " (default: $SAVEVAULT_CONTAINER, the config file, or $XDG_DATA_HOME/savevault/container)",
+    summary: ContainerKind.summaryList, completion: .directories)
   static let endpoint = Option(
     name: "endpoint", kind: .value(placeholder: "URL"),
     help:

@@ -24,9 +24,7 @@ struct ContainerFixture: CustomStringConvertible, Sendable {
       description: "s3 (\(kind.rawValue))",
       make: { _ in
         let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
-        let container = try server.container()
-        container.pageSize = 7  // force pagination
-        return container
+        return try server.container(pageSize: 7)  // small pages: the listing paginates
       },
       makeUnavailable: { _ in
         let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
@@ -51,7 +49,12 @@ struct ContainerFixture: CustomStringConvertible, Sendable {
         environment: RcloneTestRemote.environment())
     })
 
-  static let all: [ContainerFixture] = [.folder, .s3(.rclone), .s3(.moto), .rclone]
+  static let memory = ContainerFixture(
+    description: "memory",
+    make: { _ in MemoryContainer(displayName: "memory:test") },
+    makeUnavailable: { _ in MemoryContainer(displayName: "memory:off", isAvailable: false) })
+
+  static let all: [ContainerFixture] = [.folder, .s3(.rclone), .s3(.moto), .rclone, .memory]
 }
 
 /// Writes `data` to `fd` and returns the count, as an upload body.
@@ -69,6 +72,27 @@ func readAll(_ fd: Int32) -> Data {
 }
 
 struct Boom: Error {}
+
+/// `count` bytes of a fixed pseudo-random sequence (`seed` picks which): the same every run.
+func seededBytes(_ count: Int, seed: UInt64) -> Data {
+  var data = Data(count: count)
+  data.withUnsafeMutableBytes { buffer in
+    var state = seed
+    for index in 0..<buffer.count {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      buffer[index] = UInt8(truncatingIfNeeded: state >> 33)
+    }
+  }
+  return data
+}
+
+/// Failures seen on other threads, for the test thread to report.
+final class ThreadFailures: @unchecked Sendable {
+  private let lock = NSLock()
+  private var failures: [String] = []
+  func record(_ failure: String) { lock.withLock { failures.append(failure) } }
+  var all: [String] { lock.withLock { failures } }
+}
 
 /// The one suite every container passes (restic-style: each backend runs the same tests).
 @Suite("Container conformance")
@@ -198,6 +222,151 @@ struct ContainerConformanceTests {
     #expect(try container.archivesNewestFirst(game: "g").map(\.name) == names.reversed())
   }
 
+  @Test(
+    "a 0-byte archive is stored, listed, read and read the start of as nothing",
+    arguments: ContainerFixture.all)
+  func emptyArchive(fixture: ContainerFixture) throws {
+    let dir = TemporaryDirectory("conformance")
+    let container = try fixture.make(dir)
+    let stored = try container.upload(game: "g", name: name1, body: body(Data()))
+    #expect(stored.size == 0)
+    #expect(try container.list(game: "g").map { [$0.name: $0.size] } == [[name1: 0]])
+    #expect(try container.read(game: "g", name: name1, body: readAll) == Data())
+    #expect(try container.readStart(game: "g", name: name1, count: 10, body: readAll) == Data())
+  }
+
+  /// Sizes around the edges a container may cut at: none, one, a page, a page and one, 64 KiB
+  /// and one, and (once) past the 5 MiB an S3 container sends in parts.
+  static let sizes = [0, 1, 4095, 4096, 65_537, (5 << 20) + 1]
+
+  @Test("archives of seeded random sizes come back byte for byte", arguments: ContainerFixture.all)
+  func seededSizes(fixture: ContainerFixture) throws {
+    let dir = TemporaryDirectory("conformance")
+    let container = try fixture.make(dir)
+    var expected: [String: Data] = [:]
+    for (index, size) in Self.sizes.enumerated() {
+      let name = ArchiveName(createdMs: 1_795_968_000_000 + Int64(index), device: "deck").description
+      expected[name] = seededBytes(size, seed: UInt64(size) &+ 7)
+      let stored = try container.upload(game: "g", name: name, body: body(expected[name] ?? Data()))
+      #expect(stored.size == Int64(size), "\(size) bytes")
+    }
+    let listed = try container.list(game: "g")
+    #expect(
+      Dictionary(uniqueKeysWithValues: listed.map { ($0.name, $0.size) })
+        == expected.mapValues { Int64($0.count) })
+    for (name, data) in expected {
+      let back = try container.read(game: "g", name: name, body: readAll)
+      #expect(back == data, "\(data.count) bytes: read \(back.count), differing")
+      let start = try container.readStart(game: "g", name: name, count: 1000, body: readAll)
+      #expect(
+        start.count >= min(1000, data.count) && start == data.prefix(start.count), "\(data.count) bytes")
+    }
+  }
+
+  @Test(
+    "listings during concurrent uploads never fail, never show a partial archive; all are listed after",
+    arguments: ContainerFixture.all)
+  func listingDuringConcurrentUploads(fixture: ContainerFixture) throws {
+    let dir = TemporaryDirectory("conformance")
+    let container = try fixture.make(dir)
+    let archives = (0..<6).map { index in
+      (
+        ArchiveName(createdMs: 1_795_968_000_000 + Int64(index), device: "d\(index)").description,
+        seededBytes(150_000 + index * 10_000, seed: UInt64(index))
+      )
+    }
+    let sizes = Dictionary(uniqueKeysWithValues: archives.map { ($0.0, Int64($0.1.count)) })
+    let failures = ThreadFailures()
+    let group = DispatchGroup()
+    for (name, data) in archives {
+      group.enter()
+      Thread.detachNewThread {
+        defer { group.leave() }
+        do { try container.upload(game: "g", name: name, body: body(data)) } catch {
+          failures.record("upload of \(name): \(error)")
+        }
+      }
+    }
+    var listings = 0
+    repeat {
+      let listed = try container.list(game: "g")  // an error here is never to be read as empty
+      for file in listed {
+        #expect(sizes[file.name] == file.size, "listed \(file.name) with \(file.size) bytes mid-upload")
+      }
+      listings += 1
+    } while group.wait(timeout: .now() + .milliseconds(5)) == .timedOut
+    #expect(failures.all == [])
+    #expect(Set(try container.list(game: "g").map(\.name)) == Set(sizes.keys), "after \(listings) listings")
+  }
+
+  @Test("names that are not storable are refused before the body runs", arguments: ContainerFixture.all)
+  func refusedNames(fixture: ContainerFixture) throws {
+    let dir = TemporaryDirectory("conformance")
+    let container = try fixture.make(dir)
+    try container.upload(game: "g", name: name1, body: body(Data("kept".utf8)))
+    for name in ["../x", "a/b", "", String(repeating: "a", count: 256), ".hidden", "../g/" + name1] {
+      var ran = false
+      #expect(throws: ContainerError.refusedName(container: container.displayName, name: name), "'\(name)'") {
+        try container.upload(game: "g", name: name) { fd in
+          ran = true
+          return try body(Data("x".utf8))(fd)
+        }
+      }
+      #expect(!ran, "the body ran for '\(name)'")
+      #expect(throws: ContainerError.notFound(container: container.displayName, name: name), "'\(name)'") {
+        try container.read(game: "g", name: name, body: readAll)
+      }
+    }
+    #expect(try container.list(game: "g").map(\.name) == [name1])
+    #expect(try container.list(game: "x").isEmpty)
+    let longest = String(repeating: "a", count: 255)
+    try container.upload(game: "g", name: longest, body: body(Data("255".utf8)))
+    #expect(try container.read(game: "g", name: longest, body: readAll) == Data("255".utf8))
+  }
+
+  @Test(
+    "readStart asking for more than the archive holds gives the whole archive",
+    arguments: ContainerFixture.all)
+  func readStartPastTheEnd(fixture: ContainerFixture) throws {
+    let dir = TemporaryDirectory("conformance")
+    let container = try fixture.make(dir)
+    let data = seededBytes(100, seed: 3)
+    try container.upload(game: "g", name: name1, body: body(data))
+    #expect(try container.readStart(game: "g", name: name1, count: 1_000_000, body: readAll) == data)
+  }
+
+  @Test(
+    "an upload whose reader fails midway (past a part) stores nothing; the name stays free",
+    arguments: ContainerFixture.all)
+  func interruptedUpload(fixture: ContainerFixture) throws {
+    let dir = TemporaryDirectory("conformance")
+    let container = try fixture.make(dir)
+    let half = seededBytes((5 << 20) + 65_536, seed: 5)
+    #expect(throws: Boom.self) {
+      try container.upload(game: "g", name: name1) { fd in
+        _ = try body(half)(fd)
+        throw Boom()
+      }
+    }
+    #expect(try container.list(game: "g").isEmpty)
+    #expect(throws: ContainerError.notFound(container: container.displayName, name: name1)) {
+      try container.read(game: "g", name: name1, body: readAll)
+    }
+    try container.upload(game: "g", name: name1, body: body(Data("whole".utf8)))
+    #expect(try container.read(game: "g", name: name1, body: readAll) == Data("whole".utf8))
+  }
+
+  @Test(
+    "containers list every stored file; only the catalog keeps to backups", arguments: ContainerFixture.all)
+  func plainFiles(fixture: ContainerFixture) throws {
+    let dir = TemporaryDirectory("conformance")
+    let container = try fixture.make(dir)
+    try container.upload(game: "g", name: "notes.txt", body: body(Data("not a backup".utf8)))
+    try container.upload(game: "g", name: name1, body: body(Data("1".utf8)))
+    #expect(Set(try container.list(game: "g").map(\.name)) == [name1, "notes.txt"])
+    #expect(try container.catalog(game: "g").all.map(\.name) == [name1])
+  }
+
   @Test("an unavailable container is an error, never an empty listing", arguments: ContainerFixture.all)
   func unavailable(fixture: ContainerFixture) throws {
     let dir = TemporaryDirectory("conformance")
@@ -312,9 +481,7 @@ struct S3SpecificTests {
     "a large archive goes up in parts and comes back byte for byte", arguments: S3TestServer.Kind.allCases)
   func multipart(kind: S3TestServer.Kind) throws {
     let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
-    let container = try server.container()
-    container.multipartThreshold = 5 << 20
-    container.partSize = 5 << 20
+    let container = try server.container(partSize: 5 << 20)
     var data = Data(count: 12 << 20)
     data.withUnsafeMutableBytes { buffer in
       var state: UInt64 = 42
@@ -338,8 +505,8 @@ struct S3SpecificTests {
     let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
     let container = try server.container()
     let key = container.keyPrefix(game: "g") + ArchiveName(createdMs: 1, device: "killed").description
-    let started = try container.request("POST", key: key, query: [("uploads", "")])
-    try container.expectSuccess(started, name: key)
+    let started = try container.client.request("POST", key: key, query: [("uploads", "")])
+    try container.client.expectSuccess(started, name: key)
     func openUploads() throws -> [String] { try container.openUploads(game: "g").map(\.key) }
     try #require(try openUploads() == [key], "the server does not list multipart uploads")
     // Two hours later, another upload of the game cleans up.
@@ -352,4 +519,63 @@ struct S3SpecificTests {
       game: "g", name: ArchiveName(createdMs: 2, device: "d").description, body: body(Data("x".utf8)))
     #expect(try openUploads().isEmpty)
   }
+}
+
+@Suite("Container kinds: one registry entry each")
+struct ContainerKindTests {
+  @Test("every kind's example parses to a location of that kind, spelled as it canonically is")
+  func examples() throws {
+    for kind in ContainerKind.all {
+      let location = try ContainerLocation.parse(kind.example, currentDirectory: "/", home: "/h")
+      #expect(location.kind.name == kind.name, "\(kind.example)")
+      #expect(location.canonical.hasPrefix(kind.scheme), "\(location.canonical)")
+      #expect(try ContainerLocation.parse(location.canonical, currentDirectory: "/", home: "/h") == location)
+    }
+  }
+
+  @Test("every kind has the vault's half of its entry (making it, doctor's checks), in the same order")
+  func support() {
+    #expect(ContainerSupport.all.map(\.kind.name) == ContainerKind.all.map(\.name))
+    #expect(Set(ContainerKind.all.map(\.scheme)).count == ContainerKind.all.count, "two kinds share a scheme")
+  }
+
+  @Test("--container's help names every kind")
+  func help() {
+    for kind in ContainerKind.all {
+      #expect(ContainerKind.helpList.contains(kind.help))
+      #expect(ContainerKind.summaryList.contains(kind.summary))
+    }
+  }
+}
+
+@Suite("Container unavailable: a typed cause, spelled as before")
+struct ContainerCauseTests {
+  @Test(
+    "each cause reads as the message it had as text",
+    arguments: [
+      (
+        ContainerError.Cause.clockSkew(minutes: 60),
+        "your clock is 60 minutes ahead of the server's (S3 allows 15)"
+      ),
+      (.clockSkew(minutes: -1440), "your clock is 1440 minutes behind the server's (S3 allows 15)"),
+      (
+        .clockSkew(minutes: nil),
+        "your clock is off from the server's (S3 allows 15): set the system time right"
+      ),
+      (
+        .network(endpoint: "https://h", detail: "Connection refused"),
+        "cannot reach https://h: Connection refused"
+      ),
+      (.certificate(endpoint: "https://h", detail: "SSL certificate problem"), "cannot reach https://h: SSL"),
+      (.httpLibraryMissing(reason: "not found"), LibCurlUnavailable.marker + " (not found)"),
+      (.credentialsRefused(reason: "refused the access key (HTTP 403)"), "refused the access key (HTTP 403)"),
+      (.missing(reason: "the bucket 'b' does not exist"), "the bucket 'b' does not exist"),
+    ])
+  func spelled(cause: ContainerError.Cause, words: String) {
+    let error = ContainerError.unavailable(container: "s3://b/p", cause: cause)
+    #expect(
+      "\(error)".hasPrefix("container 's3://b/p' is unavailable: ") && "\(error)".contains(words), "\(error)")
+    #expect(error.exitStatus == .containerUnavailable)
+  }
+
 }

@@ -28,9 +28,7 @@ struct S3StreamingUploadTests {
   @Test("the first part is sent before the writer has finished", arguments: S3TestServer.Kind.allCases)
   func partsSentWhileWriting(kind: S3TestServer.Kind) throws {
     let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
-    let container = try server.container()
-    container.multipartThreshold = 5 << 20
-    container.partSize = 5 << 20
+    let container = try server.container(partSize: 5 << 20)
     let sent = DispatchSemaphore(value: 0)
     container.progress = { event in if event.done > 0 { sent.signal() } }
     let data = bytes(12 << 20)
@@ -52,9 +50,7 @@ struct S3StreamingUploadTests {
     arguments: S3TestServer.Kind.allCases)
   func writerFailureAborts(kind: S3TestServer.Kind) throws {
     let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
-    let container = try server.container()
-    container.multipartThreshold = 5 << 20
-    container.partSize = 5 << 20
+    let container = try server.container(partSize: 5 << 20)
     let name = ArchiveName(createdMs: 1_795_968_071_800, device: "stream").description
     let data = bytes(12 << 20)
     #expect(throws: ArchiveError.changedWhileReading(path: "slot.sav")) {
@@ -64,7 +60,7 @@ struct S3StreamingUploadTests {
       }
     }
     #expect(try container.list(game: "g").contains { $0.name == name } == false)
-    let uploads = try container.request(
+    let uploads = try container.client.request(
       "GET", key: nil, query: [("uploads", ""), ("prefix", container.keyPrefix(game: "g") + name)])
     let open = XMLNode.parse(uploads.body)?.all("Upload") ?? []
     #expect(open.isEmpty, "the multipart upload was left open")
@@ -99,8 +95,8 @@ struct S3StreamingUploadTests {
 
   @Test("parts are partSize for the first 2,000, then twice as large every 2,000, end to end")
   func partRanges() throws {
-    let container = try CloudEndToEndTests.s3(endpoint: "http://127.0.0.1:9", allowsInsecureHTTP: false)
-    container.partSize = 5 << 20
+    let container = try CloudEndToEndTests.s3(
+      endpoint: "http://127.0.0.1:9", allowsInsecureHTTP: false, partSize: 5 << 20)
     let part = Int64(5 << 20)
     #expect(container.partRange(0) == (0, part))
     #expect(container.partRange(1_999) == (1_999 * part, part))

@@ -129,7 +129,7 @@ struct CloudEndToEndTests {
     #expect(stored.map(\.name) == [archive])
     #expect(stored.first?.size == archiveBytes, "the object's size differs from the local archive's")
     // The HEAD agrees, and (where the server shows it in the ETag) it was stored in 5 MiB parts.
-    let head = try check.request("HEAD", key: "big/bigsave/" + archive)
+    let head = try check.client.request("HEAD", key: "big/bigsave/" + archive)
     #expect(head.status == 200)
     #expect(head.headers["content-length"].flatMap { Int64($0) } == archiveBytes)
     let etag = head.headers["etag"] ?? ""
@@ -737,10 +737,12 @@ extension CloudEndToEndTests {
   }
 
   /// An S3 container on `endpoint` (no request is made).
-  static func s3(endpoint: String, allowsInsecureHTTP: Bool) throws -> S3Container {
+  static func s3(endpoint: String, allowsInsecureHTTP: Bool, partSize: Int64 = 5 << 20) throws -> S3Container
+  {
     try S3Container(
       bucket: "bucket", prefix: "p",
-      endpoint: endpoint, allowsInsecureHTTP: allowsInsecureHTTP,
+      settings: S3ContainerSettings(
+        endpoint: endpoint, allowsInsecureHTTP: allowsInsecureHTTP, partSize: partSize),
       credentials: AWSCredentials(accessKeyID: "K", secretAccessKey: "S"), displayName: "s3://bucket/p",
       clock: { 0 })
   }

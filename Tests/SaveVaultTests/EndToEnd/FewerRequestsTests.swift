@@ -13,7 +13,9 @@ import Testing
 @Suite("Fewer requests: what a container remembers and what it skips")
 struct FewerRequestsTests {
   /// A container on a fresh bucket of `kind`'s server, keeping its state in `dir`.
-  func container(_ kind: S3TestServer.Kind, state dir: TemporaryDirectory, bucket: String? = nil) throws
+  func container(
+    _ kind: S3TestServer.Kind, state dir: TemporaryDirectory, bucket: String? = nil, partSize: Int64 = 5 << 20
+  ) throws
     -> S3Container
   {
     let server = try #require(S3TestServer.shared(kind), "the \(kind.rawValue) S3 server did not start")
@@ -23,7 +25,7 @@ struct FewerRequestsTests {
           bucket: $0, prefix: "saves", endpoint: server.endpoint, credentials: server.credentials,
           displayName: "s3://\($0)/saves", clock: { Int64(Date().timeIntervalSince1970 * 1000) },
           retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.05, maxSeconds: 2))
-      } ?? server.container()
+      } ?? server.container(partSize: partSize)
     container.localState = S3LocalState(
       stateDirectory: dir.sub("state"), endpoint: server.endpoint, region: container.region,
       bucket: container.bucket, prefix: container.prefix)
@@ -60,7 +62,7 @@ struct FewerRequestsTests {
     }
     #expect(try first.read(game: "g", name: name, body: readAll) == Data("first".utf8))
     // The probe objects are gone: only the archive is in the bucket.
-    let listed = try first.request("GET", key: nil, query: [("list-type", "2"), ("prefix", "saves/")])
+    let listed = try first.client.request("GET", key: nil, query: [("list-type", "2"), ("prefix", "saves/")])
     #expect(XMLNode.parse(listed.body)?.all("Contents").compactMap { $0.value("Key") } == ["saves/g/" + name])
   }
 
@@ -110,10 +112,10 @@ struct FewerRequestsTests {
     func upload(game: String, name: String, body: (Int32) throws -> Int64) throws -> ContainerFile {
       let stored = try base.upload(game: game, name: name, body: body)
       let other = "the other device's bytes"
-      let response = try base.request(
+      let response = try base.client.request(
         "PUT", key: base.keyPrefix(game: game) + name, payloadHash: SHA256.hex(of: other),
         body: .data(Data(other.utf8)))
-      try base.expectSuccess(response, name: name)
+      try base.client.expectSuccess(response, name: name)
       return stored
     }
   }
@@ -182,7 +184,8 @@ struct FewerRequestsTests {
     let container = try container(.moto, state: dir)
     let state = try #require(container.localState)
     let key = container.keyPrefix(game: "g") + ArchiveName(createdMs: 1, device: "deck").description
-    try container.expectSuccess(try container.request("POST", key: key, query: [("uploads", "")]), name: key)
+    try container.client.expectSuccess(
+      try container.client.request("POST", key: key, query: [("uploads", "")]), name: key)
     func openUploads() throws -> [String] { try container.openUploads(game: "g").map(\.key) }
     try #require(try openUploads() == [key], "the server does not list multipart uploads")
 
@@ -204,9 +207,7 @@ struct FewerRequestsTests {
   @Test("a multipart upload is in the journal while under way and leaves it when complete")
   func journalDuringMultipart() throws {
     let dir = TemporaryDirectory("fewer-requests")
-    let container = try container(.moto, state: dir)
-    container.multipartThreshold = 5 << 20
-    container.partSize = 5 << 20
+    let container = try container(.moto, state: dir, partSize: 5 << 20)
     let state = try #require(container.localState)
     let entries = CrashTally("journal entries seen during parts")
     container.checkpoint = { point in

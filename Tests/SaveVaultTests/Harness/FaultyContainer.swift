@@ -106,12 +106,13 @@ final class FaultyContainer: Container, @unchecked Sendable {
   /// `error` as this container would say it: with its own name.
   private func renamed(_ error: ContainerError) -> ContainerError {
     switch error {
-    case .unavailable(_, let reason): .unavailable(container: displayName, reason: reason)
+    case .unavailable(_, let cause): .unavailable(container: displayName, cause: cause)
     case .notFound(_, let name): .notFound(container: displayName, name: name)
     case .alreadyExists(_, let name): .alreadyExists(container: displayName, name: name)
     case .transferFailed(_, let name, let reason):
       .transferFailed(container: displayName, name: name, reason: reason)
     case .noSpace: .noSpace(container: displayName)
+    case .refusedName(_, let name): .refusedName(container: displayName, name: name)
     }
   }
 

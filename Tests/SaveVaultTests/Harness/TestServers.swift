@@ -111,20 +111,27 @@ final class S3TestServer: Sendable {
   }
 
   /// A container on a fresh bucket of this server.
-  func container(bucket: String = "b" + UUID().uuidString.lowercased().prefix(12), prefix: String = "saves")
+  func container(
+    bucket: String = "b" + UUID().uuidString.lowercased().prefix(12), prefix: String = "saves",
+    pageSize: Int? = nil, partSize: Int64 = 5 << 20
+  )
     throws -> S3Container
   {
     let container = try S3Container(
-      bucket: bucket, prefix: prefix, endpoint: endpoint, credentials: credentials,
-      displayName: "s3://\(bucket)/\(prefix)", clock: { Int64(Date().timeIntervalSince1970 * 1000) },
-      retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.05, maxSeconds: 2))
+      bucket: bucket, prefix: prefix,
+      settings: S3ContainerSettings(
+        endpoint: endpoint, retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.05, maxSeconds: 2),
+        pageSize: pageSize,
+        partSize: partSize),
+      credentials: credentials, displayName: "s3://\(bucket)/\(prefix)",
+      clock: { Int64(Date().timeIntervalSince1970 * 1000) })
     try makeBucket(bucket, using: container)
     return container
   }
 
   /// Creates a bucket (rclone serve s3 serves folders as buckets; moto takes a CreateBucket).
   func makeBucket(_ bucket: String, using container: S3Container) throws {
-    let response = try container.request("PUT", key: nil)
+    let response = try container.client.request("PUT", key: nil)
     guard (200..<300).contains(response.status) else {
       throw ContainerError.unavailable(container: bucket, reason: "CreateBucket: HTTP \(response.status)")
     }

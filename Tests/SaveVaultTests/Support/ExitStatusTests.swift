@@ -20,6 +20,7 @@ struct ExitStatusTests {
     ErrorStatus(error: ContainerError.noSpace(container: "c"), code: 4),
     ErrorStatus(error: ContainerError.notFound(container: "c", name: "a"), code: 1),
     ErrorStatus(error: ContainerError.alreadyExists(container: "c", name: "a"), code: 1),
+    ErrorStatus(error: ContainerError.refusedName(container: "c", name: "a/b"), code: 1),
     ErrorStatus(error: ArchiveError.refused(archive: "a", reason: "hostile"), code: 5),
     ErrorStatus(error: ArchiveError.noSpace(path: "/p"), code: 1),
     ErrorStatus(error: VerificationFailed(names: ["a"]), code: 5),

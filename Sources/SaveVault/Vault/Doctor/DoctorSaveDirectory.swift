@@ -15,7 +15,7 @@ extension Vault {
     let game = target.game
     var info = stat()
     guard stat(path, &info) == 0 else {
-      let archives = (try? container?.list(game: game).count) ?? 0
+      let archives = (try? container?.catalog(game: game).all.count) ?? 0
       if archives > 0 {
         return DoctorCheck(
           "save-dir", game, .warning,

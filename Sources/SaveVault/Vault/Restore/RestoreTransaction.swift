@@ -216,7 +216,8 @@ extension Vault {
   static func plainReason(_ error: any Error) -> String {
     switch error {
     case ContainerError.noSpace: "no space left on the device"
-    case ContainerError.unavailable(_, let reason), ContainerError.transferFailed(_, _, let reason): reason
+    case ContainerError.unavailable(_, let cause): cause.description
+    case ContainerError.transferFailed(_, _, let reason): reason
     case ArchiveError.noSpace: "no space left on the device"
     default: String(describing: error)
     }

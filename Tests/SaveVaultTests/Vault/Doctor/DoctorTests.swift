@@ -244,9 +244,10 @@ struct ContainerWriteCheckTests {
     case let folder as FolderContainer: #expect(everything(folder.root) == [])
     case is RcloneContainer: #expect(everything(dir.sub("remote")) == [])
     case let s3 as S3Container:
-      let listing = try s3.request("GET", key: nil, query: [("list-type", "2")])
+      let listing = try s3.client.request("GET", key: nil, query: [("list-type", "2")])
       #expect(listing.status == 200)
       #expect(!String(decoding: listing.body, as: UTF8.self).contains("<Key>"), "objects left in the bucket")
+    case let memory as MemoryContainer: #expect(memory.fileCount == 0)
     default: Issue.record("no way to look inside \(container.displayName)")
     }
     #expect(try container.list(game: "g").isEmpty)
