@@ -253,11 +253,12 @@ extension Vault {
     /// lack an archive pruned since, or one cut off its end). True for archives that do not
     /// say, or whose start cannot be read as an archive. Reads the archive's start.
     ///
-    /// It only ever turns a cloud change into a question. It catches the device that finished
-    /// its upload first at the same moment as another (the one that finished second sees the
-    /// other's archive in its listing after the upload, `concurrentUpload`), as long as no
-    /// third device has uploaded over the other's archive since: `madeOver` is what a device
-    /// had listed, not what its save came from.
+    /// The fact `latestMadeOverAgreed`: false only ever turns a cloud change into a question
+    /// (`Decision.plan`). It catches the device that finished its upload first at the same
+    /// moment as another (the one that finished second sees the other's archive in its listing
+    /// after the upload, `concurrentUpload`), as long as no third device has uploaded over the
+    /// other's archive since: `madeOver` is what a device had listed, not what its save came
+    /// from.
     func latestWasMade(over agreed: String) throws -> Bool {
       guard let latest else { return true }
       let header = try container.readStart(
