@@ -8,26 +8,96 @@ public enum SyncState: String, Codable, Sendable, CaseIterable {
   case localMissing = "local-missing"
 }
 
-/// When a sync runs.
-public enum SyncPhase: String, Sendable {
+/// When a sync runs, or what a backup follows.
+public enum SyncPhase: String, Sendable, CaseIterable {
   /// Any direction: upload, restore, or ask (`sync`, and `wrap` before the game).
   case full
   /// After the game (`wrap`): upload what the session changed, or ask on a conflict; never
   /// restore unasked (a cloud that changed meanwhile is restored before the next launch).
   case afterGame
+  /// A manual backup (`backup` without `--force`): upload what changed here, or ask on a
+  /// conflict; never restore. A cloud that changed while the local save did not leaves nothing
+  /// to upload (the report names the newer archive), unless the archive agreed on is gone from
+  /// the container: then nothing there holds the save, and it is uploaded. Nor is there anything
+  /// to upload without a local save (`backup` refuses a missing or empty one).
+  case backup
 }
 
 /// What this device's agreement with the cloud says when both sides hold a save.
 public enum SinceAgreement: Sendable, Equatable {
-  /// An agreement about this save folder: did the local save change since, and is the cloud's
-  /// latest archive still the one agreed on?
-  case recorded(localChanged: Bool, cloudLatestIsAgreed: Bool)
+  /// An agreement about this save folder, and what happened on both sides since.
+  case recorded(Recorded)
   /// No agreement about this folder (a new device, a folder the game was pointed at since, or
   /// one on another drive than it was): is the local content identical to the cloud's latest?
   case none(identicalContent: Bool, isOnOtherDrive: Bool = false)
   /// A conflict, or a deletion, seen earlier is still unanswered: only content identical to the
   /// cloud's latest ends it.
   case unanswered(identicalContent: Bool, wasDeletion: Bool = false)
+
+  /// An agreement with only the two facts of the table: no rollback, and a cloud that, if it
+  /// changed, changed by one archive made by a device that knew the agreed one.
+  static func recorded(localChanged: Bool, cloudLatestIsAgreed: Bool) -> SinceAgreement {
+    .recorded(Recorded(localChanged: localChanged, cloudLatestIsAgreed: cloudLatestIsAgreed))
+  }
+
+  /// What happened since an agreement about this save folder. The first facts come from the
+  /// scan, the agreement and the listing; the last two cost a download (the cloud's latest, or
+  /// its start) and are gathered only when `Decision.factNeeded` names them (nil until then).
+  public struct Recorded: Sendable, Equatable {
+    /// Whether the local save changed since the agreement (its fingerprint).
+    public var localChanged: Bool
+    /// Whether the agreement is a rollback: the player restored the agreed archive over the
+    /// cloud's newer latest (`rolledBackFrom`), so the save is to be uploaded as the latest.
+    public var isRollback: Bool
+    /// Whether the cloud's latest is still the archive that was latest at the agreement.
+    public var cloudLatestIsAgreed: Bool
+    /// How many of the container's archives are newer than the one latest at the agreement.
+    public var newArchivesSinceAgreement: Int
+    /// Whether the archive agreed on is still in the container's listing.
+    public var agreedArchiveIsListed: Bool
+    /// Whether the local save holds the content of the cloud's latest archive.
+    public var latestIdenticalToLocal: Bool?
+    /// Whether the cloud's latest was made by a device that had the archive latest at the
+    /// agreement (or a later one) in its listing: its header's `madeOver`. True for an archive
+    /// that does not say.
+    public var latestMadeOverAgreed: Bool?
+
+    /// The facts that cost a download, gathered only when they can change the plan.
+    public enum Fact: Sendable, CaseIterable {
+      case latestIdenticalToLocal
+      case latestMadeOverAgreed
+    }
+
+    init(
+      localChanged: Bool, isRollback: Bool = false, cloudLatestIsAgreed: Bool,
+      newArchivesSinceAgreement: Int? = nil, agreedArchiveIsListed: Bool = true,
+      latestIdenticalToLocal: Bool? = nil, latestMadeOverAgreed: Bool? = nil
+    ) {
+      self.localChanged = localChanged
+      self.isRollback = isRollback
+      self.cloudLatestIsAgreed = cloudLatestIsAgreed
+      self.newArchivesSinceAgreement = newArchivesSinceAgreement ?? (cloudLatestIsAgreed ? 0 : 1)
+      self.agreedArchiveIsListed = agreedArchiveIsListed
+      self.latestIdenticalToLocal = latestIdenticalToLocal
+      self.latestMadeOverAgreed = latestMadeOverAgreed
+    }
+
+    /// The value of `fact` (nil when not gathered).
+    public subscript(fact: Fact) -> Bool? {
+      get {
+        switch fact {
+        case .latestIdenticalToLocal: latestIdenticalToLocal
+        case .latestMadeOverAgreed: latestMadeOverAgreed
+        }
+      }
+      set {
+        switch fact {
+        case .latestIdenticalToLocal: latestIdenticalToLocal = newValue
+        case .latestMadeOverAgreed: latestMadeOverAgreed = newValue
+        }
+      }
+    }
+  }
 }
 
 /// What the sync decision looks at, gathered by reading the save folder, the container and the
@@ -86,16 +156,67 @@ public enum Decision {
   ///   the agreement (ask: restoring would undo the player's change) or agreed on as empty
   ///   (`in-sync`).
   /// - With both sides: the agreement's table (unchanged/unchanged `in-sync`, local only
-  ///   `local-changed`, cloud only `cloud-changed`, both `conflict`). With no agreement, identical
-  ///   content is `in-sync` and anything else a `conflict`: never a guess. A conflict or
-  ///   deletion left unanswered stays a `conflict` until the content is identical to the cloud's.
+  ///   `local-changed`, cloud only `cloud-changed`, both `conflict`). A rollback counts as a
+  ///   local change. Both changed into the same content, the cloud by that one archive alone
+  ///   (this device's upload whose agreement a kill cut short, or another device that made the
+  ///   same change), is `in-sync`; two new archives are asked about, whatever their content.
+  ///   A cloud change by an archive made without the agreed one in the container (a device that
+  ///   uploaded at the same moment as this one) is a `conflict`: both changed since they agreed.
+  ///   With no agreement, identical content is `in-sync` and anything else a `conflict`: never a
+  ///   guess. A conflict or deletion left unanswered stays a `conflict` until the content is
+  ///   identical to the cloud's.
   /// - After a game, a restore waits for the next launch.
+  /// - A backup never restores: where a sync would, it has nothing to upload, unless the archive
+  ///   agreed on is gone from the container; without a local save there is nothing to upload.
   public static func plan(_ facts: SyncFacts, phase: SyncPhase) -> SyncPlan {
-    let restore: SyncStep = phase == .full ? .restore : .restoreAtNextLaunch
+    let full = fullPlan(facts, phase: phase)
+    guard phase == .backup else { return full }
+    switch (facts, full.step) {
+    case (.noLocalSave, _), (.cloudEmpty(hasSave: false), _):
+      return SyncPlan(
+        state: full.state, step: .nothing, reason: "there is no local save; nothing to back up")
+    case (.bothHaveSaves(.recorded(let since)), .restore):
+      return since.agreedArchiveIsListed
+        ? SyncPlan(
+          state: full.state, step: .nothing,
+          reason: "only the cloud changed since the agreement; nothing to upload")
+        : SyncPlan(
+          state: full.state, step: .upload,
+          reason:
+            "only the cloud changed since the agreement, and the archive agreed on is no longer in the container; uploading the save"
+        )
+    default:
+      return full
+    }
+  }
+
+  /// The fact of `since` that can still change the plan in some phase and is not gathered yet
+  /// (nil: the plan is decided). Asked again after each fact is gathered, so that nothing is
+  /// downloaded that cannot change the outcome.
+  public static func factNeeded(_ since: SinceAgreement.Recorded) -> SinceAgreement.Recorded.Fact? {
+    SinceAgreement.Recorded.Fact.allCases.first { fact in
+      guard since[fact] == nil else { return false }
+      var yes = since
+      var no = since
+      yes[fact] = true
+      no[fact] = false
+      return SyncPhase.allCases.contains { phase in
+        let (ifYes, ifNo) = (
+          plan(.bothHaveSaves(.recorded(yes)), phase: phase),
+          plan(.bothHaveSaves(.recorded(no)), phase: phase)
+        )
+        return ifYes.state != ifNo.state || ifYes.step != ifNo.step
+      }
+    }
+  }
+
+  /// The plan of a sync in `phase` (`full` or `afterGame`; `backup` is `full` here).
+  private static func fullPlan(_ facts: SyncFacts, phase: SyncPhase) -> SyncPlan {
+    let restore: SyncStep = phase == .afterGame ? .restoreAtNextLaunch : .restore
     let restoring =
-      phase == .full
-      ? "restoring the cloud's latest, keeping the local save"
-      : "it is restored before the next game, not over the session just played"
+      phase == .afterGame
+      ? "it is restored before the next game, not over the session just played"
+      : "restoring the cloud's latest, keeping the local save"
     switch facts {
     case .cloudEmpty(let hasSave):
       return hasSave
@@ -117,22 +238,39 @@ public enum Decision {
       )
     case .noLocalSave(.unexplained):
       return SyncPlan(state: .localMissing, step: restore, reason: "there is no local save; \(restoring)")
-    case .bothHaveSaves(.recorded(let localChanged, let cloudLatestIsAgreed)):
-      switch (localChanged, cloudLatestIsAgreed) {
+    case .bothHaveSaves(.recorded(let since)):
+      let bothChanged = SyncPlan(
+        state: .conflict, step: .ask(.bothChanged),
+        reason: "both changed since the agreement; asking, or applying the conflict policy")
+      switch (since.localChanged || since.isRollback, since.cloudLatestIsAgreed) {
       case (false, true):
         return SyncPlan(state: .inSync, step: .nothing, reason: "local and cloud agree; nothing to do")
       case (true, true):
         return SyncPlan(
           state: .localChanged, step: .upload,
-          reason: "only the local save changed since the agreement; uploading it")
+          reason: since.localChanged
+            ? "only the local save changed since the agreement; uploading it"
+            : "the player restored an older archive over the cloud's latest; uploading it as the latest")
       case (false, false):
+        guard since.latestMadeOverAgreed != false else {
+          return SyncPlan(
+            state: .conflict, step: .ask(.bothChanged),
+            reason:
+              "the cloud's latest was made without the agreed archive in the container (uploaded at the same moment as it): both changed since the agreement; asking, or applying the conflict policy"
+          )
+        }
         return SyncPlan(
           state: .cloudChanged, step: restore,
           reason: "only the cloud changed since the agreement; \(restoring)")
       case (true, false):
+        guard since.newArchivesSinceAgreement == 1, since.latestIdenticalToLocal == true else {
+          return bothChanged
+        }
         return SyncPlan(
-          state: .conflict, step: .ask(.bothChanged),
-          reason: "both changed since the agreement; asking, or applying the conflict policy")
+          state: .inSync, step: .nothing,
+          reason:
+            "both changed since the agreement, into the same content, the cloud by one archive; nothing to do"
+        )
       }
     case .bothHaveSaves(.none(true, _)), .bothHaveSaves(.unanswered(true, _)):
       return SyncPlan(

@@ -33,12 +33,13 @@ public struct BackupReport: Codable, Sendable, Equatable {
 extension Vault {
   /// Packs the save directory and uploads it, then records the agreement in the agreements.
   ///
-  /// When the save is unchanged since the archive this device last agreed on (and that archive
-  /// is still in the container), uploads nothing unless `force`. A missing or empty save
-  /// directory is refused unless `force`, so an empty archive never silently becomes latest.
-  /// When the cloud also changed since the agreement (a conflict), `resolver` is asked whether
-  /// to upload over it (nobody to ask: `UnansweredQuestion`, nothing changed);
-  /// `force` uploads without asking. The report names the archive an upload went over.
+  /// Follows the plan of a backup (`Decision.plan` in phase `backup`): it uploads what changed
+  /// here, asks on a conflict, and reports an unchanged save (or one whose newer version is
+  /// another device's archive) as `unchanged`, uploading nothing. A missing or empty save
+  /// directory is refused, so an empty archive never silently becomes latest. On a conflict
+  /// `resolver` is asked whether to upload over the cloud's latest (nobody to ask:
+  /// `UnansweredQuestion`, nothing changed). `force` uploads whatever the plan says, without
+  /// asking, a missing or empty save too. The report names the archive an upload went over.
   public func backup(_ target: Target, force: Bool, resolver: any ConflictResolver = NobodyToAsk()) throws
     -> BackupReport
   {
@@ -56,49 +57,70 @@ extension Vault {
         force: true, why: "uploading: forced", uploadsWithoutMissingLocations: true)
     }
     let found = try assess(target, container: container)
-    if let agreed = try agreeOnIdentical(found, target: target) {
-      verbose("the save is the content of '\(agreed)'; nothing to upload")
+    let plan = found.plan(.backup)
+    switch plan.step {
+    case .upload:
+      return try performBackup(
+        target, container: container, seen: found.seen, force: false, why: Self.uploadReason(found))
+    case .ask:
+      guard let conflict = conflict(found, target: target, choices: [.upload, .skip]) else { break }
+      switch ConflictPolicy.prompt.resolve(conflict, resolver: resolver) {
+      case .chosen(.upload, _):
+        verbose("the player chose to upload over '\(conflict.cloudArchive)'")
+        return try performBackup(target, container: container, seen: found.seen, force: true)
+      case .chosen:
+        noteUnanswered(found, target: target)
+        return BackupReport(
+          game: target.game, container: target.containerURL, outcome: .skipped,
+          archive: found.agreement?.archive ?? conflict.cloudArchive, files: conflict.localFiles,
+          bytes: conflict.localBytes, archiveBytes: 0, skipped: found.scan?.skipped.map(\.path) ?? [],
+          newerCloudArchive: conflict.cloudArchive)
+      case .unresolved(let reason):
+        noteUnanswered(found, target: target)
+        throw UnansweredQuestion(
+          game: target.game, reason: reason, kind: conflict.kind,
+          hint:
+            "The cloud's latest is \(conflict.cloudArchive), from \(conflict.cloudDevice ?? "another tool"): \(remedy: .forcedBackup) uploads over it (it stays in the container), or \(remedy: .syncWithSomeoneToAsk) asks which save to keep"
+        )
+      }
+    case .nothing, .restore, .restoreAtNextLaunch:
+      break  // a backup's plan never restores
+    }
+    return try nothingToUpload(found, target: target)
+  }
+
+  /// `backup`'s answer when its plan uploads nothing: the save is `unchanged`, on the cloud's
+  /// latest when the save is its content (that agreement recorded first), else on the archive
+  /// this device agreed on, checked as an upload of it would be (a missing or empty save, a
+  /// missing location or a save over the limits is refused; what is skipped is warned about).
+  private func nothingToUpload(_ found: Assessment, target: Target) throws -> BackupReport {
+    if let identical = try agreeOnIdentical(found, target: target) {
+      verbose("the save is the content of '\(identical)'; nothing to upload")
       return BackupReport(
-        game: target.game, container: target.containerURL, outcome: .unchanged, archive: agreed,
+        game: target.game, container: target.containerURL, outcome: .unchanged, archive: identical,
         files: found.scan?.fileCount ?? 0, bytes: found.scan?.byteCount ?? 0, archiveBytes: 0,
         skipped: found.scan?.skipped.map(\.path) ?? [])
     }
-    guard found.state == .conflict, let conflict = conflict(found, target: target, choices: [.upload, .skip])
-    else {
-      return try performBackup(target, container: container, seen: found.seen, force: false)
+    let scan = try checkedSave(found.scan, target: target, force: false)
+    let record = found.agreement
+    if let record {
+      verbose("the save matches '\(record.archive)', agreed \(record.agreedAtMs) ms; nothing to upload")
     }
-    switch ConflictPolicy.prompt.resolve(conflict, resolver: resolver) {
-    case .chosen(.upload, _):
-      verbose("the player chose to upload over '\(conflict.cloudArchive)'")
-      return try performBackup(target, container: container, seen: found.seen, force: true)
-    case .chosen:
-      noteUnanswered(found, target: target)
-      return BackupReport(
-        game: target.game, container: target.containerURL, outcome: .skipped,
-        archive: found.agreement?.archive ?? conflict.cloudArchive, files: conflict.localFiles,
-        bytes: conflict.localBytes, archiveBytes: 0, skipped: found.scan?.skipped.map(\.path) ?? [],
-        newerCloudArchive: conflict.cloudArchive)
-    case .unresolved(let reason):
-      noteUnanswered(found, target: target)
-      throw UnansweredQuestion(
-        game: target.game, reason: reason, kind: conflict.kind,
-        hint:
-          "The cloud's latest is \(conflict.cloudArchive), from \(conflict.cloudDevice ?? "another tool"): \(remedy: .forcedBackup) uploads over it (it stays in the container), or \(remedy: .syncWithSomeoneToAsk) asks which save to keep"
-      )
-    }
+    return BackupReport(
+      game: target.game, container: target.containerURL, outcome: .unchanged,
+      archive: record?.archive ?? found.latest?.name ?? "", files: scan.fileCount, bytes: scan.byteCount,
+      archiveBytes: 0, skipped: scan.skipped.map(\.path),
+      newerCloudArchive: Self.unagreedLatest(record: record, archives: found.archives)
+        .flatMap { $0.device != target.device ? $0.name : nil })
   }
 
-  /// `backup` with the lock held, from what `seen` saw (so that a
-  /// sync reads the save and the container once). Without `force`, an unchanged save is not
-  /// uploaded, and the log says why one is; with it, `why` is what the log says (nil: the
-  /// caller has said it).
-  func performBackup(
-    _ target: Target, container: any Container, seen: Seen, force: Bool, why: String? = nil,
-    uploadsWithoutMissingLocations: Bool = false
-  )
-    throws -> BackupReport
-  {
-    var scan = seen.scan
+  /// The save to upload, from its scan: a missing or empty one is refused unless `force` (then it
+  /// is an empty archive), as are a missing location (unless `uploadsWithoutMissingLocations`)
+  /// and a save over the limits; what the scan skipped is warned about.
+  func checkedSave(
+    _ scanned: SaveScan?, target: Target, force: Bool, uploadsWithoutMissingLocations: Bool = false
+  ) throws -> SaveScan {
+    var scan = scanned
     if scan == nil || scan?.isEmpty == true {
       guard force else {
         if scan == nil { throw VaultError.saveDirectoryMissing(path: target.saveDirectory) }
@@ -114,26 +136,32 @@ extension Vault {
     if let violation = target.limits.violation(of: scan) {
       throw VaultError.io(path: scan.root, reason: "cannot be backed up: \(violation)")
     }
+    return scan
+  }
 
-    let record = seen.agreement
-    let archives = seen.archives
-    // The cloud's latest, when this device never agreed on it (another device's newer save).
-    let unagreed = archives.first.flatMap { latest in
+  /// The cloud's latest, when this device never agreed on it (another device's newer save).
+  static func unagreedLatest(record: Agreement?, archives: [StoredArchive]) -> StoredArchive? {
+    archives.first.flatMap { latest in
       latest.name != (record?.cloudLatestWhenAgreed ?? record?.archive) ? latest : nil
     }
-    if !force, let record, record.rolledBackFrom == nil, record.unresolved == nil,
-      archives.contains(where: { $0.name == record.archive }),
-      try !Fingerprint(scan: scan).hasChanged(
-        since: record, index: { agreements.loadIndex(target) })
-    {
-      verbose("the save matches '\(record.archive)', agreed \(record.agreedAtMs) ms; nothing to upload")
-      return BackupReport(
-        game: target.game, container: target.containerURL, outcome: .unchanged, archive: record.archive,
-        files: scan.fileCount, bytes: scan.byteCount, archiveBytes: 0,
-        skipped: scan.skipped.map(\.path),
-        newerCloudArchive: unagreed.flatMap { $0.device != target.device ? $0.name : nil })
-    }
-    if let why = force ? why : Self.uploadReason(record: record, archives: archives) { verbose(why) }
+  }
+
+  /// `backup` with the lock held, from what `seen` saw (so that a sync reads the save and the
+  /// container once): uploads the save, as a plan or the player decided. `force`: a missing or
+  /// empty save is uploaded too (as an empty archive), else refused. `why` is what the log says
+  /// (nil: the caller has said it).
+  func performBackup(
+    _ target: Target, container: any Container, seen: Seen, force: Bool, why: String? = nil,
+    uploadsWithoutMissingLocations: Bool = false
+  )
+    throws -> BackupReport
+  {
+    let scan = try checkedSave(
+      seen.scan, target: target, force: force, uploadsWithoutMissingLocations: uploadsWithoutMissingLocations)
+    let record = seen.agreement
+    let archives = seen.archives
+    let unagreed = Self.unagreedLatest(record: record, archives: archives)
+    if let why { verbose(why) }
     try context.checkpoint("backup.listed")  // decided from `archives`; nothing stored yet
     let (stored, manifest, packed) = try storeSettled(
       scan, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1,
@@ -298,10 +326,12 @@ extension Vault {
 }
 
 extension Vault {
-  /// Why an unforced backup uploads, for the log.
-  static func uploadReason(record: Agreement?, archives: [StoredArchive]) -> String {
-    guard let record else { return "uploading: this device has agreed on nothing yet" }
-    return archives.contains(where: { $0.name == record.archive })
+  /// Why a backup that follows its plan uploads, for the log.
+  static func uploadReason(_ found: Assessment) -> String {
+    guard let record = found.agreement else { return "uploading: this device has agreed on nothing yet" }
+    var isListed = found.latest != nil
+    if case .bothHaveSaves(.recorded(let since)) = found.facts { isListed = since.agreedArchiveIsListed }
+    return isListed
       ? "uploading: the save changed since '\(record.archive)'"
       : "uploading: the agreed '\(record.archive)' is no longer in the container"
   }

@@ -253,11 +253,12 @@ extension Vault {
     /// lack an archive pruned since, or one cut off its end). True for archives that do not
     /// say, or whose start cannot be read as an archive. Reads the archive's start.
     ///
-    /// It only ever turns a cloud change into a question. It catches the device that finished
-    /// its upload first at the same moment as another (the one that finished second sees the
-    /// other's archive in its listing after the upload, `concurrentUpload`), as long as no
-    /// third device has uploaded over the other's archive since: `madeOver` is what a device
-    /// had listed, not what its save came from.
+    /// The fact `latestMadeOverAgreed`: false only ever turns a cloud change into a question
+    /// (`Decision.plan`). It catches the device that finished its upload first at the same
+    /// moment as another (the one that finished second sees the other's archive in its listing
+    /// after the upload, `concurrentUpload`), as long as no third device has uploaded over the
+    /// other's archive since: `madeOver` is what a device had listed, not what its save came
+    /// from.
     func latestWasMade(over agreed: String) throws -> Bool {
       guard let latest else { return true }
       let header = try container.readStart(
@@ -328,35 +329,34 @@ extension Vault {
         "agreement: on '\(record.archive)'; the local save \(changed ? "changed" : "is unchanged") since")
       if let newer = record.rolledBackFrom {
         verbose(
-          "the player restored '\(record.archive)' over the newer '\(newer)': the local save is to be uploaded"
+          "a rollback: the player restored '\(record.archive)' over the newer '\(newer)'"
         )
       }
       let isAgreed = latest.name == record.cloudLatestWhenAgreed
       verbose("cloud: latest is '\(latest.name)'\(isAgreed ? ", as agreed" : ", not the agreed one")")
-      // Both changed, into the same content, and the cloud by that one archive alone (this
-      // device's upload whose agreement a kill cut short, or another device that made the same
-      // change): nothing to choose between. Two new archives (two devices uploading at once)
-      // are asked about, whatever the content of the newest.
       let agreedMs = ArchiveName(parsing: record.cloudLatestWhenAgreed)?.createdMs ?? Int64.max
-      if changed || record.rolledBackFrom != nil, !isAgreed,
-        archives.lazy.filter({ $0.modifiedMs > agreedMs }).count == 1,
-        try isIdentical(to: latest, scan: scan)
-      {
-        verbose("both changed, into the content of '\(latest.name)'")
-        return .bothHaveSaves(.none(identicalContent: true))
+      var since = SinceAgreement.Recorded(
+        localChanged: changed, isRollback: record.rolledBackFrom != nil, cloudLatestIsAgreed: isAgreed,
+        newArchivesSinceAgreement: archives.lazy.filter({ $0.modifiedMs > agreedMs }).count,
+        agreedArchiveIsListed: archives.contains { $0.name == record.archive })
+      // The facts that cost a download, only those the plan still needs.
+      while let fact = Decision.factNeeded(since) {
+        switch fact {
+        case .latestIdenticalToLocal:
+          let identical = try isIdentical(to: latest, scan: scan)
+          verbose("'\(latest.name)' \(identical ? "holds" : "does not hold") the content of the local save")
+          since.latestIdenticalToLocal = identical
+        case .latestMadeOverAgreed:
+          let madeOver = try latestWasMade(over: record.cloudLatestWhenAgreed)
+          if !madeOver {
+            verbose(
+              "'\(latest.name)' was made without '\(record.cloudLatestWhenAgreed)' in the container (uploaded at the same moment)"
+            )
+          }
+          since.latestMadeOverAgreed = madeOver
+        }
       }
-      // A cloud change made by a device that never saw the archive agreed here (it uploaded at
-      // the same moment as this device): both sides changed since they last agreed.
-      if !changed, record.rolledBackFrom == nil, !isAgreed,
-        try !latestWasMade(over: record.cloudLatestWhenAgreed)
-      {
-        verbose(
-          "'\(latest.name)' was made without '\(record.cloudLatestWhenAgreed)' in the container (uploaded at the same moment): both changed"
-        )
-        return .bothHaveSaves(.recorded(localChanged: true, cloudLatestIsAgreed: false))
-      }
-      return .bothHaveSaves(
-        .recorded(localChanged: changed || record.rolledBackFrom != nil, cloudLatestIsAgreed: isAgreed))
+      return .bothHaveSaves(.recorded(since))
     }
     let plan = Decision.plan(facts, phase: .full)
     verbose("state: \(plan.state.rawValue)")

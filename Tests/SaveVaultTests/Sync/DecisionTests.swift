@@ -12,17 +12,34 @@ struct DecisionTests {
     var step: SyncStep
     /// The step after a game, when it differs.
     var afterGame: SyncStep?
+    /// The step of a manual backup (`backup` without `--force`), when it differs.
+    var backup: SyncStep?
 
     init(
       _ description: String, _ facts: SyncFacts, _ state: SyncState, _ step: SyncStep,
-      afterGame: SyncStep? = nil
+      afterGame: SyncStep? = nil, backup: SyncStep? = nil
     ) {
       self.description = description
       self.facts = facts
       self.state = state
       self.step = step
       self.afterGame = afterGame
+      self.backup = backup
     }
+  }
+
+  /// An agreement's facts, for the rows.
+  static func since(
+    localChanged: Bool = false, isRollback: Bool = false, cloudLatestIsAgreed: Bool,
+    newArchives: Int? = nil, agreedArchiveIsListed: Bool = true, identical: Bool? = nil,
+    madeOverAgreed: Bool? = nil
+  ) -> SyncFacts {
+    .bothHaveSaves(
+      .recorded(
+        SinceAgreement.Recorded(
+          localChanged: localChanged, isRollback: isRollback, cloudLatestIsAgreed: cloudLatestIsAgreed,
+          newArchivesSinceAgreement: newArchives, agreedArchiveIsListed: agreedArchiveIsListed,
+          latestIdenticalToLocal: identical, latestMadeOverAgreed: madeOverAgreed)))
   }
 
   static let rows: [Row] = [
@@ -35,7 +52,7 @@ struct DecisionTests {
     Row(
       "agreement: only cloud changed",
       .bothHaveSaves(.recorded(localChanged: false, cloudLatestIsAgreed: false)), .cloudChanged,
-      .restore, afterGame: .restoreAtNextLaunch),
+      .restore, afterGame: .restoreAtNextLaunch, backup: .nothing),
     Row(
       "agreement: both changed", .bothHaveSaves(.recorded(localChanged: true, cloudLatestIsAgreed: false)),
       .conflict, .ask(.bothChanged)),
@@ -54,10 +71,10 @@ struct DecisionTests {
     Row("nothing anywhere", .cloudEmpty(hasSave: false), .cloudEmpty, .nothing),
     Row(
       "no local save, nothing agreed that explains it", .noLocalSave(.unexplained), .localMissing, .restore,
-      afterGame: .restoreAtNextLaunch),
+      afterGame: .restoreAtNextLaunch, backup: .nothing),
     Row(
       "local save deleted since the agreement", .noLocalSave(.deletedSinceAgreement), .localMissing,
-      .ask(.localDeleted)),
+      .ask(.localDeleted), backup: .nothing),
     Row("local save missing, as agreed", .noLocalSave(.agreedEmpty), .inSync, .nothing),
     Row(
       "unanswered conflict: still different", .bothHaveSaves(.unanswered(identicalContent: false)), .conflict,
@@ -67,17 +84,138 @@ struct DecisionTests {
       .bothHaveSaves(.unanswered(identicalContent: false, wasDeletion: true)), .conflict,
       .ask(.reappeared)),
     Row("unanswered: now identical", .bothHaveSaves(.unanswered(identicalContent: true)), .inSync, .nothing),
+    Row(
+      "agreement: a rollback, the cloud's latest as agreed",
+      since(isRollback: true, cloudLatestIsAgreed: true), .localChanged, .upload),
+    Row(
+      "agreement: a rollback, and the save changed since",
+      since(localChanged: true, isRollback: true, cloudLatestIsAgreed: true), .localChanged, .upload),
+    Row(
+      "agreement: both changed, into the content of the cloud's one new archive",
+      since(localChanged: true, cloudLatestIsAgreed: false, newArchives: 1, identical: true), .inSync,
+      .nothing),
+    Row(
+      "agreement: both changed, the cloud's one new archive differs",
+      since(localChanged: true, cloudLatestIsAgreed: false, newArchives: 1, identical: false), .conflict,
+      .ask(.bothChanged)),
+    Row(
+      "agreement: both changed, the newest of two new archives holds the save",
+      since(localChanged: true, cloudLatestIsAgreed: false, newArchives: 2, identical: true), .conflict,
+      .ask(.bothChanged)),
+    Row(
+      "agreement: a rollback, and the cloud's one new archive holds the save",
+      since(isRollback: true, cloudLatestIsAgreed: false, newArchives: 1, identical: true), .inSync, .nothing),
+    Row(
+      "agreement: a rollback, and the cloud changed since, differently",
+      since(isRollback: true, cloudLatestIsAgreed: false, newArchives: 1, identical: false), .conflict,
+      .ask(.bothChanged)),
+    Row(
+      "agreement: only the cloud changed, its latest made over the agreed archive",
+      since(cloudLatestIsAgreed: false, madeOverAgreed: true), .cloudChanged, .restore,
+      afterGame: .restoreAtNextLaunch, backup: .nothing),
+    Row(
+      "agreement: the cloud's latest made without the agreed archive (uploaded at the same moment)",
+      since(cloudLatestIsAgreed: false, madeOverAgreed: false), .conflict, .ask(.bothChanged)),
+    Row(
+      "agreement: only the cloud changed, and the agreed archive is gone from the container",
+      since(cloudLatestIsAgreed: false, agreedArchiveIsListed: false, madeOverAgreed: true), .cloudChanged,
+      .restore, afterGame: .restoreAtNextLaunch, backup: .upload),
+    Row(
+      "agreement: the cloud's latest made without the agreed archive, which is gone from the container",
+      since(cloudLatestIsAgreed: false, agreedArchiveIsListed: false, madeOverAgreed: false), .conflict,
+      .ask(.bothChanged)),
   ]
 
-  @Test("the decision table, every row, before and after a game", arguments: rows)
+  @Test("the decision table, every row, before and after a game, and for a backup", arguments: rows)
   func table(row: Row) {
     let full = Decision.plan(row.facts, phase: .full)
     let after = Decision.plan(row.facts, phase: .afterGame)
+    let backup = Decision.plan(row.facts, phase: .backup)
     #expect(full.state == row.state)
     #expect(full.step == row.step)
     #expect(after.state == row.state)
     #expect(after.step == (row.afterGame ?? row.step))
+    #expect(backup.state == row.state)
+    #expect(backup.step == (row.backup ?? row.step))
     #expect(!full.reason.isEmpty)
+    #expect(!backup.reason.isEmpty)
+  }
+
+  @Test("a fact that costs a download is needed only where it can change the plan")
+  func factNeeded() {
+    typealias Recorded = SinceAgreement.Recorded
+    // The cloud's latest as agreed: nothing to download.
+    for (changed, rollback) in [(false, false), (true, false), (false, true)] {
+      #expect(
+        Decision.factNeeded(Recorded(localChanged: changed, isRollback: rollback, cloudLatestIsAgreed: true))
+          == nil)
+    }
+    // Both changed: the cloud's latest is compared with the save only when it is the one new
+    // archive, and its header is never read.
+    #expect(
+      Decision.factNeeded(
+        Recorded(localChanged: true, cloudLatestIsAgreed: false, newArchivesSinceAgreement: 1))
+        == .latestIdenticalToLocal)
+    #expect(
+      Decision.factNeeded(Recorded(localChanged: false, isRollback: true, cloudLatestIsAgreed: false))
+        == .latestIdenticalToLocal)
+    #expect(
+      Decision.factNeeded(
+        Recorded(localChanged: true, cloudLatestIsAgreed: false, newArchivesSinceAgreement: 2))
+        == nil)
+    #expect(
+      Decision.factNeeded(
+        Recorded(localChanged: true, cloudLatestIsAgreed: false, latestIdenticalToLocal: false))
+        == nil)
+    // Only the cloud changed: its latest's header is read, its content never.
+    #expect(
+      Decision.factNeeded(Recorded(localChanged: false, cloudLatestIsAgreed: false)) == .latestMadeOverAgreed)
+    #expect(
+      Decision.factNeeded(
+        Recorded(localChanged: false, cloudLatestIsAgreed: false, agreedArchiveIsListed: false))
+        == .latestMadeOverAgreed)
+    #expect(
+      Decision.factNeeded(
+        Recorded(localChanged: false, cloudLatestIsAgreed: false, latestMadeOverAgreed: true))
+        == nil)
+  }
+
+  @Test("at most one fact is downloaded, and what is left ungathered never changes the plan, in any phase")
+  func ungatheredFactsDoNotMatter() {
+    for changed in [false, true] {
+      for rollback in [false, true] {
+        for agreed in [false, true] {
+          for newArchives in 0...2 {
+            for listed in [false, true] {
+              for answer in [false, true] {
+                var since = SinceAgreement.Recorded(
+                  localChanged: changed, isRollback: rollback, cloudLatestIsAgreed: agreed,
+                  newArchivesSinceAgreement: newArchives, agreedArchiveIsListed: listed)
+                var gathered = 0
+                while let fact = Decision.factNeeded(since) {
+                  since[fact] = answer
+                  gathered += 1
+                }
+                #expect(gathered <= 1, "\(since)")
+                for fact in SinceAgreement.Recorded.Fact.allCases where since[fact] == nil {
+                  var yes = since
+                  var no = since
+                  yes[fact] = true
+                  no[fact] = false
+                  for phase in SyncPhase.allCases {
+                    let (a, b) = (
+                      Decision.plan(.bothHaveSaves(.recorded(yes)), phase: phase),
+                      Decision.plan(.bothHaveSaves(.recorded(no)), phase: phase)
+                    )
+                    #expect(a.state == b.state && a.step == b.step, "\(since) \(fact) \(phase)")
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   }
 
   @Test("no policy may upload a save that may not be the one agreed on")
@@ -91,6 +229,15 @@ struct DecisionTests {
   @Test("after a game nothing is restored: no row's after-game step is a restore")
   func noRestoreAfterGame() {
     for row in Self.rows { #expect(Decision.plan(row.facts, phase: .afterGame).step != .restore, "\(row)") }
+  }
+
+  @Test("a backup never restores, and uploads nothing where there is no local save")
+  func backupNeverRestores() {
+    for row in Self.rows {
+      let step = Decision.plan(row.facts, phase: .backup).step
+      #expect(step != .restore && step != .restoreAtNextLaunch, "\(row)")
+      if case .noLocalSave = row.facts { #expect(step == .nothing, "\(row)") }
+    }
   }
 }
 
