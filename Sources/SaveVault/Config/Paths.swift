@@ -3,7 +3,7 @@
 /// - config: `$XDG_CONFIG_HOME/savevault/config.json` (or `SAVEVAULT_CONFIG`)
 /// - embedded default container: `$XDG_DATA_HOME/savevault/container`
 /// - pre-restore copies: `$XDG_DATA_HOME/savevault/pre-restore/<game>/`
-/// - ledger, locks and wrap's log: `$XDG_STATE_HOME/savevault/`
+/// - agreements, locks and wrap's log: `$XDG_STATE_HOME/savevault/`
 /// - the save-location manifest's copy and index: `$XDG_CACHE_HOME/savevault/`
 public struct Paths: Sendable, Equatable {
   public var home: String
@@ -43,7 +43,7 @@ public struct Paths: Sendable, Equatable {
   public var defaultContainer: String { dataDirectory + "/container" }
   /// Where restore keeps the save it replaces.
   public func preRestoreDirectory(game: String) -> String { dataDirectory + "/pre-restore/" + game }
-  /// Where this device's ledger lives.
+  /// Where this device's agreements live (a folder named `ledger`, as earlier versions made it).
   public var agreementsDirectory: String { stateDirectory + "/ledger" }
   /// Where per-game locks live.
   public var lockDirectory: String { stateDirectory + "/locks" }

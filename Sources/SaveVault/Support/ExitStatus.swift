@@ -9,7 +9,7 @@ public enum ExitStatus: Equatable, Hashable, Sendable {
   /// 2: a usage error: bad flags, config or missing settings.
   case usage
   /// 3: a conflict left unresolved (no terminal, no dialog, no policy); nothing was changed.
-  case conflictUnresolved
+  case conflictUnanswered
   /// 4: the container is unavailable or refusing.
   case containerUnavailable
   /// 5: an archive refused (corrupt, truncated or hostile) or failing verification; nothing
@@ -36,7 +36,7 @@ public enum ExitStatus: Equatable, Hashable, Sendable {
     case .success: 0
     case .failure: 1
     case .usage: 2
-    case .conflictUnresolved: 3
+    case .conflictUnanswered: 3
     case .containerUnavailable: 4
     case .archiveRefused: 5
     case .busy: 6

@@ -29,12 +29,20 @@ public struct Agreement: Codable, Equatable, Sendable {
   /// A conflict or a deletion that was seen and left unanswered (nobody to ask, `skip`,
   /// `fail`): it stays one, whatever happens to the local save meanwhile, until the player
   /// settles it. Nil when there is none.
-  public var unresolved: UnresolvedConflict?
+  public var unanswered: UnansweredConflict?
+
+  /// The record's keys on disk: a question left unanswered is kept under `unresolved`, as
+  /// earlier versions wrote it.
+  private enum CodingKeys: String, CodingKey {
+    case game, container, archive, metadataDigest, contentDigest, files, bytes, agreedAtMs, saveDir,
+      realSaveDir, saveMount, rolledBackFrom
+    case unanswered = "unresolved"
+  }
 
   public init(
     game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
     files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
-    saveMount: String? = nil, rolledBackFrom: String? = nil, unresolved: UnresolvedConflict? = nil
+    saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil
   ) {
     self.game = game
     self.container = container
@@ -48,7 +56,7 @@ public struct Agreement: Codable, Equatable, Sendable {
     self.realSaveDir = realSaveDir
     self.saveMount = saveMount
     self.rolledBackFrom = rolledBackFrom
-    self.unresolved = unresolved
+    self.unanswered = unanswered
   }
 
   /// The archive the cloud's latest must be for the cloud to count as unchanged since the
@@ -81,7 +89,7 @@ public struct Agreement: Codable, Equatable, Sendable {
 }
 
 /// A conflict or a local deletion that a sync saw and nobody settled.
-public struct UnresolvedConflict: Codable, Equatable, Sendable {
+public struct UnansweredConflict: Codable, Equatable, Sendable {
   public enum Kind: String, Codable, Sendable {
     /// Both the local save and the cloud changed since the agreement.
     case conflict
@@ -118,8 +126,8 @@ struct AgreedFile: Equatable {
 }
 
 /// The agreement's files under `$XDG_STATE_HOME/savevault/ledger/`: per game and container, a
-/// small JSON record and a line-per-file index. A missing or unreadable ledger is "no
-/// ledger", never agreement.
+/// small JSON record and a line-per-file index. A missing or unreadable agreement is no
+/// agreement, never a match.
 struct AgreementStore {
   var directory: String
 
@@ -181,7 +189,7 @@ struct AgreementStore {
     }
   }
 
-  /// The record for `game` and the container whose ledger key is `container`.
+  /// The record for `game` and the container whose agreement key is `container`.
   func load(game: String, container: String) -> Agreement? {
     guard let data = FileManager.default.contents(atPath: base(game: game, container: container) + ".json"),
       let record = try? JSONDecoder().decode(Agreement.self, from: data),
@@ -194,7 +202,7 @@ struct AgreementStore {
   /// is `kind TAB size TAB mtime TAB mode TAB ctime TAB inode TAB detail TAB path`; a line
   /// without ctime and inode (six fields, as written before they were recorded) loads with
   /// them unknown.
-  /// The index of `game`'s agreement with the container whose ledger key is `container`.
+  /// The index of `game`'s agreement with the container whose agreement key is `container`.
   func loadIndex(game: String, container: String) -> [String: AgreedFile]? {
     let path = base(game: game, container: container) + ".index"
     guard let data = FileManager.default.contents(atPath: path) else { return nil }

@@ -118,7 +118,7 @@ public enum ConflictPolicy: String, Sendable, CaseIterable {
   /// How a conflict was settled.
   public enum Resolution: Equatable, Sendable {
     case chosen(ConflictChoice, by: String)
-    case unresolved(reason: String)
+    case unanswered(reason: String)
   }
 
   /// Settles `conflict` under this policy; asks `resolver` only for `prompt`. A choice the
@@ -127,7 +127,7 @@ public enum ConflictPolicy: String, Sendable, CaseIterable {
   public func resolve(_ conflict: Conflict, resolver: any ConflictResolver) -> Resolution {
     let resolution = settle(conflict, resolver: resolver)
     if case .chosen(let choice, _) = resolution, let reason = conflict.refusal(of: choice, by: self) {
-      return .unresolved(reason: reason)
+      return .unanswered(reason: reason)
     }
     return resolution
   }
@@ -136,13 +136,13 @@ public enum ConflictPolicy: String, Sendable, CaseIterable {
     switch self {
     case .prompt:
       guard let choice = resolver.choose(conflict) else {
-        return .unresolved(reason: "nobody answered (no terminal or desktop to ask, or no answer)")
+        return .unanswered(reason: "nobody answered (no terminal or desktop to ask, or no answer)")
       }
       return .chosen(choice, by: "player")
     case .upload: return .chosen(.upload, by: "policy upload")
     case .restore: return .chosen(.restore, by: "policy restore")
     case .skip: return .chosen(.skip, by: "policy skip")
-    case .fail: return .unresolved(reason: "the policy is 'fail'")
+    case .fail: return .unanswered(reason: "the policy is 'fail'")
     case .newer:
       let local = conflict.localModifiedMs ?? Int64.min
       if local > conflict.cloudModifiedMs { return .chosen(.upload, by: "policy newer (local is newer)") }
@@ -185,5 +185,5 @@ public struct UnansweredQuestion: AdvisedError, Sendable, Equatable {
 }
 
 extension UnansweredQuestion: ExitStatusProviding {
-  public var exitStatus: ExitStatus { .conflictUnresolved }
+  public var exitStatus: ExitStatus { .conflictUnanswered }
 }

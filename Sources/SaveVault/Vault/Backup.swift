@@ -75,7 +75,7 @@ extension Vault {
           archive: found.agreement?.archive ?? conflict.cloudArchive, files: conflict.localFiles,
           bytes: conflict.localBytes, archiveBytes: 0, skipped: found.scan?.skipped.map(\.path) ?? [],
           newerCloudArchive: conflict.cloudArchive)
-      case .unresolved(let reason):
+      case .unanswered(let reason):
         noteUnanswered(found, target: target)
         throw UnansweredQuestion(
           game: target.game, reason: reason, kind: conflict.kind,

@@ -55,7 +55,7 @@ extension Vault {
     let archives = try listArchives(target, container: container, record: record)
     let isCloudAsAgreed = archives.first == nil || archives.first?.name == record?.cloudLatestWhenAgreed
     let isElsewhere = record?.isOnOtherDrive(mount: Platform.mountPoint(of: target.saveDirectory)) == true
-    guard isCloudAsAgreed, record?.unresolved == nil, !isElsewhere else {
+    guard isCloudAsAgreed, record?.unanswered == nil, !isElsewhere else {
       let why =
         !isCloudAsAgreed
         ? "the cloud changed meanwhile"

@@ -51,7 +51,7 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     /// sync uploads the save.
     public var rolledBackFrom: String?
     /// A conflict or deletion a sync saw and nobody answered: it stays one until settled.
-    public var unanswered: UnresolvedConflict?
+    public var unanswered: UnansweredConflict?
   }
 
   public struct Pending: Encodable, Sendable, Equatable {
@@ -74,8 +74,8 @@ public struct StatusReport: Encodable, Sendable, Equatable {
   public var device: String
   public var local: Local
   public var cloud: Cloud
-  /// The last agreement this device recorded, if any.
-  public var ledger: Agreed?
+  /// The last agreement this device recorded, if any (`ledger` in JSON).
+  public var agreement: Agreed?
   public var preRestore: PreRestore
   /// Archives made while the container was unavailable, to be uploaded at the next run.
   public var pending: Pending
@@ -96,7 +96,7 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     try c.encode(device, forKey: .device)
     try c.encode(local, forKey: .local)
     try c.encode(cloud, forKey: .cloud)
-    try c.encode(ledger, forKey: .ledger)
+    try c.encode(agreement, forKey: .agreement)
     try c.encode(preRestore, forKey: .preRestore)
     try c.encode(pending, forKey: .pending)
     try c.encode(repaired, forKey: .repaired)
@@ -105,8 +105,8 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     try c.encode(movedFrom, forKey: .movedFrom)
   }
   enum Key: String, CodingKey {
-    case game, state, device, local, cloud, ledger, preRestore, pending, repaired, busy, conflictKind,
-      movedFrom
+    case game, state, device, local, cloud, preRestore, pending, repaired, busy, conflictKind, movedFrom
+    case agreement = "ledger"
   }
 }
 
@@ -211,11 +211,11 @@ extension Vault {
       cloud: .init(
         container: target.containerURL, latest: latest?.name, modifiedMs: latest?.modifiedMs,
         device: latest?.device, bytes: latest?.size, count: found.archives.count),
-      ledger: found.agreement.map {
+      agreement: found.agreement.map {
         .init(
           archive: $0.archive, agreedAtMs: $0.agreedAtMs, saveDir: $0.saveDir,
           rolledBackFrom: $0.rolledBackFrom,
-          unanswered: $0.unresolved)
+          unanswered: $0.unanswered)
       },
       preRestore: .init(
         directory: preRestoreStore().root + "/" + target.game, count: copies.count,
@@ -316,12 +316,12 @@ extension Vault {
             identicalContent: try isIdentical(to: latest, scan: scan), isOnOtherDrive: isOnOtherDrive)
         )
       }
-      if let unresolved = record.unresolved {
-        verbose("a \(unresolved.kind.rawValue) seen at \(unresolved.seenAtMs) ms is still unanswered")
+      if let unanswered = record.unanswered {
+        verbose("a \(unanswered.kind.rawValue) seen at \(unanswered.seenAtMs) ms is still unanswered")
         return .bothHaveSaves(
           .unanswered(
             identicalContent: try isIdentical(to: latest, scan: scan),
-            wasDeletion: unresolved.kind == .deletion))
+            wasDeletion: unanswered.kind == .deletion))
       }
       let changed = try Fingerprint(scan: scan).hasChanged(
         since: record, index: { agreements.loadIndex(target) })

@@ -1,8 +1,8 @@
 /// What a sync did.
 public enum SyncAction: String, Sendable, Codable {
   case none, uploaded, restored, skipped
-  /// A conflict nobody resolved (exit 3). Nothing was changed.
-  case unresolved
+  /// A conflict nobody answered (exit 3). Nothing was changed. Spelt `unresolved` in JSON.
+  case unanswered = "unresolved"
 }
 
 /// `sync`'s answer: the state found and the action taken.
@@ -34,7 +34,7 @@ extension Vault {
   /// `local-missing` restore (keeping the local save), and a `conflict` is settled by `policy`
   /// (asking `resolver` for `prompt`). Nothing is ever lost: an upload only adds an archive,
   /// a restore keeps a pre-restore copy. An unresolved conflict changes nothing and reports
-  /// `.unresolved`; a conflict or deletion left unanswered (or skipped) is noted in the agreement
+  /// `.unanswered`; a conflict or deletion left unanswered (or skipped) is noted in the agreement
   /// and stays a conflict, whatever the local save does meanwhile, until it is settled.
   public func sync(
     _ target: Target, policy: ConflictPolicy, resolver: any ConflictResolver, phase: SyncPhase = .full
@@ -90,9 +90,9 @@ extension Vault {
           report.action = .skipped
           noteUnanswered(found, target: target)
         }
-      case .unresolved(let reason):
+      case .unanswered(let reason):
         let question = UnansweredQuestion(game: target.game, reason: reason, kind: conflict.kind)
-        report.action = .unresolved
+        report.action = .unanswered
         report.unanswered = question
         report.note = question.description
         noteUnanswered(found, target: target)
@@ -130,13 +130,13 @@ extension Vault {
   /// content (a conflict that ended in identical saves), so that the next change is an upload.
   /// Returns the archive agreed on, nil when nothing needed recording.
   /// An agreement on the same archive is written anew when its fast path no longer matches (a
-  /// save rewritten with the same bytes, a ledger from a version that kept less), so that the
+  /// save rewritten with the same bytes, an agreement from a version that kept less), so that the
   /// next look needs no hashing; that returns nil too.
   @discardableResult
   func agreeOnIdentical(_ found: Assessment, target: Target) throws -> String? {
     guard found.state == .inSync, let latest = found.latest, let scan = found.scan else { return nil }
     let record = found.agreement
-    if let record, record.archive == latest.name, record.unresolved == nil {
+    if let record, record.archive == latest.name, record.unanswered == nil {
       if record.metadataDigest != scan.metadataDigest || record.saveMount == nil {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
@@ -156,8 +156,8 @@ extension Vault {
   /// unmounted drive, a game that writes a new save): only the player settles it. Needs an
   /// agreement to attach to; a first mark is kept as it was.
   func noteUnanswered(_ found: Assessment, target: Target) {
-    guard var record = found.agreement, record.unresolved == nil, let latest = found.latest else { return }
-    record.unresolved = UnresolvedConflict(
+    guard var record = found.agreement, record.unanswered == nil, let latest = found.latest else { return }
+    record.unanswered = UnansweredConflict(
       kind: found.isLocalDeletion ? .deletion : .conflict, cloudLatest: latest.name, seenAtMs: context.clock()
     )
     do {

@@ -56,7 +56,7 @@ extension Vault {
     do {
       let before = try sync(target, policy: policy, resolver: resolver, phase: .full)
       report.before = before
-      if before.action == .unresolved {
+      if before.action == .unanswered {
         warn("starting the game on the local save; the conflict stays until you resolve it")
       }
       progress(.full, before)
@@ -111,7 +111,7 @@ extension Vault {
 
   /// `noteDeletionSeenOffline` with the game's lock held.
   func noteSaveNotAsAgreed(_ target: Target) {
-    guard var record = agreements.load(target), record.unresolved == nil,
+    guard var record = agreements.load(target), record.unanswered == nil,
       record.isAbout(saveDir: target.saveDirectory, realSaveDir: Platform.realPath(target.saveDirectory))
     else { return }
     let scan: SaveScan
@@ -129,7 +129,7 @@ extension Vault {
       && (try? Fingerprint(scan: scan).hasChanged(since: record, index: { agreements.loadIndex(target) }))
         == true
     guard isElsewhere || isGone else { return }
-    record.unresolved = UnresolvedConflict(
+    record.unanswered = UnansweredConflict(
       kind: .deletion, cloudLatest: record.cloudLatestWhenAgreed, seenAtMs: context.clock())
     do {
       try agreements.saveRecord(record)

@@ -10,17 +10,17 @@ extension Option {
       "none (a plain .tar, the default) or zstd (a smaller .tar.zst); default: the game's or the config file's \"compress\"",
     summary: "none (a plain .tar) or zstd (a smaller .tar.zst)")
 
-  /// `--on-conflict POLICY` (sync, wrap); `unresolved` is what happens when a conflict is left
+  /// `--on-conflict POLICY` (sync, wrap); `unanswered` is what happens when a conflict is left
   /// as it is (nobody to ask, or `fail`), and `skipped` what `skip` leads to.
-  static func onConflict(unresolved: String, skipped: String) -> Option {
+  static func onConflict(unanswered: String, skipped: String) -> Option {
     let meanings: [ConflictPolicy: String] = [
       .prompt:
-        "ask (the default): a terminal prompt, or a zenity or kdialog dialog when there is no terminal but a desktop; with nobody to ask (or at end of input), \(unresolved)",
+        "ask (the default): a terminal prompt, or a zenity or kdialog dialog when there is no terminal but a desktop; with nobody to ask (or at end of input), \(unanswered)",
       .upload: "upload the local save (the cloud's archive stays in the container)",
       .restore: "restore the cloud's latest (the local save is kept)",
       .newer: "the larger millisecond timestamp wins (local newest change vs archive time)",
       .skip: "change nothing, \(skipped)",
-      .fail: "change nothing, \(unresolved)",
+      .fail: "change nothing, \(unanswered)",
     ]
     return Option(
       name: "on-conflict",

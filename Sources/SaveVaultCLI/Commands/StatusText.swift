@@ -35,7 +35,7 @@ struct StatusText {
     } else {
       lines.append("  cloud   no archives in \(cloud.container)")
     }
-    if let agreed = report.ledger {
+    if let agreed = report.agreement {
       lines.append("  agreed  \(agreed.archive) at \(Format.time(agreed.agreedAtMs))")
       if let newer = agreed.rolledBackFrom {
         lines.append("          restored on purpose over the newer \(newer): the next sync uploads it")
@@ -59,7 +59,7 @@ struct StatusText {
     if report.pending.count > 0 {
       lines.append(
         "  pending \(Format.count(report.pending.count, "archive")) kept while the container was unreachable, in \(report.pending.directory), "
-          + (report.state == .conflict || report.ledger?.unanswered != nil
+          + (report.state == .conflict || report.agreement?.unanswered != nil
             ? "waiting until the conflict is settled (then kept as pre-restore copies if another save wins):"
             : "uploaded at the next run that reaches it:")
       )

@@ -2,7 +2,7 @@ import SaveVault
 
 /// `savevault sync`: upload or restore, whichever way the save changed; ask when both did.
 struct SyncCommand: Command {
-  static let onConflict = Option.onConflict(unresolved: "exit 3", skipped: "exit 0")
+  static let onConflict = Option.onConflict(unanswered: "exit 3", skipped: "exit 0")
   static let json = Option.json(
     "print the state found and the action taken as JSON (with no TARGET: a list, one object per game)")
 
@@ -55,7 +55,7 @@ struct SyncCommand: Command {
       return "\(report.game): \(report.state.rawValue); restored \(report.archive ?? "")\(by)."
         + (report.preRestoreCopy.map { " The previous save is kept in \($0)" } ?? "")
     case .skipped: return "\(report.game): \(report.state.rawValue); skipped\(by), nothing changed."
-    case .unresolved:
+    case .unanswered:
       return report.state == .localMissing
         ? "\(report.game): the local save was deleted since the last agreement; left as it is."
         : "\(report.game): conflict left unresolved; nothing changed."

@@ -3,7 +3,7 @@ import SaveVault
 
 /// `savevault wrap`: sync, run the game, back up after it (for launch scripts).
 struct WrapCommand: Command {
-  static let onConflict = Option.onConflict(unresolved: "start the game unsynced", skipped: "start the game")
+  static let onConflict = Option.onConflict(unanswered: "start the game unsynced", skipped: "start the game")
   static let json = Option.json(
     "wrap's messages as JSON, one object per line on stderr: each sync's phase (before, after), state, action and archive, and each warning as {\"warning\": \"...\"}"
   )

@@ -294,10 +294,10 @@ struct CloudEndToEndTests {
     #expect(tree(save) == before, "the save changed")
     #expect(!exists(box.home + "/.local/share/savevault/pre-restore/hades"), "a pre-restore copy was made")
     #expect(!exists(box.home + "/.local/share/savevault/pending/hades"), "an archive was kept as pending")
-    let ledger =
+    let agreements =
       (try? FileManager.default.contentsOfDirectory(atPath: box.home + "/.local/state/savevault/ledger"))
       ?? []
-    #expect(ledger.isEmpty, "an agreement was written: \(ledger)")
+    #expect(agreements.isEmpty, "an agreement was written: \(agreements)")
   }
 
   @Test("a stalled server (accepts, never answers): exit 4 within the documented 30 s, saying it timed out")

@@ -147,7 +147,7 @@ struct FewerRequestsTests {
       vault.agreements.load(target)?.archive == first.archive, "agreed on an archive that is not this save")
     vault.makeContainer = normal
     let next = try vault.sync(target, policy: .fail, resolver: NobodyToAsk())
-    #expect(next.state == .conflict && next.action == .unresolved, "\(next)")
+    #expect(next.state == .conflict && next.action == .unanswered, "\(next)")
   }
 
   @Test("an S3 command whose stdout reader has gone finishes with its own exit code, not a crash")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 // Game names through the built binary: a name is part of the file names SaveVault keeps per
-// game (lock, ledger, journals, their temporary names), so it is limited in bytes, and the
+// game (lock, agreement, journals, their temporary names), so it is limited in bytes, and the
 // rule the error states is the one `add --help` and docs/commands.md state and the code applies.
 
 /// `text` with its lines joined by single spaces (help and the docs wrap their sentences).

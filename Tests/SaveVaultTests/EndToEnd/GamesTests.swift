@@ -143,8 +143,8 @@ struct GamesTests {
     try player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
     try player.ok(["add", "b", "--save-dir", "/b"])
     try player.ok(["sync", "--game", "a"])
-    let ledger = player.home + "/.local/state/savevault/ledger"
-    #expect(try FileManager.default.contentsOfDirectory(atPath: ledger).contains { $0.hasPrefix("a-") })
+    let agreements = player.home + "/.local/state/savevault/ledger"
+    #expect(try FileManager.default.contentsOfDirectory(atPath: agreements).contains { $0.hasPrefix("a-") })
 
     let removed = try player.ok(["remove", "a"])
     #expect(removed.stdout.contains("No save was deleted"))
@@ -152,7 +152,8 @@ struct GamesTests {
     #expect(lookup(try player.configObject(), "games.b.saveDir") as? String == "/b")
     #expect(FileManager.default.contents(atPath: player.dir.sub("saves/a/s.sav")) == Data("a".utf8))
     #expect(player.archives("a").count == 1)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: ledger).allSatisfy { !$0.hasPrefix("a-") })
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: agreements).allSatisfy { !$0.hasPrefix("a-") })
     // Added back, the save is the cloud's: in sync at once.
     try player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
     #expect(try player.ok(["status", "--game", "a"]).stdout.contains("in-sync"))

@@ -95,7 +95,7 @@ struct LauncherExampleTests {
       environment: ["HOME": world.tmp.sub("other/home"), "SAVEVAULT_DEVICE": "otherbox"])
     #expect(other.code == 0, "stderr: \(other.stderr)")
     #expect(world.archives().count == 1)
-    // This device has a different save and no ledger: a conflict.
+    // This device has a different save and no agreement: a conflict.
     try world.writeSave("this device\n")
     #expect(try world.state() == "conflict")
 

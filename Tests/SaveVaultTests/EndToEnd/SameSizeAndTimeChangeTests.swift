@@ -61,16 +61,16 @@ struct SameSizeAndTimeChangeTests {
     #expect(try state(box, save) == "in-sync")
   }
 
-  @Test("a ledger written before change times were recorded reads as in sync, not as a change")
-  func ledgerFromBefore() throws {
-    let (box, save) = try backedUp("old-ledger", other: "empty/")
+  @Test("an agreement written before change times were recorded reads as in sync, not as a change")
+  func agreementFromBefore() throws {
+    let (box, save) = try backedUp("old-agreement", other: "empty/")
 
     // The files an earlier SaveVault wrote: six fields per index line, and a metadata digest
     // computed without change times and inodes (here: any other digest).
-    let ledger = box.home + "/.local/state/savevault/ledger"
-    let names = try FileManager.default.contentsOfDirectory(atPath: ledger)
-    let index = ledger + "/" + (try #require(names.first { $0.hasSuffix(".index") }, "\(names)"))
-    let record = ledger + "/" + (try #require(names.first { $0.hasSuffix(".json") }, "\(names)"))
+    let agreements = box.home + "/.local/state/savevault/ledger"
+    let names = try FileManager.default.contentsOfDirectory(atPath: agreements)
+    let index = agreements + "/" + (try #require(names.first { $0.hasSuffix(".index") }, "\(names)"))
+    let record = agreements + "/" + (try #require(names.first { $0.hasSuffix(".json") }, "\(names)"))
     let lines = try String(contentsOfFile: index, encoding: .utf8).split(separator: "\n")
     let oldLines = lines.map { line -> String in
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false)

@@ -242,7 +242,7 @@ final class SimulatedDevice {
       })
   }
 
-  /// The archive this device's ledger says it agreed on with the container.
+  /// The archive this device's agreement says it agreed on with the container.
   var agreedArchive: String? {
     guard let (vault, target) = try? vault() else { return nil }
     return vault.agreements.load(target)?.archive

@@ -283,7 +283,7 @@ final class SimulationScenario {
   /// archive's content.
   func checkAgreement(_ device: SimulatedDevice, vault: Vault, target: Target, _ what: String) throws {
     guard let archive = vault.agreements.load(target)?.archive else {
-      throw SimulationFailure(invariant: "agreement", detail: "\(what) on \(device.name) left no ledger")
+      throw SimulationFailure(invariant: "agreement", detail: "\(what) on \(device.name) left no agreement")
     }
     let stored = states.archiveDigest(container + "/" + SimulatedDevice.game + "/" + archive)
     guard stored == device.state else {
@@ -300,7 +300,7 @@ final class SimulationScenario {
     _ report: SyncReport, answer: SimulatedAnswer, before: String?, after: String?, _ what: String
   ) throws {
     if report.state == .conflict { counts.conflicts += 1 }
-    guard answer.isUnattended, report.state == .conflict || report.action == .unresolved,
+    guard answer.isUnattended, report.state == .conflict || report.action == .unanswered,
       before != Self.unknownState
     else { return }
     guard before == after, report.action != .uploaded, report.action != .restored else {

@@ -16,10 +16,10 @@ struct EmptySaveAgreementTests {
 
     try FileManager.default.removeItem(atPath: pair.pcSave)
     let asked = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
-    #expect(asked.state == .localMissing && asked.action == .unresolved, "a fresh deletion is asked about")
+    #expect(asked.state == .localMissing && asked.action == .unanswered, "a fresh deletion is asked about")
     // No policy uploads a missing save; the player makes the deletion the latest on purpose.
     let refused = try pair.pc.sync(pair.pcTarget, policy: .upload, resolver: NeverAsk())
-    #expect(refused.action == .unresolved, "a policy uploaded a missing save")
+    #expect(refused.action == .unanswered, "a policy uploaded a missing save")
     let uploaded = try pair.pc.backup(pair.pcTarget, force: true)
     #expect(uploaded.outcome == .uploaded)
 

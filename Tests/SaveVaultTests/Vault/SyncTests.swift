@@ -35,7 +35,7 @@ struct ConflictPolicyTests {
       (ConflictPolicy.upload, Int64(2_000), ConflictPolicy.Resolution.chosen(.upload, by: "policy upload")),
       (.restore, 2_000, .chosen(.restore, by: "policy restore")),
       (.skip, 2_000, .chosen(.skip, by: "policy skip")),
-      (.fail, 2_000, .unresolved(reason: "the policy is 'fail'")),
+      (.fail, 2_000, .unanswered(reason: "the policy is 'fail'")),
       (.newer, 2_000, .chosen(.upload, by: "policy newer (local is newer)")),
       (.newer, 500, .chosen(.restore, by: "policy newer (cloud is newer)")),
       (.newer, 1_000, .chosen(.skip, by: "policy newer (same millisecond)")),
@@ -54,7 +54,7 @@ struct ConflictPolicyTests {
     #expect(resolver.asked == [Self.conflict])
     #expect(
       ConflictPolicy.prompt.resolve(Self.conflict, resolver: NobodyToAsk())
-        == .unresolved(reason: "nobody answered (no terminal or desktop to ask, or no answer)"))
+        == .unanswered(reason: "nobody answered (no terminal or desktop to ask, or no answer)"))
   }
 }
 
@@ -170,7 +170,7 @@ struct SyncTests {
     try writeFile(pair.deckSave + "/slot.sav", "v2 deck")
 
     let nobody = try pair.deck.sync(pair.deckTarget, policy: .prompt, resolver: NobodyToAsk())
-    #expect(nobody.state == .conflict && nobody.action == .unresolved)
+    #expect(nobody.state == .conflict && nobody.action == .unanswered)
     #expect(pair.content(pair.deckSave) == "v2 deck")
 
     let resolver = ScriptedResolver(.restore)
@@ -253,20 +253,21 @@ struct SyncTests {
     #expect(pair.content(pair.deckSave) == "offline progress")
   }
 
-  @Test("a damaged ledger is no ledger, never agreement")
+  @Test("a damaged agreement is no agreement, never a match")
   func damagedLedger() throws {
     let pair = try Pair()
     try writeFile(pair.pcSave + "/slot.sav", "v1")
     _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
     try writeFile(pair.pcSave + "/slot.sav", "v2, not uploaded")
-    let ledger = pair.pc.paths.agreementsDirectory
-    for name in try FileManager.default.contentsOfDirectory(atPath: ledger) where name.hasSuffix(".json") {
-      try writeFile(ledger + "/" + name, "{ truncated")
+    let agreements = pair.pc.paths.agreementsDirectory
+    for name in try FileManager.default.contentsOfDirectory(atPath: agreements) where name.hasSuffix(".json")
+    {
+      try writeFile(agreements + "/" + name, "{ truncated")
     }
     // With the agreement gone, local and cloud differ: a conflict, not an agreement and not a restore.
     #expect(try pair.pc.status(pair.pcTarget).state == .conflict)
     let report = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
-    #expect(report.action == .unresolved)
+    #expect(report.action == .unanswered)
     #expect(pair.content(pair.pcSave) == "v2, not uploaded")
   }
 
@@ -289,12 +290,12 @@ struct SyncTests {
     _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
     try FileManager.default.removeItem(atPath: pair.pcSave + "/slot.sav")  // permadeath
     let unasked = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk())
-    #expect(unasked.state == .localMissing && unasked.action == .unresolved)
+    #expect(unasked.state == .localMissing && unasked.action == .unanswered)
     #expect(
       unasked.note?.contains("was deleted") == true, "the message says what happened: \(unasked.note ?? "")")
     #expect(pair.content(pair.pcSave) == nil)
     let after = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NobodyToAsk(), phase: .afterGame)
-    #expect(after.action == .unresolved)
+    #expect(after.action == .unanswered)
     let chosen = try pair.pc.sync(pair.pcTarget, policy: .restore, resolver: NeverAsk())
     #expect(chosen.action == .restored)
     #expect(pair.content(pair.pcSave) == "run 1, alive")

@@ -131,7 +131,7 @@ extension Vault {
       isLive
         || journal.container == target.agreementKey
           && (agreed?.archive != journal.archive || agreed?.rolledBackFrom != journal.rolledBackFrom
-            || agreed?.unresolved != nil)
+            || agreed?.unanswered != nil)
     else { return kept }
     try recordAgreement(
       target: target, archive: journal.archive, scan: restored, content: entries,

@@ -3,11 +3,11 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Ledger index")
-struct LedgerIndexTests {
+@Suite("Agreement index")
+struct AgreementIndexTests {
   @Test("is written in the index's line format, escapes included, and read back")
   func exactText() throws {
-    let dir = TemporaryDirectory("ledger-index")
+    let dir = TemporaryDirectory("agreement-index")
     let store = AgreementStore(directory: dir.path)
     let index = [
       AgreedFile(path: "d", kind: .directory, size: 0, modifiedNs: -5, mode: 0o755, detail: ""),
@@ -36,7 +36,7 @@ struct LedgerIndexTests {
 
   @Test("a line without change time and inode (written before they were recorded) loads, and never matches")
   func sixFieldLines() throws {
-    let dir = TemporaryDirectory("ledger-index-old")
+    let dir = TemporaryDirectory("agreement-index-old")
     let store = AgreementStore(directory: dir.path)
     let record = Agreement(
       game: "g", container: "c", archive: "a", metadataDigest: "m", contentDigest: "d", files: 1, bytes: 3,
