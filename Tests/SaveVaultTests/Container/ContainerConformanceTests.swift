@@ -71,7 +71,7 @@ func readAll(_ fd: Int32) -> Data {
 struct Boom: Error {}
 
 /// The one suite every container passes (restic-style: each backend runs the same tests).
-@Suite("Container conformance")
+@Suite("Container conformance", .tags(.large))
 struct ContainerConformanceTests {
   let name1 = ArchiveName(createdMs: 1_795_968_071_609, device: "deck").description
   let name2 = ArchiveName(createdMs: 1_795_968_071_610, device: "desk").description
@@ -220,7 +220,7 @@ struct ContainerConformanceTests {
   }
 }
 
-@Suite("Folder container specifics")
+@Suite("Folder container specifics", .tags(.small))
 struct FolderContainerTests {
   @Test("stale temporary files of killed runs are cleaned up; fresh ones are left alone")
   func staleTemporaries() throws {
@@ -270,7 +270,7 @@ struct FolderContainerTests {
   }
 }
 
-@Suite("S3 specifics")
+@Suite("S3 specifics", .tags(.large))
 struct S3SpecificTests {
   @Test(
     "a clock an hour off (59 min 35 s) is named as such, to the nearest minute (exit 4), on a server that checks",

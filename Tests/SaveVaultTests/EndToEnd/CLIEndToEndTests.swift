@@ -11,7 +11,7 @@ import Testing
 
 // MARK: - Tests
 
-@Suite("CLIEndToEnd: the built savevault binary")
+@Suite("CLIEndToEnd: the built savevault binary", .tags(.medium))
 struct CLIEndToEndTests {
   // 1
   @Test("round trip: backup, status, edit, restore, pre-restore copy")

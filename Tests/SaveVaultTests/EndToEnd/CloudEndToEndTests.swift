@@ -17,7 +17,7 @@ import Testing
 // Credential checks run on `rclone serve s3` only: moto_server as the tests start it (no
 // INITIAL_NO_AUTH_ACTION_COUNT) accepts any key and any signature, so it cannot refuse them.
 
-@Suite("CloudEndToEnd: the built binary against real S3 servers and an rclone remote")
+@Suite("CloudEndToEnd: the built binary against real S3 servers and an rclone remote", .tags(.large))
 struct CloudEndToEndTests {
   // MARK: 1. Round trip through each S3 server
 

@@ -12,7 +12,7 @@ import Testing
 // read it back, that every command treats `.tar` and `.tar.zst` alike, and that a corrupt,
 // truncated or bomb-like `.tar.zst` is refused (exit 5) with the save untouched.
 
-@Suite("Compression: zstd archives through the built binary")
+@Suite("Compression: zstd archives through the built binary", .tags(.large))
 struct CompressionTests {
 
   @Test("backup --compress zstd writes a .tar.zst that restores byte-identically and verifies")

@@ -10,7 +10,7 @@ import Testing
 // `script`), by the player in a real zenity dialog under Xvfb (buttons pressed with xdotool),
 // by nobody (exit 3, nothing changed), and by each `--on-conflict` policy.
 
-@Suite("ConflictPrompt: the player's answer to a real conflict is carried out")
+@Suite("ConflictPrompt: the player's answer to a real conflict is carried out", .tags(.large))
 struct ConflictPromptTests {
   // MARK: - Terminal prompt
 

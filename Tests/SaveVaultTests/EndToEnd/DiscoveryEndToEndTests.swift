@@ -8,7 +8,7 @@ import Testing
 /// manifest in the real format: `scan` finds every installed game with saves and nothing
 /// else, a game backed up on the Deck with no `add` restores into the desktop's own prefix
 /// and Steam user folder with no mapping written, `add --detect` and `wrap` under Steam add it.
-@Suite("Discovery end to end: found on a Deck, restored into a desktop's own prefix")
+@Suite("Discovery end to end: found on a Deck, restored into a desktop's own prefix", .tags(.medium))
 struct DiscoveryEndToEndTests {
   struct World {
     let dir: TemporaryDirectory

@@ -10,7 +10,7 @@ import Testing
 /// What containers remember or skip to save round trips, checked against the real servers:
 /// the conditional-PUT check made once per server, the journal that gates the search for
 /// abandoned multipart uploads, and rclone's upload with no look before or after.
-@Suite("Fewer requests: what a container remembers and what it skips")
+@Suite("Fewer requests: what a container remembers and what it skips", .tags(.large))
 struct FewerRequestsTests {
   /// A container on a fresh bucket of `kind`'s server, keeping its state in `dir`.
   func container(_ kind: S3TestServer.Kind, state dir: TemporaryDirectory, bucket: String? = nil) throws

@@ -67,7 +67,7 @@ private func entries(_ folder: String) -> [String] {
   ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
 }
 
-@Suite("release/install.sh: install, upgrade and uninstall from a release folder")
+@Suite("release/install.sh: install, upgrade and uninstall from a release folder", .tags(.medium))
 struct InstallScriptTests {
   @Test("a default install puts the program, a link, the page and the completions under ~/.local")
   func defaultInstall() throws {
@@ -363,7 +363,7 @@ struct InstallScriptTests {
   }
 }
 
-@Suite("release/install.sh: one install at a time")
+@Suite("release/install.sh: one install at a time", .tags(.medium))
 struct InstallLockTests {
   @Test(
     "an install while another holds the lock refuses and changes nothing; a killed run's lock is taken over")

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// verify, limits, disk space and live saves, through the built binary.
-@Suite("Integrity")
+@Suite("Integrity", .tags(.large))
 struct IntegrityTests {
   /// A private HOME (its config folder `<dir>/config`), the save `save` and a folder container.
   static func world() throws -> Sandbox {

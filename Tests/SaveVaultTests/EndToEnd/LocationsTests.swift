@@ -11,7 +11,7 @@ import Testing
 /// tar, each location under its own top-level folder), they are in sync or changed together,
 /// a restore replaces them all (or none), undo puts them all back, a kill anywhere leaves every
 /// location old or every location new, and what the `exclude` globs leave out stays in place.
-@Suite("Locations: a game kept in several folders is one save")
+@Suite("Locations: a game kept in several folders is one save", .tags(.large))
 struct LocationsTests {
   /// A sandbox whose config has the game `multi` in `<dir>/a/Saves` and `<dir>/b/Config`
   /// (logs excluded), on the folder container.

@@ -3,7 +3,7 @@ import Testing
 
 /// Saves whose file names are not UTF-8 (Latin-1 from old games, Shift-JIS from Windows games
 /// under Proton), through the built binary: every byte of every name is kept.
-@Suite("File names kept byte for byte, through the binary")
+@Suite("File names kept byte for byte, through the binary", .tags(.medium))
 struct NonUTF8NameTests {
 
   /// Python, which handles names as bytes: `make SAVE` builds the save (`twins SAVE` one whose

@@ -14,7 +14,7 @@ import Testing
 // run. Each step's requests are compared, in order, with `Expected` below. A missing python3,
 // rclone or server fails the test (never a silent skip).
 
-@Suite("RoundTrips: the requests each command makes to a remote container")
+@Suite("RoundTrips: the requests each command makes to a remote container", .tags(.large))
 struct RoundTripTests {
   /// What each step may send, in one place. An S3 request is named by its method and the query
   /// that tells it apart: `LIST` (GET ?list-type=2), `LIST uploads` (GET ?uploads), `POST

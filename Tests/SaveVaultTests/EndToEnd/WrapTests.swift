@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// `wrap` and `sync` through the built binary, as a launcher runs them: no terminal.
-@Suite("Wrap around a game")
+@Suite("Wrap around a game", .tags(.large))
 struct WrapTests {
   /// One device with a private HOME, the save directory `save` and a folder container.
   static func device() throws -> Sandbox {

@@ -10,7 +10,7 @@ import Testing
 /// A restored tree is made durable before it is renamed into place: with one flush of its
 /// filesystem where there is one, else file by file and folder by folder, and a failure says
 /// which entry could not be flushed.
-@Suite("Flushing a restored tree")
+@Suite("Flushing a restored tree", .tags(.small))
 struct TreeFlushTests {
   @Test("one flush of the filesystem of a folder that exists")
   func wholeFilesystem() throws {

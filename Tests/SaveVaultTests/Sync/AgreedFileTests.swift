@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Ledger index")
+@Suite("Ledger index", .tags(.small))
 struct LedgerIndexTests {
   @Test("is written in the index's line format, escapes included, and read back")
   func exactText() throws {

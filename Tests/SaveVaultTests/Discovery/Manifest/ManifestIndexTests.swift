@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Manifest index")
+@Suite("Manifest index", .tags(.small))
 struct ManifestIndexTests {
   func index() throws -> ManifestIndex {
     let games = try ManifestReader.games(from: Array(ManifestFixture.realEntries.utf8))
@@ -86,7 +86,7 @@ struct ManifestIndexTests {
   }
 }
 
-@Suite("Manifest titles compared loosely")
+@Suite("Manifest titles compared loosely", .tags(.small))
 struct ManifestTitleTests {
   @Test(
     "case, spaces and punctuation ignored, ASCII or not",

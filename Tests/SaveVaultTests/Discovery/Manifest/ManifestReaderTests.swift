@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Manifest reader")
+@Suite("Manifest reader", .tags(.small))
 struct ManifestReaderTests {
   func realGames() throws -> [String: ManifestGame] {
     let games = try ManifestReader.games(from: Array(ManifestFixture.realEntries.utf8))
@@ -145,7 +145,7 @@ struct ManifestReaderTests {
   }
 }
 
-@Suite("Manifest merge")
+@Suite("Manifest merge", .tags(.small))
 struct ManifestMergeTests {
   @Test("a secondary manifest extends lists and fills ids only where empty")
   func merge() {
