@@ -76,7 +76,7 @@ struct DiscoveryEndToEndTests {
     let world = try World("deck-to-desktop")
     let backup = try world.onDeck.ok(["backup", "--game", "Hades", "--json"])
     let archive = try #require(jsonObject(backup.stdout)["archive"] as? String)
-    let listed = try ProgramRunner().run("/bin/tar", ["-tf", world.dir.sub("cloud/Hades/" + archive)]).stdout
+    let listed = try runProgram("/bin/tar", ["-tf", world.dir.sub("cloud/Hades/" + archive)]).stdout
     #expect(listed.contains("1-Hades/Profile1.sav") && listed.contains("remote/Profile1.sav"), "\(listed)")
 
     let restored = try world.onDesktop.run(["restore", "--game", "Hades", "--latest"])

@@ -159,17 +159,11 @@ struct FewerRequestsTests {
     var ends: [Int32] = [0, 0]
     try #require(pipe(&ends) == 0)
     close(ends[0])  // the reader is gone before anything is written (`| head` that ended)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: savevaultBinary)
-    process.arguments = ["sync", "--save-dir", box.save, "--container", "s3://\(bucket)/saves"]
-    process.environment = box.environment(server.environment())
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let process = try SpawnedProgram(
+      savevaultBinary, ["sync", "--save-dir", box.save, "--container", "s3://\(bucket)/saves"],
+      environment: box.environment(server.environment()), stdout: .descriptor(ends[1]))
+    close(ends[1])
+    let stderr = process.result().stderr
     #expect(
       process.terminationReason == .exit && process.terminationStatus == 0,
       "exit \(process.terminationStatus): \(stderr)")

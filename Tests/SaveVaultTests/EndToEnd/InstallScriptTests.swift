@@ -160,16 +160,12 @@ struct InstallScriptTests {
     // wrap runs the command after it started; the command waits until the upgrade is done.
     let ready = dir.sub("ready")
     let proceed = dir.sub("proceed")
-    let wrap = Process()
-    wrap.executableURL = URL(fileURLWithPath: home + "/.local/bin/savevault")
-    wrap.arguments = [
-      "wrap", "--", "/bin/sh", "-c",
-      "touch '\(ready)'; i=0; while [ ! -e '\(proceed)' ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; [ -e '\(proceed)' ]",
-    ]
-    wrap.environment = ["HOME": home, "PATH": "/usr/bin:/bin"]
-    wrap.standardOutput = FileHandle.nullDevice
-    wrap.standardError = FileHandle.nullDevice
-    try wrap.run()
+    let wrap = try SpawnedProgram(
+      home + "/.local/bin/savevault",
+      [
+        "wrap", "--", "/bin/sh", "-c",
+        "touch '\(ready)'; i=0; while [ ! -e '\(proceed)' ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; [ -e '\(proceed)' ]",
+      ], environment: ["HOME": home, "PATH": "/usr/bin:/bin"], stdout: .discarded, stderr: .discarded)
     defer { if wrap.isRunning { wrap.terminate() } }
     var waited = 0
     while !FileManager.default.fileExists(atPath: ready) && waited < 300 {

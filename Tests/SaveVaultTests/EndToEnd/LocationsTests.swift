@@ -60,10 +60,10 @@ struct LocationsTests {
     try sandbox.ok(["backup", "--game", "multi"])
     let archive = try #require(sandbox.archives("multi").first)
     let path = sandbox.cloud + "/multi/" + archive
-    let listed = try ProgramRunner().run("/bin/tar", ["-tf", path]).stdout.split(separator: "\n")
+    let listed = try runProgram("/bin/tar", ["-tf", path]).stdout.split(separator: "\n")
     #expect(listed.contains("1-Saves/slot/1.sav") && listed.contains("2-Config/options.ini"), "\(listed)")
     #expect(!listed.contains { $0.hasSuffix(".log") }, "an excluded file was packed: \(listed)")
-    let python = try ProgramRunner().run(
+    let python = try runProgram(
       "/usr/bin/env",
       [
         "python3", "-c",

@@ -28,7 +28,7 @@ final class TemporaryDirectory {
 
   deinit {
     guard isOwned else { return }
-    _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwx", path]).waitUntilExit()
+    _ = try? runProgram("/bin/chmod", ["-R", "u+rwx", path])
     try? FileManager.default.removeItem(atPath: path)
   }
 
@@ -140,6 +140,10 @@ let savevaultBinary: String =
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
+/// A file of `Tests/Fixtures` (outside the test target, so that SwiftPM leaves it alone): the
+/// Python scripts that build hostile archives and serve manifests, the SigV4 test suite.
+func fixture(_ relative: String) -> String { repositoryRoot + "/Tests/Fixtures/" + relative }
+
 /// The binary's folder first on PATH, so that scripts find `savevault`.
 func pathWithBinary() -> String {
   (savevaultBinary as NSString).deletingLastPathComponent + ":"
@@ -148,15 +152,6 @@ func pathWithBinary() -> String {
 
 /// The result of running a program.
 typealias RunResult = ProgramOutput
-
-/// Runs `executable` with `arguments` and an exact environment, and waits.
-@discardableResult
-func runProgram(
-  _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-  currentDirectory: String? = nil
-) throws -> RunResult {
-  try ProgramRunner().run(executable, arguments, environment: environment, currentDirectory: currentDirectory)
-}
 
 /// Finds a program on the usual paths.
 func which(_ name: String) -> String? {
