@@ -26,8 +26,8 @@ struct Sandbox {
   /// Added to the environment of every run, after the defaults.
   var extra: [String: String]
 
-  /// A sandbox in a new folder `/tmp/savevault-LABEL-…`, with `<dir>/home` and the container
-  /// folder `<dir>/cloud` made.
+  /// A sandbox in a new folder `savevault-LABEL-…` (`TemporaryDirectory.scratch`, a tmpfs where
+  /// there is one), with `<dir>/home` and the container folder `<dir>/cloud` made.
   init(_ label: String, device: String = "pc", environment extra: [String: String] = [:]) throws {
     try self.init(
       in: TemporaryDirectory(label.replacingOccurrences(of: " ", with: "_")), device: device,

@@ -14,7 +14,7 @@ import Testing
 struct TreeFlushTests {
   @Test("one flush of the filesystem of a folder that exists")
   func wholeFilesystem() throws {
-    let dir = TemporaryDirectory("flush")
+    let dir = TemporaryDirectory("flush", durable: true)
     try writeFile(dir.sub("a/b/save.dat"), "data")
     #if os(Linux)
       #expect(Platform.syncFilesystem(containing: dir.path))
@@ -26,7 +26,7 @@ struct TreeFlushTests {
 
   @Test("file by file and folder by folder, naming what cannot be flushed")
   func eachEntry() throws {
-    let dir = TemporaryDirectory("flush")
+    let dir = TemporaryDirectory("flush", durable: true)
     try writeFile(dir.sub("a/b/save.dat"), "data")
     try writeFile(dir.sub("top.dat"), "data")
     try Platform.syncEach(dir.path, files: ["a/b/save.dat", "top.dat"], folders: ["a", "a/b"])
