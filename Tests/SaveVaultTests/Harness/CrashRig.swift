@@ -76,8 +76,8 @@ struct CrashRig {
   }
 
   /// Starts `savevault COMMAND ARGS… TARGET` with no blocked signals and default signal
-  /// actions (as a launcher starts it; Foundation's Process would pass on the test runner's
-  /// blocked SIGTERM), output to files in the rig.
+  /// actions (as a launcher starts it, and as `SpawnedProgram` starts every program), output
+  /// to files in the rig.
   func start(_ arguments: [String], failpoints: String? = nil, _ extra: [String: String] = [:]) throws
     -> SpawnedProgram
   {
