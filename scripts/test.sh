@@ -1,7 +1,22 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test. Exits non-zero if any test fails.
+#   scripts/test.sh                  everything (what CI runs)
+#   scripts/test.sh --quick [FILTER] the edit loop: builds the tests and runs the small suites
+#                                    (in-process, tagged .small), then the tests FILTER names
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--quick" ]; then
+  # Only what building needs, installed only when missing; no lint, fuzzing, bench, release
+  # bundle or simulation.
+  bash scripts/install-deps.sh
+  swift build --build-tests
+  # The suites tagged .small (Harness/Tags.swift), by name: `swift test` filters by name only.
+  small=$(grep -rh -A2 '\.tags(\.small)' Tests/SaveVaultTests | sed -nE 's/^(struct|final class|enum) ([A-Za-z0-9_]+).*/\2/p' |
+    sort -u | paste -sd '|')
+  swift test --skip-build --filter "SaveVaultTests\.($small)/"
+  if [ -n "${2:-}" ]; then swift test --skip-build --filter "$2"; fi
+  exit 0
+fi
 bash scripts/install-deps.sh --test
 # The minimal Debian root the release bundle is tested in: made once (a few minutes of
 # downloading, then cached), in the background while the rest builds.

@@ -3,7 +3,7 @@ import Testing
 
 /// The library's folders are layers: each uses only the types of the layers below it. Read
 /// from the sources themselves, so that an edge the wrong way fails here, not in a review.
-@Suite("Layers: each folder of the library uses only the folders below it")
+@Suite("Layers: each folder of the library uses only the folders below it", .tags(.small))
 struct LayerTests {
   /// Each folder's layer; a folder may use the types of folders of a lower layer only. A room
   /// (a sub-folder listed here) is its folder's layer: it and its folder's own files may use

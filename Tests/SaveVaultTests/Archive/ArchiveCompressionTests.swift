@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("Archive compression: names, packing and extraction limits")
+@Suite("Archive compression: names, packing and extraction limits", .tags(.small))
 struct ArchiveCompressionTests {
   @Test(
     "a .tar.zst name parses with its device whole and formats back",

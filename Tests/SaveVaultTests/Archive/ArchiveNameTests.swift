@@ -2,7 +2,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Archive names")
+@Suite("Archive names", .tags(.small))
 struct ArchiveNameTests {
   @Test(
     "format and parse agree to the millisecond",

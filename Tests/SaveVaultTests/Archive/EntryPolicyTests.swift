@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Entry and symlink rules")
+@Suite("Entry and symlink rules", .tags(.small))
 struct EntryPolicyTests {
   @Test(
     "entry paths",
@@ -43,7 +43,7 @@ struct EntryPolicyTests {
   }
 }
 
-@Suite("Times at the edges")
+@Suite("Times at the edges", .tags(.small))
 struct TimeEdgeTests {
   @Test(
     "nanoseconds saturate instead of trapping",

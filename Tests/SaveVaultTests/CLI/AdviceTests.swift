@@ -3,7 +3,7 @@ import Testing
 @testable import SaveVault
 @testable import SaveVaultCLI
 
-@Suite("Remedies: the library says them in words, the command line spells them")
+@Suite("Remedies: the library says them in words, the command line spells them", .tags(.small))
 struct AdviceTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String

@@ -42,7 +42,7 @@ private func command<Parsed: Command>(_ invocation: ArgumentParser.Invocation, a
   return try #require(command as? Parsed)
 }
 
-@Suite("Command lines: parsed and checked whole before anything runs")
+@Suite("Command lines: parsed and checked whole before anything runs", .tags(.small))
 struct CommandLineParsingTests {
   static let refused: [RefusedLine] = [
     RefusedLine("an unknown option", ["backup", "--bogus"], "unknown option '--bogus'"),

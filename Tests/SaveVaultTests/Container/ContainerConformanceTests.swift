@@ -95,7 +95,7 @@ final class ThreadFailures: @unchecked Sendable {
 }
 
 /// The one suite every container passes (restic-style: each backend runs the same tests).
-@Suite("Container conformance")
+@Suite("Container conformance", .tags(.large))
 struct ContainerConformanceTests {
   let name1 = ArchiveName(createdMs: 1_795_968_071_609, device: "deck").description
   let name2 = ArchiveName(createdMs: 1_795_968_071_610, device: "desk").description
@@ -389,7 +389,7 @@ struct ContainerConformanceTests {
   }
 }
 
-@Suite("Folder container specifics")
+@Suite("Folder container specifics", .tags(.small))
 struct FolderContainerTests {
   @Test("stale temporary files of killed runs are cleaned up; fresh ones are left alone")
   func staleTemporaries() throws {
@@ -439,7 +439,7 @@ struct FolderContainerTests {
   }
 }
 
-@Suite("S3 specifics")
+@Suite("S3 specifics", .tags(.large))
 struct S3SpecificTests {
   @Test(
     "a clock an hour off (59 min 35 s) is named as such, to the nearest minute (exit 4), on a server that checks",
@@ -521,7 +521,7 @@ struct S3SpecificTests {
   }
 }
 
-@Suite("Container kinds: one registry entry each")
+@Suite("Container kinds: one registry entry each", .tags(.small))
 struct ContainerKindTests {
   @Test("every kind's example parses to a location of that kind, spelled as it canonically is")
   func examples() throws {
@@ -548,7 +548,7 @@ struct ContainerKindTests {
   }
 }
 
-@Suite("Container unavailable: a typed cause, spelled as before")
+@Suite("Container unavailable: a typed cause, spelled as before", .tags(.small))
 struct ContainerCauseTests {
   @Test(
     "each cause reads as the message it had as text",

@@ -3,7 +3,8 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Folder temporaries: a killed upload's left-over is this machine's to remove, no one else's")
+@Suite(
+  "Folder temporaries: a killed upload's left-over is this machine's to remove, no one else's", .tags(.small))
 struct FolderTemporaryTests {
   /// A pid that no process has (the highest a Linux pid can be, plus one).
   static let deadPID = "4194305"

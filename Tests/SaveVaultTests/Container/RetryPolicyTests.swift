@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Retry policy: bounded tries and time, so a launch script waits a known time")
+@Suite("Retry policy: bounded tries and time, so a launch script waits a known time", .tags(.small))
 struct RetryPolicyTests {
   @Test("the default policy stops after 5 tries and never starts a try past 30 s")
   func bounds() {

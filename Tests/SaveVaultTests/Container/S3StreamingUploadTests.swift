@@ -4,7 +4,7 @@ import Testing
 @testable import SaveVault
 
 /// Large uploads to S3 send their parts while the archive is still being written.
-@Suite("S3 uploads overlap packing and sending")
+@Suite("S3 uploads overlap packing and sending", .tags(.large))
 struct S3StreamingUploadTests {
   /// Deterministic incompressible bytes.
   func bytes(_ count: Int) -> Data {

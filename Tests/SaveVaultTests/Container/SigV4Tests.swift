@@ -5,7 +5,7 @@ import Testing
 
 /// AWS's SigV4 test suite (fixtures in `Tests/Fixtures/sigv4`, see the README there), S3's
 /// documented signing examples, and S3 key encoding.
-@Suite("SigV4")
+@Suite("SigV4", .tags(.small))
 struct SigV4Tests {
   // MARK: - AWS SigV4 test suite
 

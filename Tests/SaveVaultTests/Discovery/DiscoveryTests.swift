@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Discovery: installed games and their saves on a Deck and a desktop")
+@Suite("Discovery: installed games and their saves on a Deck and a desktop", .tags(.small))
 struct DiscoveryTests {
   static let manifest = InMemoryManifest.saves
 

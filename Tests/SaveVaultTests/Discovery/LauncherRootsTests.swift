@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Launcher roots: Flatpak sandboxes, damaged files, matching by id before title")
+@Suite("Launcher roots: Flatpak sandboxes, damaged files, matching by id before title", .tags(.small))
 struct LauncherRootsTests {
   static let manifest = InMemoryManifest(games: [
     LocationManifestGame(title: "Native Quest", files: ["<xdgData>/NativeQuest"], steamID: 700),

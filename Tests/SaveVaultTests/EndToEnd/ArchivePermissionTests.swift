@@ -7,7 +7,7 @@ import Testing
 
 /// Archives in a folder container follow the umask, as `tar` does, so that another local user
 /// sharing the folder can read them; SaveVault's own stores on this device stay private.
-@Suite("Archive permissions follow the umask, through the binary")
+@Suite("Archive permissions follow the umask, through the binary", .tags(.medium))
 struct ArchivePermissionTests {
 
   /// Runs the binary under `umask`.

@@ -17,7 +17,7 @@ import Testing
 // Credential checks run on `rclone serve s3` only: moto_server as the tests start it (no
 // INITIAL_NO_AUTH_ACTION_COUNT) accepts any key and any signature, so it cannot refuse them.
 
-@Suite("CloudEndToEnd: the built binary against real S3 servers and an rclone remote")
+@Suite("CloudEndToEnd: the built binary against real S3 servers and an rclone remote", .tags(.large))
 struct CloudEndToEndTests {
   // MARK: 1. Round trip through each S3 server
 
@@ -759,7 +759,7 @@ extension CloudEndToEndTests {
     return try #require(found ?? which(name), "\(name) is needed")
   }
 
-  /// Runs a Python script with boto3, credentials from the environment (the test keys).
+  /// Runs a Python script (Tests/Fixtures) with boto3, credentials from the environment (the test keys).
   func boto3(_ script: String, _ arguments: [String], box: Sandbox, server: S3TestServer) throws -> RunResult
   {
     var environment = box.environment([
@@ -767,32 +767,12 @@ extension CloudEndToEndTests {
       "AWS_EC2_METADATA_DISABLED": "true",
     ])
     environment["SAVEVAULT_DEVICE"] = nil
-    return try runProgram(try tool("python3"), ["-c", script] + arguments, environment: environment)
+    return try runProgram(try tool("python3"), [script] + arguments, environment: environment)
   }
 
-  static let botoPutScript = #"""
-    import sys, boto3
-    endpoint, bucket, key, path = sys.argv[1:5]
-    s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
-    with open(path, "rb") as f:
-        s3.put_object(Bucket=bucket, Key=key, Body=f.read())
-    """#
+  static let botoPutScript = fixture("boto-put.py")
 
-  static let botoGetScript = #"""
-    import calendar, datetime, io, json, sys, tarfile, boto3
-    endpoint, bucket, key = sys.argv[1:4]
-    s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
-    obj = s3.get_object(Bucket=bucket, Key=key)
-    data = obj["Body"].read()
-    meta = {k.lower(): v for k, v in obj.get("Metadata", {}).items()}
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as t:
-        names = t.getnames()
-        files = {m.name: t.extractfile(m).read().decode("utf-8", "replace") for m in t.getmembers() if m.isfile()}
-    stamp = key.rsplit("/", 1)[1][len("packsave-"):].split("-")[0]
-    when = datetime.datetime.strptime(stamp, "%Y%m%dT%H%M%S.%fZ")
-    ms = calendar.timegm(when.timetuple()) * 1000 + when.microsecond // 1000
-    print(json.dumps({"names": names, "files": files, "meta": meta, "nameMs": ms, "size": len(data)}))
-    """#
+  static let botoGetScript = fixture("boto-get.py")
 
   /// Writes `bytes` of incompressible, deterministic bytes (xorshift64*), 1 MiB at a time.
   func writeIncompressible(_ path: String, bytes: Int, seed: UInt64) throws {

@@ -4,7 +4,7 @@ import Testing
 // What a new user found through the binary: a usage error printed once, a repeated option
 // refused before anything is backed up, and completions that offer only what a command takes.
 
-@Suite("Command lines through the binary: checked once, before anything runs")
+@Suite("Command lines through the binary: checked once, before anything runs", .tags(.medium))
 struct CommandLineBinaryTests {
   /// A player with two games in the config file, each with a save.
   private func twoGames(_ label: String) throws -> Sandbox {

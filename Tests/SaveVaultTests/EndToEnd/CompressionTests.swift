@@ -12,7 +12,7 @@ import Testing
 // read it back, that every command treats `.tar` and `.tar.zst` alike, and that a corrupt,
 // truncated or bomb-like `.tar.zst` is refused (exit 5) with the save untouched.
 
-@Suite("Compression: zstd archives through the built binary")
+@Suite("Compression: zstd archives through the built binary", .tags(.large))
 struct CompressionTests {
 
   @Test("backup --compress zstd writes a .tar.zst that restores byte-identically and verifies")
@@ -87,14 +87,15 @@ struct CompressionTests {
 
     let byTar = box.path("by-tar")
     try makeDirectory(byTar)
-    let tar = try await Self.runOffPool(try #require(which("tar")), ["--zstd", "-xf", archive, "-C", byTar])
+    let tar = try await runProgramAwaiting(
+      try #require(which("tar")), ["--zstd", "-xf", archive, "-C", byTar])
     #expect(tar.code == 0, "tar --zstd -xf: \(tar.stderr)")
     #expect(contentTree(byTar) == contentTree(save))
     #expect(FileManager.default.fileExists(atPath: byTar + "/.savevault/manifest.json"))
 
     let byPython = box.path("by-python")
-    let python = try await Self.runOffPool(
-      try #require(which("python3")), ["-c", Self.pythonReader, archive, byPython],
+    let python = try await runProgramAwaiting(
+      try #require(which("python3")), [Self.pythonReader, archive, byPython],
       environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
     #expect(python.code == 0, "tarfile: \(python.stderr)")
     #expect(contentTree(byPython) == contentTree(save))
@@ -302,9 +303,9 @@ struct CompressionTests {
     try makeDirectory(folder)
     let name = "packsave-20991231T235959.999Z-evil.tar.zst"
     try #require(which("zstd") != nil, "the zstd program is needed (apt-get install zstd)")
-    let made = try await Self.runOffPool(
+    let made = try await runProgramAwaiting(
       try #require(which("python3")),
-      ["-c", Self.bombWriter, kind.rawValue, String(2 << 30), folder + "/" + name],
+      [Self.bombWriter, kind.rawValue, String(2 << 30), folder + "/" + name],
       environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
     try #require(made.code == 0, "could not make the bomb: \(made.stderr)")
     let size = try #require(
@@ -314,7 +315,7 @@ struct CompressionTests {
     try writeFile(config, #"{"limits": {"maxBytes": 1048576}}"#)
     let before = tree(save)
     // A file size limit of 2 MiB: writing past it would kill savevault with SIGXFSZ (not exit 5).
-    let restore = try await Self.runOffPool(
+    let restore = try await runProgramAwaiting(
       "/bin/bash",
       [
         "-c", "ulimit -f 2048 && exec \"$@\"", "bash", savevaultBinary, "--config", config, "restore",
@@ -364,18 +365,6 @@ struct CompressionTests {
   /// The embedded default container under the box's HOME.
   static func defaultContainer(_ box: Sandbox) -> String { box.home + "/.local/share/savevault/container" }
 
-  /// Runs a program on a dispatch thread and awaits it, so that a test waiting on it does not
-  /// hold one of the few threads that run the tests (and delay the other suites' programs).
-  static func runOffPool(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
-    async throws -> RunResult
-  {
-    try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(with: Result { try runProgram(executable, arguments, environment: environment) })
-      }
-    }
-  }
-
   /// Fills `saves/<game>` and backs it up with `--compress zstd` into the default container.
   /// Returns the save, the archive's path and backup's JSON.
   static func backUpCompressed(_ box: Sandbox, game: String) async throws -> (String, String, [String: Any]) {
@@ -405,44 +394,11 @@ struct CompressionTests {
     }.max { ArchiveName(parsing: $0)?.createdMs ?? 0 < ArchiveName(parsing: $1)?.createdMs ?? 0 } ?? ""
   }
 
-  /// `python3 -c pythonReader ARCHIVE OUTDIR`: tarfile extracts a .tar.zst, natively where
+  /// `python3 pythonReader ARCHIVE OUTDIR` (Tests/Fixtures): tarfile extracts a .tar.zst, natively where
   /// Python has zstd (3.14), else from the `zstd` program's output.
-  static let pythonReader = """
-    import subprocess, sys, tarfile
-    path, out = sys.argv[1], sys.argv[2]
-    try:
-        import compression.zstd
-        t = tarfile.open(path, "r:zst")
-    except ImportError:
-        p = subprocess.Popen(["zstd", "-dc", path], stdout=subprocess.PIPE)
-        t = tarfile.open(fileobj=p.stdout, mode="r|")
-    with t:
-        if hasattr(tarfile, "data_filter"):
-            t.extractall(out, filter="data")
-        else:
-            t.extractall(out)
-    """
+  static let pythonReader = fixture("tarfile-read-zstd.py")
 
-  /// `python3 -c bombWriter file|meta SIZE OUTPUT`: a pax tar holding SIZE zero bytes in one
+  /// `python3 bombWriter file|meta SIZE OUTPUT` (Tests/Fixtures): a pax tar holding SIZE zero bytes in one
   /// entry, streamed through `zstd -3` into OUTPUT (nothing of SIZE ever touches the disk).
-  static let bombWriter = """
-    import io, subprocess, sys, tarfile
-    kind, size, output = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    class Zeros(io.RawIOBase):
-        def __init__(self, n): self.left = n
-        def readable(self): return True
-        def readinto(self, buffer):
-            n = min(len(buffer), self.left)
-            buffer[:n] = bytes(n)
-            self.left -= n
-            return n
-    with open(output, "wb") as out:
-        z = subprocess.Popen(["zstd", "-q", "-3", "-c"], stdin=subprocess.PIPE, stdout=out)
-        with tarfile.open(fileobj=z.stdin, mode="w|", format=tarfile.PAX_FORMAT) as t:
-            info = tarfile.TarInfo("zeros.bin" if kind == "file" else ".savevault/junk.bin")
-            info.size = size
-            t.addfile(info, io.BufferedReader(Zeros(size), 1 << 20))
-        z.stdin.close()
-        sys.exit(z.wait())
-    """
+  static let bombWriter = fixture("zstd-bomb.py")
 }

@@ -9,7 +9,7 @@ import Testing
 
 /// Several savevaults at once, through the built binary: two on one game on one machine; two
 /// devices uploading at the same moment; a reader listing while a writer uploads.
-@Suite("Concurrency: two at once never lose or half-show anything")
+@Suite("Concurrency: two at once never lose or half-show anything", .tags(.large))
 struct ConcurrencyTests {
   @Test("two processes on one game: the second waits, or exits 6 naming the first; status reports busy")
   func twoProcessesOneGame() throws {

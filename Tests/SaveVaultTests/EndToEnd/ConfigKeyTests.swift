@@ -5,7 +5,7 @@ import Testing
 // key in a game's entry would send its backups elsewhere, so that game's commands refuse it;
 // a key elsewhere is ignored with one warning per run.
 
-@Suite("Config keys: a misspelt key is never silently ignored")
+@Suite("Config keys: a misspelt key is never silently ignored", .tags(.medium))
 struct ConfigKeyTests {
   /// A config with two games in the player's folder container; `celeste`'s entry gets `extra`.
   private func player(_ label: String, celesteExtra extra: String, topLevel: String = "") throws -> Sandbox {

@@ -10,7 +10,7 @@ import Testing
 // `script`), by the player in a real zenity dialog under Xvfb (buttons pressed with xdotool),
 // by nobody (exit 3, nothing changed), and by each `--on-conflict` policy.
 
-@Suite("ConflictPrompt: the player's answer to a real conflict is carried out")
+@Suite("ConflictPrompt: the player's answer to a real conflict is carried out", .tags(.large))
 struct ConflictPromptTests {
   // MARK: - Terminal prompt
 
@@ -233,13 +233,13 @@ extension ConflictPromptTests {
 
   /// A private X server (Xvfb) on a free display number from 90 to 150.
   final class VirtualDisplay {
-    let process: Process
+    let process: SpawnedProgram
     let number: Int
     var display: String { ":\(number)" }
     var socket: String { "/tmp/.X11-unix/X\(number)" }
     var lockFile: String { "/tmp/.X\(number)-lock" }
 
-    private init(process: Process, number: Int) {
+    private init(process: SpawnedProgram, number: Int) {
       self.process = process
       self.number = number
     }
@@ -256,14 +256,10 @@ extension ConflictPromptTests {
         {
           continue
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: xvfb)
-        process.arguments = [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProgram(
+          xvfb, [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+          environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+          stdout: .discarded, stderr: .discarded)
         let server = VirtualDisplay(process: process, number: number)
         let deadline = Date().addingTimeInterval(15)
         while process.isRunning && !(server.isUp && server.acceptsClients) && Date() < deadline {
@@ -473,141 +469,8 @@ extension ConflictPromptTests {
 
 extension ConflictPromptTests {
   /// A child whose stdout and stderr are read as they come; with `interactive`, its stdin is
-  /// one end of a socket pair that the test writes to (a socket, so that writing to a child
-  /// that is gone is an error, never a SIGPIPE for the test runner).
-  final class Spawned: @unchecked Sendable {
-    private let process = Process()
-    private let lock = NSLock()
-    private var out = Data()
-    private var err = Data()
-    private var input: Int32 = -1
-    private let readers = DispatchGroup()
-
-    #if canImport(Glibc)
-      static let streamSocket = Int32(SOCK_STREAM.rawValue)
-      static let noSignal = Int32(MSG_NOSIGNAL)
-    #else
-      static let streamSocket = SOCK_STREAM
-      static let noSignal: Int32 = 0
-    #endif
-
-    init(_ executable: String, _ arguments: [String], environment: [String: String], interactive: Bool) throws
-    {
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = arguments
-      process.environment = environment
-      var childInput: FileHandle?
-      if interactive {
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Self.streamSocket, 0, &pair) == 0 else {
-          throw POSIXError(.EIO)
-        }
-        input = pair[0]
-        childInput = FileHandle(fileDescriptor: pair[1], closeOnDealloc: true)
-        process.standardInput = childInput
-      } else {
-        process.standardInput = FileHandle.nullDevice
-      }
-      let outPipe = Pipe()
-      let errPipe = Pipe()
-      process.standardOutput = outPipe
-      process.standardError = errPipe
-      try process.run()
-      try childInput?.close()
-      collect(outPipe.fileHandleForReading, isError: false)
-      collect(errPipe.fileHandleForReading, isError: true)
-    }
-
-    private func collect(_ handle: FileHandle, isError: Bool) {
-      readers.enter()
-      let thread = Thread { [self] in
-        // read(2) itself: FileHandle's read(upToCount:) waits for the whole count.
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-          let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
-          if count < 0 && errno == EINTR { continue }
-          if count <= 0 { break }
-          lock.lock()
-          if isError {
-            err.append(contentsOf: buffer[0..<count])
-          } else {
-            out.append(contentsOf: buffer[0..<count])
-          }
-          lock.unlock()
-        }
-        readers.leave()
-      }
-      thread.start()
-    }
-
-    var output: String {
-      lock.lock()
-      defer { lock.unlock() }
-      return String(decoding: out, as: UTF8.self)
-    }
-
-    var errorOutput: String {
-      lock.lock()
-      defer { lock.unlock() }
-      return String(decoding: err, as: UTF8.self)
-    }
-
-    var isRunning: Bool { process.isRunning }
-
-    /// Waits until stdout contains `text`; false when the child ended or time ran out first.
-    func waitForOutput(containing text: String, timeout: TimeInterval) -> Bool {
-      let deadline = Date().addingTimeInterval(timeout)
-      while Date() < deadline {
-        if output.contains(text) { return true }
-        if !process.isRunning { return output.contains(text) }
-        usleep(20_000)
-      }
-      return false
-    }
-
-    /// Types `text` on the child's stdin.
-    func type(_ text: String) {
-      guard input >= 0 else { return }
-      let bytes = Array(text.utf8)
-      _ = bytes.withUnsafeBytes { send(input, $0.baseAddress, $0.count, Self.noSignal) }
-    }
-
-    func closeInput() {
-      guard input >= 0 else { return }
-      shutdown(input, Int32(SHUT_WR))
-      close(input)
-      input = -1
-    }
-
-    /// Whether the child ended within `timeout`.
-    func waitForExit(timeout: TimeInterval) -> Bool {
-      let deadline = Date().addingTimeInterval(timeout)
-      while process.isRunning && Date() < deadline { usleep(20_000) }
-      return !process.isRunning
-    }
-
-    /// Waits for the child to end; nil (and the child killed) when it takes longer than `timeout`.
-    func wait(timeout: TimeInterval) -> RunResult? {
-      let deadline = Date().addingTimeInterval(timeout)
-      while process.isRunning && Date() < deadline { usleep(20_000) }
-      if process.isRunning {
-        killNow()
-        return nil
-      }
-      process.waitUntilExit()
-      // A grandchild may still hold the pipes; do not wait for it for long.
-      _ = readers.wait(timeout: .now() + 5)
-      closeInput()
-      return RunResult(code: process.terminationStatus, stdout: output, stderr: errorOutput)
-    }
-
-    func killNow() {
-      closeInput()
-      guard process.isRunning else { return }
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-  }
+  /// a socket the test types into (Harness/Spawner.swift).
+  typealias Spawned = SpawnedProgram
 }
 
 // MARK: - Helpers, inside the suite so that they never clash with other test files

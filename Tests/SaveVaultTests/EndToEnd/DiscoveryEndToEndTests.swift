@@ -8,7 +8,7 @@ import Testing
 /// manifest in the real format: `scan` finds every installed game with saves and nothing
 /// else, a game backed up on the Deck with no `add` restores into the desktop's own prefix
 /// and Steam user folder with no mapping written, `add --detect` and `wrap` under Steam add it.
-@Suite("Discovery end to end: found on a Deck, restored into a desktop's own prefix")
+@Suite("Discovery end to end: found on a Deck, restored into a desktop's own prefix", .tags(.medium))
 struct DiscoveryEndToEndTests {
   struct World {
     let dir: TemporaryDirectory
@@ -76,7 +76,7 @@ struct DiscoveryEndToEndTests {
     let world = try World("deck-to-desktop")
     let backup = try world.onDeck.ok(["backup", "--game", "Hades", "--json"])
     let archive = try #require(jsonObject(backup.stdout)["archive"] as? String)
-    let listed = try ProgramRunner().run("/bin/tar", ["-tf", world.dir.sub("cloud/Hades/" + archive)]).stdout
+    let listed = try runProgram("/bin/tar", ["-tf", world.dir.sub("cloud/Hades/" + archive)]).stdout
     #expect(listed.contains("1-Hades/Profile1.sav") && listed.contains("remote/Profile1.sav"), "\(listed)")
 
     let restored = try world.onDesktop.run(["restore", "--game", "Hades", "--latest"])

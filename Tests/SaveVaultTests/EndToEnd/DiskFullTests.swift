@@ -10,7 +10,7 @@ import Testing
 /// A full disk on either side, on a real small tmpfs: restore fails cleanly with the save
 /// directory untouched and no staging left; a backup into a full folder container leaves
 /// nothing visible there, is not retried, and deletes nothing.
-@Suite("Disk full: ENOSPC fails cleanly, is never retried, never answered by deleting")
+@Suite("Disk full: ENOSPC fails cleanly, is never retried, never answered by deleting", .tags(.large))
 struct DiskFullTests {
   /// A tmpfs of `megabytes` MiB mounted on a new folder, unmounted when the value goes.
   final class SmallDisk {

@@ -9,7 +9,7 @@ import Testing
 // must not say "Everything is ready" when `backup` then fails. Root reads everything, so as
 // root the binary runs as nobody (setpriv), in folders nobody may use.
 
-@Suite("Doctor: unreadable files and folders inside the save")
+@Suite("Doctor: unreadable files and folders inside the save", .tags(.medium))
 struct DoctorUnreadableTests {
   /// Runs the binary as this user or, as root, as nobody.
   private func run(_ dir: TemporaryDirectory, _ arguments: [String]) throws -> RunResult {

@@ -6,7 +6,8 @@ import Testing
 /// locations' (`moves`, no `commit`) in `restores-locations/`. The next command finishes or
 /// undoes it exactly as that version's recovery did. The folders are those a real kill leaves:
 /// the binary is killed, and its journal rewritten in the earlier shape.
-@Suite("Journals of earlier versions: a restore killed under them is still finished or undone")
+@Suite(
+  "Journals of earlier versions: a restore killed under them is still finished or undone", .tags(.large))
 struct EarlierJournalTests {
   /// Rewrites the journal at `path` (this version's shape) in the earlier one: for one folder,
   /// its one move's folders at the top; for several locations, without `commit`.

@@ -10,7 +10,7 @@ import Testing
 /// What containers remember or skip to save round trips, checked against the real servers:
 /// the conditional-PUT check made once per server, the journal that gates the search for
 /// abandoned multipart uploads, and rclone's upload with no look before or after.
-@Suite("Fewer requests: what a container remembers and what it skips")
+@Suite("Fewer requests: what a container remembers and what it skips", .tags(.large))
 struct FewerRequestsTests {
   /// A container on a fresh bucket of `kind`'s server, keeping its state in `dir`.
   func container(
@@ -161,17 +161,11 @@ struct FewerRequestsTests {
     var ends: [Int32] = [0, 0]
     try #require(pipe(&ends) == 0)
     close(ends[0])  // the reader is gone before anything is written (`| head` that ended)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: savevaultBinary)
-    process.arguments = ["sync", "--save-dir", box.save, "--container", "s3://\(bucket)/saves"]
-    process.environment = box.environment(server.environment())
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let process = try SpawnedProgram(
+      savevaultBinary, ["sync", "--save-dir", box.save, "--container", "s3://\(bucket)/saves"],
+      environment: box.environment(server.environment()), stdout: .descriptor(ends[1]))
+    close(ends[1])
+    let stderr = process.result().stderr
     #expect(
       process.terminationReason == .exit && process.terminationStatus == 0,
       "exit \(process.terminationStatus): \(stderr)")

@@ -11,7 +11,7 @@ private func unwrapped(_ text: String) -> String {
     .joined(separator: " ")
 }
 
-@Suite("Game names: limited in bytes, with room for every file name SaveVault makes of them")
+@Suite("Game names: limited in bytes, with room for every file name SaveVault makes of them", .tags(.medium))
 struct GameNameTests {
   static let rule = "1 to 200 bytes in UTF-8, with no '/', '\\' or control character, not starting with '.'"
 

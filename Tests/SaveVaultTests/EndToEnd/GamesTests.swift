@@ -5,7 +5,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("Games in the config file: add, games, remove, status of every game")
+@Suite("Games in the config file: add, games, remove, status of every game", .tags(.large))
 struct GamesTests {
   @Test("add creates the config file with absolute paths, and --game then finds the game")
   func addCreates() throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// Hard links stay links, in the archive and after a restore, through the built binary, and
 /// GNU tar and Python's tarfile read them back.
-@Suite("Hard links, through the binary")
+@Suite("Hard links, through the binary", .tags(.medium))
 struct HardLinkTests {
 
   @Test("hard-linked files are stored once and come back as one file with two names")

@@ -15,7 +15,7 @@ private func noTargetLine(_ help: String) -> String? {
   return text
 }
 
-@Suite("Help texts: each says what the command really does")
+@Suite("Help texts: each says what the command really does", .tags(.medium))
 struct HelpTextTests {
   static let targetCommands = [
     "backup", "status", "sync", "doctor", "restore", "list", "verify", "prune", "wrap",

@@ -67,7 +67,7 @@ private func entries(_ folder: String) -> [String] {
   ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
 }
 
-@Suite("release/install.sh: install, upgrade and uninstall from a release folder")
+@Suite("release/install.sh: install, upgrade and uninstall from a release folder", .tags(.medium))
 struct InstallScriptTests {
   @Test("a default install puts the program, a link, the page and the completions under ~/.local")
   func defaultInstall() throws {
@@ -160,16 +160,12 @@ struct InstallScriptTests {
     // wrap runs the command after it started; the command waits until the upgrade is done.
     let ready = dir.sub("ready")
     let proceed = dir.sub("proceed")
-    let wrap = Process()
-    wrap.executableURL = URL(fileURLWithPath: home + "/.local/bin/savevault")
-    wrap.arguments = [
-      "wrap", "--", "/bin/sh", "-c",
-      "touch '\(ready)'; i=0; while [ ! -e '\(proceed)' ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; [ -e '\(proceed)' ]",
-    ]
-    wrap.environment = ["HOME": home, "PATH": "/usr/bin:/bin"]
-    wrap.standardOutput = FileHandle.nullDevice
-    wrap.standardError = FileHandle.nullDevice
-    try wrap.run()
+    let wrap = try SpawnedProgram(
+      home + "/.local/bin/savevault",
+      [
+        "wrap", "--", "/bin/sh", "-c",
+        "touch '\(ready)'; i=0; while [ ! -e '\(proceed)' ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; [ -e '\(proceed)' ]",
+      ], environment: ["HOME": home, "PATH": "/usr/bin:/bin"], stdout: .discarded, stderr: .discarded)
     defer { if wrap.isRunning { wrap.terminate() } }
     var waited = 0
     while !FileManager.default.fileExists(atPath: ready) && waited < 300 {
@@ -363,7 +359,7 @@ struct InstallScriptTests {
   }
 }
 
-@Suite("release/install.sh: one install at a time")
+@Suite("release/install.sh: one install at a time", .tags(.medium))
 struct InstallLockTests {
   @Test(
     "an install while another holds the lock refuses and changes nothing; a killed run's lock is taken over")

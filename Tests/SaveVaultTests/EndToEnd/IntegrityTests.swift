@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// verify, limits, disk space and live saves, through the built binary.
-@Suite("Integrity")
+@Suite("Integrity", .tags(.large))
 struct IntegrityTests {
   /// A private HOME (its config folder `<dir>/config`), the save `save` and a folder container.
   static func world() throws -> Sandbox {
@@ -142,28 +142,26 @@ struct IntegrityTests {
 
   /// Starts a game that rewrites `file` in place for `seconds`, alternating whole-file
   /// contents of A and B, pausing `pause` seconds between rewrites.
-  func startWriter(_ file: String, size: Int, pause: Double, seconds: Double) throws -> Process {
-    let writer = Process()
-    writer.executableURL = URL(fileURLWithPath: try #require(which("python3")))
-    writer.arguments = [
-      "-c",
-      """
-      import sys, time
-      path, size, pause, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-      end = time.time() + seconds
-      letter = b"B"
-      chunk = min(1 << 16, size // 4)  # several writes per rewrite, even for a small file
-      while time.time() < end:
-          with open(path, "r+b", buffering=0) as f:
-              for offset in range(0, size, chunk):
-                  f.write(letter * chunk)
-          letter = b"A" if letter == b"B" else b"B"
-          time.sleep(pause)
-      """,
-      file, String(size), String(pause), String(seconds),
-    ]
-    try writer.run()
-    return writer
+  func startWriter(_ file: String, size: Int, pause: Double, seconds: Double) throws -> SpawnedProgram {
+    try SpawnedProgram(
+      try #require(which("python3")),
+      [
+        "-c",
+        """
+        import sys, time
+        path, size, pause, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+        end = time.time() + seconds
+        letter = b"B"
+        chunk = min(1 << 16, size // 4)  # several writes per rewrite, even for a small file
+        while time.time() < end:
+            with open(path, "r+b", buffering=0) as f:
+                for offset in range(0, size, chunk):
+                    f.write(letter * chunk)
+            letter = b"A" if letter == b"B" else b"B"
+            time.sleep(pause)
+        """,
+        file, String(size), String(pause), String(seconds),
+      ], stdout: .discarded, stderr: .discarded)
   }
 
   @Test(

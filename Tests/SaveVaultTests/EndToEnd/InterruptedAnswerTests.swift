@@ -8,7 +8,7 @@ import Testing
 // Signals and the end of input at the conflict prompt, through the built binary, at a real
 // pseudo-terminal (util-linux `script`).
 
-@Suite("Interrupted answers: Ctrl-C and Ctrl-D at the conflict prompt")
+@Suite("Interrupted answers: Ctrl-C and Ctrl-D at the conflict prompt", .tags(.medium))
 struct InterruptedAnswerTests {
   typealias Prompt = ConflictPromptTests
 

@@ -81,7 +81,7 @@ func layout(_ text: String) -> String {
   return result
 }
 
-@Suite("docs/json.md: every documented field is what the binary prints")
+@Suite("docs/json.md: every documented field is what the binary prints", .tags(.medium))
 struct JSONDocsTests {
   @Test("each example has exactly the fields of the real output, and each field is described")
   func examplesMatch() throws {

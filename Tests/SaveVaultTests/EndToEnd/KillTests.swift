@@ -12,7 +12,7 @@ import Testing
 /// After each kill: the container holds only whole archives that verify; the next command
 /// leaves the save directory wholly the old or wholly the new state, with nothing left beside
 /// it; every state the save ever had can still be got back.
-@Suite("Kill: SIGKILL at any moment loses nothing")
+@Suite("Kill: SIGKILL at any moment loses nothing", .tags(.large))
 struct KillTests {
   static func backupPoints(_ kind: CrashRig.Kind) -> [String] {
     let common = [

@@ -10,7 +10,7 @@ import Testing
 // The launcher examples in examples/launchers/, run as a launcher would run them: through
 // /bin/sh, with the built `savevault` on PATH, a private HOME and config, a folder container
 // in a temporary directory, no terminal (stdin is /dev/null) and no desktop.
-@Suite("LauncherExample: the launch scripts in examples/launchers")
+@Suite("LauncherExample: the launch scripts in examples/launchers", .tags(.medium))
 struct LauncherExampleTests {
   @Test("Steam: the launch-options line syncs, runs the game, uploads, and exits with the game's code")
   func steamLaunchOptions() throws {

@@ -11,7 +11,7 @@ import Testing
 /// tar, each location under its own top-level folder), they are in sync or changed together,
 /// a restore replaces them all (or none), undo puts them all back, a kill anywhere leaves every
 /// location old or every location new, and what the `exclude` globs leave out stays in place.
-@Suite("Locations: a game kept in several folders is one save")
+@Suite("Locations: a game kept in several folders is one save", .tags(.large))
 struct LocationsTests {
   /// A sandbox whose config has the game `multi` in `<dir>/a/Saves` and `<dir>/b/Config`
   /// (logs excluded), on the folder container.
@@ -60,10 +60,10 @@ struct LocationsTests {
     try sandbox.ok(["backup", "--game", "multi"])
     let archive = try #require(sandbox.archives("multi").first)
     let path = sandbox.cloud + "/multi/" + archive
-    let listed = try ProgramRunner().run("/bin/tar", ["-tf", path]).stdout.split(separator: "\n")
+    let listed = try runProgram("/bin/tar", ["-tf", path]).stdout.split(separator: "\n")
     #expect(listed.contains("1-Saves/slot/1.sav") && listed.contains("2-Config/options.ini"), "\(listed)")
     #expect(!listed.contains { $0.hasSuffix(".log") }, "an excluded file was packed: \(listed)")
-    let python = try ProgramRunner().run(
+    let python = try runProgram(
       "/usr/bin/env",
       [
         "python3", "-c",

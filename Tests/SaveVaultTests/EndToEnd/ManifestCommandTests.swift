@@ -4,7 +4,7 @@ import Testing
 @testable import SaveVault
 
 /// `savevault manifest update|status` through the built binary.
-@Suite("manifest command through the binary")
+@Suite("manifest command through the binary", .tags(.large))
 struct ManifestCommandTests {
   @Test("status --json says which copy is used, where and with how many games")
   func statusJSON() throws {

@@ -9,7 +9,7 @@ import Testing
 /// container starts without them. Judged by the loader's own account of
 /// every library it maps (`LD_DEBUG=files`), with an S3 command as the control that shows the
 /// account does name libcurl when it is loaded.
-@Suite("Network and XML libraries: loaded only by a command that speaks HTTP")
+@Suite("Network and XML libraries: loaded only by a command that speaks HTTP", .tags(.large))
 struct NetworkLibraryTests {
   /// Names (prefixes of sonames) a command on a folder container must not map.
   static let forbidden = networkOnly + ["libxml2", "libicu"]

@@ -6,7 +6,7 @@ import Testing
 /// An archive kept while the container was unreachable is overtaken by any later agreement:
 /// once the player settled (here by restoring the cloud's save), it is never uploaded over
 /// that choice, whichever device's clock named which archive later.
-@Suite("Overtaken pending archives")
+@Suite("Overtaken pending archives", .tags(.medium))
 struct OvertakenPendingTests {
   /// The pc keeps an archive while offline ("v2 pc, offline"); `meanwhile` runs with its name;
   /// the deck uploads "v2 deck"; the pc restores it by policy. Returns the pending name.

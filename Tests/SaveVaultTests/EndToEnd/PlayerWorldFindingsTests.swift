@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// What a pass over the binary with only the README in hand found: each through the binary.
-@Suite("The player's world: a tester's findings")
+@Suite("The player's world: a tester's findings", .tags(.large))
 struct PlayerWorldFindingsTests {
   @Test("an SD card unmounted again, over a folder a game left there: asked about, never uploaded")
   func staleFolderUnderTheMountPoint() throws {

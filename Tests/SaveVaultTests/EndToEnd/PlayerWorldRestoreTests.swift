@@ -9,7 +9,7 @@ import Testing
 
 /// The player's world around restores, backups in a conflict and stray files: each through the
 /// built binary.
-@Suite("The player's world: restores, conflicts and strays")
+@Suite("The player's world: restores, conflicts and strays", .tags(.large))
 struct PlayerWorldRestoreTests {
   @Test("with no room for the pre-restore copy, restore refuses before swapping and says where")
   func noRoomForTheCopy() throws {
@@ -176,7 +176,7 @@ struct PlayerWorldRestoreTests {
   }
 }
 
-@Suite("The kernel's mount table, read as bytes")
+@Suite("The kernel's mount table, read as bytes", .tags(.medium))
 struct MountTableTests {
   @Test("each line's fifth field, with octal escapes undone and other backslashes kept")
   func mountPoints() {

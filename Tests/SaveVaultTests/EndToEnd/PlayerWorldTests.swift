@@ -10,7 +10,7 @@ import Testing
 /// Ways a player's ordinary world lost saves: a drive not mounted at launch, a policy applied
 /// to a missing save, a rollback, two folders with one name, nested games, a container inside
 /// the save. Each through the built binary, with no terminal (a launch under Steam).
-@Suite("The player's world: saves that must not be lost")
+@Suite("The player's world: saves that must not be lost", .tags(.medium))
 struct PlayerWorldTests {
   /// deck backs up a 100-hour save; pc syncs it down. Returns the world and deck's save folder.
   func deckAndPcAgree(_ label: String) throws -> (Sandbox, deck: String, pc: String) {
@@ -270,7 +270,7 @@ struct PlayerWorldTests {
 
 /// The question at a real pseudo-terminal (util-linux `script`) says why it is asked, and
 /// offers only what may be chosen.
-@Suite("The player's world: what the conflict question offers")
+@Suite("The player's world: what the conflict question offers", .tags(.medium))
 struct ConflictQuestionTests {
   /// Runs `sync` for `save` as `device` at a terminal, typing each of `answers` once the
   /// question (or the request to answer again) is on the screen. Returns the screen and code.

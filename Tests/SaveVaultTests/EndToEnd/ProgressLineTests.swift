@@ -4,7 +4,7 @@ import Testing
 // The progress bar at a real terminal (util-linux `script`), through the built binary: what
 // is printed after it starts on a clean line.
 
-@Suite("Progress line: cleared before the result")
+@Suite("Progress line: cleared before the result", .tags(.medium))
 struct ProgressLineTests {
   @Test("restore's progress line is cleared before 'Restored …' is printed")
   func clearedBeforeResult() throws {

@@ -3,7 +3,8 @@ import Testing
 
 /// Edges where an interruption or another device's clock used to leave the wrong agreement or
 /// the wrong undo point behind; each through the binary.
-@Suite("Recovery edges: the agreement and the undo point after signals, kills and skewed clocks")
+@Suite(
+  "Recovery edges: the agreement and the undo point after signals, kills and skewed clocks", .tags(.large))
 struct RecoveryEdgeTests {
   @Test("a signal after the upload still records the agreement: the next status is in sync, not a conflict")
   func signalAfterStore() throws {

@@ -4,7 +4,7 @@ import Testing
 // Relative paths in the config file through the built binary: they are the config file's,
 // whatever folder savevault is started in (under Steam, the game's install folder).
 
-@Suite("Relative paths in the config file are taken from the config file's folder")
+@Suite("Relative paths in the config file are taken from the config file's folder", .tags(.medium))
 struct RelativeConfigPathTests {
   @Test("a relative saveDir and folder container resolve against the config file's folder, from any folder")
   func relativeToConfigFile() throws {

@@ -14,7 +14,7 @@ import Testing
 // run. Each step's requests are compared, in order, with `Expected` below. A missing python3,
 // rclone or server fails the test (never a silent skip).
 
-@Suite("RoundTrips: the requests each command makes to a remote container")
+@Suite("RoundTrips: the requests each command makes to a remote container", .tags(.large))
 struct RoundTripTests {
   /// What each step may send, in one place. An S3 request is named by its method and the query
   /// that tells it apart: `LIST` (GET ?list-type=2), `LIST uploads` (GET ?uploads), `POST
@@ -198,7 +198,7 @@ extension RoundTripTests {
   final class LatencyProxy {
     let log: String
     let port: Int
-    private let process: Process
+    private let process: SpawnedProgram
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
 
@@ -209,25 +209,18 @@ extension RoundTripTests {
       let errors = box.path("proxy-stderr.txt")
       try writeFile(log, "")
       try writeFile(errors, "")
-      process = Process()
-      process.executableURL = URL(fileURLWithPath: python)
-      process.arguments = [
-        script, "--listen-port", "0", "--target", "127.0.0.1:\(server.port)", "--delay-ms", "0", "--log", log,
-      ]
-      let output = Pipe()
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = output
-      process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-      try process.run()
+      process = try SpawnedProgram(
+        python,
+        [
+          script, "--listen-port", "0", "--target", "127.0.0.1:\(server.port)", "--delay-ms", "0", "--log",
+          log,
+        ],
+        stderr: .file(errors))
       registerForExit(process.processIdentifier)
       // The first line is the port it listens on, printed once it listens.
-      var line = Data()
-      while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty,
-        byte != Data("\n".utf8)
-      {
-        line.append(byte)
-      }
-      guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+      _ = process.waitForOutput(containing: "\n", timeout: 60)
+      let line = process.stdout.prefix { $0 != "\n" }
+      guard let port = Int(line) else {
         let said = text(errors) ?? ""
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

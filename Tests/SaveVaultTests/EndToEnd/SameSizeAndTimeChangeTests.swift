@@ -9,7 +9,7 @@ import Testing
 
 /// A save copied in by hand with `cp -p`, `rsync -a` or an unzip keeps each file's size and
 /// modification time: the change time and the inode still tell it apart, so content decides.
-@Suite("Changes that keep size and modification time, through the binary")
+@Suite("Changes that keep size and modification time, through the binary", .tags(.medium))
 struct SameSizeAndTimeChangeTests {
 
   func state(_ box: Sandbox, _ save: String) throws -> String? {

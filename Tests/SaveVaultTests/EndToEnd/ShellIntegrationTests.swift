@@ -30,7 +30,7 @@ private func savevault(_ arguments: [String]) throws -> String {
   return result.stdout
 }
 
-@Suite("Shell integration: completions, manual page, make install")
+@Suite("Shell integration: completions, manual page, make install", .tags(.medium))
 struct ShellIntegrationTests {
   @Test("the bash script parses and completes commands, options, policies and game names")
   func bash() throws {

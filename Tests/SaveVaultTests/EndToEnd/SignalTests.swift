@@ -10,7 +10,7 @@ import Testing
 /// SIGTERM (a launcher quitting), SIGHUP (a closed terminal) and SIGINT during backup and
 /// restore, through the built binary: what was under way is undone (temporaries, staging,
 /// multipart uploads), the save directory is untouched, and the exit code is 128 + N.
-@Suite("Signals: SIGTERM, SIGHUP and SIGINT clean up and exit 128+N")
+@Suite("Signals: SIGTERM, SIGHUP and SIGINT clean up and exit 128+N", .tags(.large))
 struct SignalTests {
   struct Case: CustomStringConvertible, Sendable {
     var kind: CrashRig.Kind

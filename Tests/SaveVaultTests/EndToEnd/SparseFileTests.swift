@@ -9,7 +9,7 @@ import Testing
 
 /// Sparse files stay sparse, in the archive and after a restore, through the built binary, and
 /// GNU tar and Python's tarfile read them back with their holes.
-@Suite("Sparse files, through the binary")
+@Suite("Sparse files, through the binary", .tags(.medium))
 struct SparseFileTests {
 
   static let size: Int64 = 64 << 20

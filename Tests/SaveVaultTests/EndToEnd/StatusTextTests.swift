@@ -4,7 +4,7 @@ import Testing
 // The text of `status` through the built binary: what it shows, and that the commands it
 // suggests work as printed, from any folder.
 
-@Suite("Status text: pending archives, and hints that work as printed")
+@Suite("Status text: pending archives, and hints that work as printed", .tags(.medium))
 struct StatusTextTests {
   @Test("text status shows the archives kept while the container was unreachable: count, folder, names")
   func pendingArchives() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// `savevault wrap -- %command%` with no TARGET, as Steam runs it: the game is found by the
 /// Steam app id in the environment; with no match it runs unwrapped, never blocked.
-@Suite("wrap finds its game by Steam app id")
+@Suite("wrap finds its game by Steam app id", .tags(.medium))
 struct SteamWrapTests {
   /// A fake game: writes its argument into the save and exits with a chosen code.
   static let game = "echo \"playing $1\"; echo \"$1\" > \"$0/slot.sav\"; exit 7"

@@ -8,7 +8,7 @@ import Testing
 
 private let escape = "\u{1B}["
 
-@Suite("Terminal output: progress bars and colour only where they belong")
+@Suite("Terminal output: progress bars and colour only where they belong", .tags(.medium))
 struct TerminalOutputTests {
   /// A 6 MB save and a pause of 0.7 s at the second MiB packed, so that a bar is due.
   private func slowBackup(_ label: String) throws -> (Sandbox, [String]) {

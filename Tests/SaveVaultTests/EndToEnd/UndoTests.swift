@@ -7,7 +7,7 @@ import Testing
 
 /// `restore --undo` through the binary: the save before the last restore comes back byte for
 /// byte, the save it replaces is kept, and the agreement returns to what it was.
-@Suite("restore --undo")
+@Suite("restore --undo", .tags(.large))
 struct UndoTests {
   /// This device ("pc") and another ("deck", its own HOME) sharing one folder container.
   struct Devices {

@@ -3,7 +3,7 @@ import Testing
 
 /// wrap's log, `$XDG_STATE_HOME/savevault/wrap.log`, through the built binary: what a player
 /// with no terminal (Steam's game mode) reads to learn why a save did not sync.
-@Suite("wrap keeps a log of its messages")
+@Suite("wrap keeps a log of its messages", .tags(.medium))
 struct WrapLogTests {
   /// The players of `SteamWrapTests`: games celeste (Steam app 504230) and other (10).
   func player() throws -> Sandbox { try SteamWrapTests().player() }

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// `wrap` and `sync` through the built binary, as a launcher runs them: no terminal.
-@Suite("Wrap around a game")
+@Suite("Wrap around a game", .tags(.large))
 struct WrapTests {
   /// One device with a private HOME, the save directory `save` and a folder container.
   static func device() throws -> Sandbox {
@@ -163,13 +163,12 @@ struct WrapTests {
     try makeDirectory(device.dir.sub("home/.local/state/savevault/locks"))
     let lockFile = device.dir.sub("home/.local/state/savevault/locks/game.lock")
     let flock = try #require(which("flock"))
-    let sleeper = Process()
-    sleeper.executableURL = URL(fileURLWithPath: "/bin/sh")
-    sleeper.arguments = [
-      "-c", "exec 9>>\"$1\" && \"$2\" -x 9 && echo 'pid 4242, savevault sync' >&9 && exec sleep 60", "sh",
-      lockFile, flock,
-    ]
-    try sleeper.run()
+    let sleeper = try SpawnedProgram(
+      "/bin/sh",
+      [
+        "-c", "exec 9>>\"$1\" && \"$2\" -x 9 && echo 'pid 4242, savevault sync' >&9 && exec sleep 60", "sh",
+        lockFile, flock,
+      ])
     defer {
       sleeper.terminate()
       sleeper.waitUntilExit()

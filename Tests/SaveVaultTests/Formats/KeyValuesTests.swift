@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("KeyValues: Steam's text files read, written back and refused with a line")
+@Suite("KeyValues: Steam's text files read, written back and refused with a line", .tags(.small))
 struct KeyValuesTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String

@@ -44,7 +44,7 @@ private func randomManifest(_ random: inout SplitMix64) -> Manifest {
   return manifest
 }
 
-@Suite("Manifest JSON")
+@Suite("Manifest JSON", .tags(.small))
 struct ManifestJSONTests {
   @Test("writes exactly the bytes JSONEncoder.stable writes, and reads them back as JSONDecoder does")
   func sameBytesAsFoundation() throws {
@@ -139,7 +139,7 @@ struct ManifestJSONTests {
   }
 }
 
-@Suite("Hostile manifests are refused, never a crash")
+@Suite("Hostile manifests are refused, never a crash", .tags(.small))
 struct HostileManifestTests {
   @Test("a path listed twice is refused, and sizes that overflow the total do not trap")
   func duplicatePathAndOverflow() {

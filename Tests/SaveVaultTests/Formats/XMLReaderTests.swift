@@ -9,7 +9,8 @@ import Testing
   import protocol FoundationXML.XMLParserDelegate
 #endif
 
-@Suite("XMLReader: S3's response documents read as XMLParser read them; malformed ones refused")
+@Suite(
+  "XMLReader: S3's response documents read as XMLParser read them; malformed ones refused", .tags(.small))
 struct XMLReaderTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String

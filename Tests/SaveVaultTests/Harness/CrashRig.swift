@@ -76,8 +76,8 @@ struct CrashRig {
   }
 
   /// Starts `savevault COMMAND ARGS… TARGET` with no blocked signals and default signal
-  /// actions (as a launcher starts it; Foundation's Process would pass on the test runner's
-  /// blocked SIGTERM), output to files in the rig.
+  /// actions (as a launcher starts it, and as `SpawnedProgram` starts every program), output
+  /// to files in the rig.
   func start(_ arguments: [String], failpoints: String? = nil, _ extra: [String: String] = [:]) throws
     -> SpawnedProgram
   {
@@ -161,74 +161,6 @@ struct CrashRig {
     guard kind == .folder else { return [] }
     return ((try? FileManager.default.contentsOfDirectory(atPath: containerURL + "/" + game)) ?? [])
       .filter { !($0.hasPrefix("packsave-") && $0.hasSuffix(".tar")) }
-  }
-}
-
-/// A program started with `posix_spawn`, an empty signal mask and default signal actions,
-/// stdout and stderr going to files.
-final class SpawnedProgram {
-  let pid: pid_t
-  private let output: String
-  private var status: Int32?
-
-  init(_ executable: String, _ arguments: [String], environment: [String: String], output: String) throws {
-    self.output = output
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, output + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { envp.forEach { free($0) } }
-    var pid = pid_t()
-    let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    guard code == 0 else { throw SystemError(operation: "posix_spawn", path: executable, code: code) }
-    self.pid = pid
-  }
-
-  /// Waits for the end: the exit code, or 128 + the signal that killed it.
-  @discardableResult
-  func wait() -> Int32 {
-    if let status { return status }
-    var raw: Int32 = 0
-    while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-    let signal = raw & 0x7f
-    let code = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-    status = code
-    return code
-  }
-
-  /// Whether it has ended (reaping it if so).
-  var hasEnded: Bool {
-    if status != nil { return true }
-    var raw: Int32 = 0
-    guard waitpid(pid, &raw, WNOHANG) == pid else { return false }
-    let signal = raw & 0x7f
-    status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-    return true
-  }
-
-  var stdout: String { (try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? "" }
-  var stderr: String { (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "" }
-
-  deinit {
-    if status == nil {
-      kill(pid, SIGKILL)
-      _ = wait()
-    }
   }
 }
 

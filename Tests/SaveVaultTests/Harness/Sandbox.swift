@@ -26,8 +26,8 @@ struct Sandbox {
   /// Added to the environment of every run, after the defaults.
   var extra: [String: String]
 
-  /// A sandbox in a new folder `/tmp/savevault-LABEL-…`, with `<dir>/home` and the container
-  /// folder `<dir>/cloud` made.
+  /// A sandbox in a new folder `savevault-LABEL-…` (`TemporaryDirectory.scratch`, a tmpfs where
+  /// there is one), with `<dir>/home` and the container folder `<dir>/cloud` made.
   init(_ label: String, device: String = "pc", environment extra: [String: String] = [:]) throws {
     try self.init(
       in: TemporaryDirectory(label.replacingOccurrences(of: " ", with: "_")), device: device,
@@ -109,19 +109,32 @@ struct Sandbox {
     try makeDirectory(home)
     try #require(
       FileManager.default.isExecutableFile(atPath: savevaultBinary), "no binary at \(savevaultBinary)")
-    let environment = environment(more)
-    let directory = directory ?? dir.path
-    guard let stdin else {
-      return try ProgramRunner().run(
-        savevaultBinary, arguments, environment: environment, currentDirectory: directory,
-        timeLimit: timeLimit)
-    }
+    return try runProgram(
+      savevaultBinary, arguments, environment: environment(more), currentDirectory: directory ?? dir.path,
+      stdin: try stdinFile(stdin), timeLimit: timeLimit)
+  }
+
+  /// `run`, awaited: the test's task is suspended while the binary runs, so that it does not
+  /// hold one of the few threads that run the tests.
+  @discardableResult
+  func runAwaiting(
+    _ arguments: [String], stdin: String? = nil, environment more: [String: String] = [:],
+    in directory: String? = nil, timeLimit: TimeInterval? = nil
+  ) async throws -> RunResult {
+    try makeDirectory(home)
+    try #require(
+      FileManager.default.isExecutableFile(atPath: savevaultBinary), "no binary at \(savevaultBinary)")
+    return try await runProgramAwaiting(
+      savevaultBinary, arguments, environment: environment(more), currentDirectory: directory ?? dir.path,
+      stdin: try stdinFile(stdin), timeLimit: timeLimit)
+  }
+
+  /// A file in the test's folder holding `text`, for a run's stdin; nil for none.
+  private func stdinFile(_ text: String?) throws -> String? {
+    guard let text else { return nil }
     let input = dir.sub("stdin-\(UUID().uuidString.prefix(8))")
-    try writeFile(input, stdin)
-    return try ProgramRunner().run(
-      "/bin/sh", ["-c", "exec \"$0\" \"$@\" < \"$SANDBOX_STDIN\"", savevaultBinary] + arguments,
-      environment: environment.merging(["SANDBOX_STDIN": input]) { $1 }, currentDirectory: directory,
-      timeLimit: timeLimit)
+    try writeFile(input, text)
+    return input
   }
 
   /// Runs a command that must succeed, and returns its output.
@@ -154,48 +167,22 @@ struct Sandbox {
 
   /// Starts the binary on a pseudo-terminal (util-linux `script`) for the test to read and type.
   func startAtTerminal(_ arguments: [String], environment more: [String: String] = [:]) throws
-    -> ConflictPromptTests.Spawned
+    -> SpawnedProgram
   {
     let script = try #require(
       which("script"), "util-linux 'script' is needed: scripts/install-deps.sh --test")
     try makeDirectory(home)
     let command = ([savevaultBinary] + arguments).map(shellQuoted).joined(separator: " ")
-    return try ConflictPromptTests.Spawned(
-      script, ["-qefc", command, "/dev/null"], environment: environment(more), interactive: true)
-  }
-
-  /// `run` on a dispatch thread, awaited, so that tests waiting on programs do not occupy the
-  /// few threads of the pool that runs the tests.
-  @discardableResult
-  func runAwaiting(_ arguments: [String], environment more: [String: String] = [:]) async throws -> RunResult
-  {
-    try makeDirectory(home)
-    try #require(
-      FileManager.default.isExecutableFile(atPath: savevaultBinary), "no binary at \(savevaultBinary)")
-    let (environment, directory) = (environment(more), dir.path)
-    return try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(
-          with: Result {
-            try runProgram(savevaultBinary, arguments, environment: environment, currentDirectory: directory)
-          })
-      }
-    }
+    return try SpawnedProgram(
+      script, ["-qefc", command, "/dev/null"], environment: environment(more), stdin: .typed)
   }
 
   /// Starts the binary without waiting, stdin, stdout and stderr on /dev/null.
-  func start(_ arguments: [String], environment more: [String: String] = [:]) throws -> Process {
+  func start(_ arguments: [String], environment more: [String: String] = [:]) throws -> SpawnedProgram {
     try makeDirectory(home)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: savevaultBinary)
-    process.arguments = arguments
-    process.environment = environment(more)
-    process.currentDirectoryURL = URL(fileURLWithPath: dir.path)
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
+    return try SpawnedProgram(
+      savevaultBinary, arguments, environment: environment(more), directory: dir.path, stdout: .discarded,
+      stderr: .discarded)
   }
 
   // MARK: What the binary left

@@ -42,26 +42,26 @@ final class S3TestServer: Sendable {
     let root = (try? Platform.makeTemporaryDirectory(prefix: "/tmp/savevault-s3server-")) ?? "/tmp"
     for _ in 0..<5 {
       let port = freePort()
-      let process = Process()
+      let program: String
       let arguments: [String]
       switch kind {
       case .rclone:
         guard let rclone = which("rclone") else { return nil }
-        process.executableURL = URL(fileURLWithPath: rclone)
+        program = rclone
         arguments = [
           "serve", "s3", "--addr", "127.0.0.1:\(port)", "--auth-key", "\(accessKey),\(secretKey)",
           "--config", "/dev/null", root,
         ]
       case .moto:
         guard let moto = which("moto_server") else { return nil }
-        process.executableURL = URL(fileURLWithPath: moto)
+        program = moto
         arguments = ["-H", "127.0.0.1", "-p", String(port)]
       }
-      process.arguments = arguments
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      guard (try? process.run()) != nil else { return nil }
+      guard let process = try? SpawnedProgram(program, arguments, stdout: .discarded, stderr: .discarded)
+      else {
+        return nil
+      }
+      process.detach()  // shared by the whole run, killed at its exit (registerForExit)
       let server = S3TestServer(kind: kind, port: port, pid: process.processIdentifier, root: root)
       let deadline = Date().addingTimeInterval(30)
       while process.isRunning && Date() < deadline && !server.isListening { usleep(100_000) }

@@ -12,13 +12,30 @@ final class TemporaryDirectory {
   let path: String
   private let isOwned: Bool
 
-  init(_ label: String = "test") {
-    guard let made = try? Platform.makeTemporaryDirectory(prefix: "/tmp/savevault-\(label)-") else {
-      fatalError("cannot create a temporary directory in /tmp")
+  /// A new folder `savevault-LABEL-…` in `scratch` (a tmpfs where there is one), or with
+  /// `durable` in /tmp (a test of flushing to a disk, which a tmpfs does not have).
+  init(_ label: String = "test", durable: Bool = false) {
+    let root = durable ? "/tmp" : Self.scratch
+    guard let made = try? Platform.makeTemporaryDirectory(prefix: root + "/savevault-\(label)-") else {
+      fatalError("cannot create a temporary directory in \(root)")
     }
     path = made
     isOwned = true
   }
+
+  /// Where tests' folders go: `SAVEVAULT_TEST_TMP` when set, else /dev/shm when it is a
+  /// tmpfs with 4 GiB free (files in memory: no test but the flushing ones is about the disk,
+  /// and a loaded machine's disk is what makes them slow), else /tmp.
+  static let scratch: String = {
+    if let chosen = ProcessInfo.processInfo.environment["SAVEVAULT_TEST_TMP"], !chosen.isEmpty {
+      return chosen
+    }
+    var info = statvfs()
+    guard statvfs("/dev/shm", &info) == 0, access("/dev/shm", W_OK) == 0,
+      UInt64(info.f_bavail) * UInt64(info.f_frsize) >= 4 << 30
+    else { return "/tmp" }
+    return "/dev/shm"
+  }()
 
   /// A folder someone else made and removes (a simulation keeps a failed scenario's files).
   init(borrowing path: String) {
@@ -28,7 +45,7 @@ final class TemporaryDirectory {
 
   deinit {
     guard isOwned else { return }
-    _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwx", path]).waitUntilExit()
+    _ = try? runProgram("/bin/chmod", ["-R", "u+rwx", path])
     try? FileManager.default.removeItem(atPath: path)
   }
 
@@ -140,6 +157,10 @@ let savevaultBinary: String =
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
+/// A file of `Tests/Fixtures` (outside the test target, so that SwiftPM leaves it alone): the
+/// Python scripts that build hostile archives and serve manifests, the SigV4 test suite.
+func fixture(_ relative: String) -> String { repositoryRoot + "/Tests/Fixtures/" + relative }
+
 /// The binary's folder first on PATH, so that scripts find `savevault`.
 func pathWithBinary() -> String {
   (savevaultBinary as NSString).deletingLastPathComponent + ":"
@@ -148,15 +169,6 @@ func pathWithBinary() -> String {
 
 /// The result of running a program.
 typealias RunResult = ProgramOutput
-
-/// Runs `executable` with `arguments` and an exact environment, and waits.
-@discardableResult
-func runProgram(
-  _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-  currentDirectory: String? = nil
-) throws -> RunResult {
-  try ProgramRunner().run(executable, arguments, environment: environment, currentDirectory: currentDirectory)
-}
 
 /// Finds a program on the usual paths.
 func which(_ name: String) -> String? {

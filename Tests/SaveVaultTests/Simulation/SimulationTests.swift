@@ -76,7 +76,7 @@ import Testing
 /// `SAVEVAULT_SIM_LOCATIONS` (the percentage of scenarios of several locations, default 25),
 /// `SAVEVAULT_SIM_WORKERS` (scenarios run at once), `SAVEVAULT_SIM_VERBOSE=1` (print every
 /// step). `scripts/simulate.sh SEED` reruns one seed with its step log.
-@Suite("Multi-device simulation")
+@Suite("Multi-device simulation", .tags(.large))
 struct SimulationTests {
   struct Settings {
     var seed: UInt64 = 20_261_129

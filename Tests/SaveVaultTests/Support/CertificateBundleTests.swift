@@ -7,7 +7,8 @@ import Testing
 /// distribution keeps it. That the choice reaches every connection is tested on the release
 /// bundle (release/test-bundle.sh: an untrusted server refused, Fedora's place, SSL_CERT_FILE),
 /// whose binary links Foundation in, where the choice is applied.
-@Suite("CertificateBundle: HTTPS trusts the system's CA bundle, or the one SSL_CERT_FILE names")
+@Suite(
+  "CertificateBundle: HTTPS trusts the system's CA bundle, or the one SSL_CERT_FILE names", .tags(.small))
 struct CertificateBundleTests {
   struct Row: CustomTestStringConvertible, Sendable {
     var name: String

@@ -10,7 +10,7 @@ struct ErrorStatus: Sendable, CustomTestStringConvertible {
   var testDescription: String { "\(type(of: error)): \(String(describing: error).prefix(50)) → \(code)" }
 }
 
-@Suite("Exit status: one table for every error")
+@Suite("Exit status: one table for every error", .tags(.small))
 struct ExitStatusTests {
   static let rows: [ErrorStatus] = [
     ErrorStatus(error: UsageError(message: "bad", command: nil), code: 2),

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("OverlappedSHA256: hashing on a second thread gives the plain digest")
+@Suite("OverlappedSHA256: hashing on a second thread gives the plain digest", .tags(.small))
 struct OverlappedSHA256Tests {
   @Test("mixed block sizes through one reused buffer, rewritten as soon as each call returns")
   func matchesPlainDigest() {

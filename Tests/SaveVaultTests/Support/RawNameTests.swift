@@ -3,7 +3,7 @@ import Testing
 @testable import SaveVault
 
 /// The mapping between a file name's bytes and the string SaveVault carries it in.
-@Suite("RawName: file name bytes as strings, losslessly")
+@Suite("RawName: file name bytes as strings, losslessly", .tags(.small))
 struct RawNameTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var label: String

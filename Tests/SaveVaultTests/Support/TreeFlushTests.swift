@@ -10,11 +10,11 @@ import Testing
 /// A restored tree is made durable before it is renamed into place: with one flush of its
 /// filesystem where there is one, else file by file and folder by folder, and a failure says
 /// which entry could not be flushed.
-@Suite("Flushing a restored tree")
+@Suite("Flushing a restored tree", .tags(.small))
 struct TreeFlushTests {
   @Test("one flush of the filesystem of a folder that exists")
   func wholeFilesystem() throws {
-    let dir = TemporaryDirectory("flush")
+    let dir = TemporaryDirectory("flush", durable: true)
     try writeFile(dir.sub("a/b/save.dat"), "data")
     #if os(Linux)
       #expect(Platform.syncFilesystem(containing: dir.path))
@@ -26,7 +26,7 @@ struct TreeFlushTests {
 
   @Test("file by file and folder by folder, naming what cannot be flushed")
   func eachEntry() throws {
-    let dir = TemporaryDirectory("flush")
+    let dir = TemporaryDirectory("flush", durable: true)
     try writeFile(dir.sub("a/b/save.dat"), "data")
     try writeFile(dir.sub("top.dat"), "data")
     try Platform.syncEach(dir.path, files: ["a/b/save.dat", "top.dat"], folders: ["a", "a/b"])

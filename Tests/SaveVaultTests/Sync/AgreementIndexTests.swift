@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Agreement index")
+@Suite("Agreement index", .tags(.small))
 struct AgreementIndexTests {
   @Test("is written in the index's line format, escapes included, and read back")
   func exactText() throws {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("The sync decision")
+@Suite("The sync decision", .tags(.small))
 struct DecisionTests {
   struct Row: CustomStringConvertible, Sendable {
     var description: String
@@ -241,7 +241,7 @@ struct DecisionTests {
   }
 }
 
-@Suite("Prune plan")
+@Suite("Prune plan", .tags(.small))
 struct PrunePlanTests {
   func archive(_ ms: Int64, _ device: String?) -> StoredArchive {
     StoredArchive(

@@ -2,7 +2,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Archive catalog: a container's plain listing read into archives once")
+@Suite("Archive catalog: a container's plain listing read into archives once", .tags(.small))
 struct ArchiveCatalogTests {
   static let deck = "packsave-20261129T143847.123Z-deck.tar"
   static let pcLater = "packsave-20261129T143847.124Z-pc.tar.zst"

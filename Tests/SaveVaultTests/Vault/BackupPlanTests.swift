@@ -5,7 +5,7 @@ import Testing
 
 /// `backup` follows the plan of the backup phase (the decision table of docs/architecture.md):
 /// the rows where it differs from a sync, through a folder container.
-@Suite("Backup follows its plan")
+@Suite("Backup follows its plan", .tags(.small))
 struct BackupPlanTests {
   /// The pc uploads v1, the deck restores it, and the pc uploads v2: the deck's save is
   /// unchanged, the cloud's latest is the pc's v2. Returns v1's and v2's archives.

@@ -5,7 +5,7 @@ import Testing
 
 /// A deletion that was settled stays settled: a missing or empty save agreed on as empty with
 /// the cloud's latest is in sync, not a new deletion to ask about at every launch.
-@Suite("Empty save agreements")
+@Suite("Empty save agreements", .tags(.small))
 struct EmptySaveAgreementTests {
   @Test("an uploaded deletion, and its restore on another device, are in sync afterwards")
   func settledDeletion() throws {

@@ -10,7 +10,7 @@ import Testing
 /// the exit code the CLI maps the error to; retries are bounded; a failed listing is never
 /// taken for "no backups"; the save directory is unchanged by a failure, and no archive is
 /// lost (prune aside, within its rule).
-@Suite("Faults: a misbehaving container never costs a save or an archive")
+@Suite("Faults: a misbehaving container never costs a save or an archive", .tags(.small))
 struct FaultTests {
   enum Command: String, CaseIterable, Sendable {
     case backup, status, restore, sync, list, verify, prune

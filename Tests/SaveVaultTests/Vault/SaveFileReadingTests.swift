@@ -11,7 +11,7 @@ import Testing
 
 /// The checks every packed file goes through (`SaveFileReading`, shared by streamed and
 /// read-ahead files), each made to fire on purpose rather than by a race with a writer.
-@Suite("Save file reading: a file that changes while it is packed is never stored torn")
+@Suite("Save file reading: a file that changes while it is packed is never stored torn", .tags(.small))
 struct SaveFileReadingTests {
   /// Reads `file` to its size at open.
   func readAll(_ file: SaveFileReading) throws -> [UInt8] {

@@ -22,7 +22,7 @@ struct NeverAsk: ConflictResolver {
   }
 }
 
-@Suite("Conflict policies")
+@Suite("Conflict policies", .tags(.small))
 struct ConflictPolicyTests {
   static let conflict = Conflict(
     game: "g", saveDir: "/s", localModifiedMs: 2_000, localFiles: 1, localBytes: 1,
@@ -58,7 +58,7 @@ struct ConflictPolicyTests {
   }
 }
 
-@Suite("Fingerprint")
+@Suite("Fingerprint", .tags(.small))
 struct FingerprintTests {
   @Test("equal metadata is unchanged without reading the index or any file")
   func fastPath() throws {
@@ -107,7 +107,7 @@ struct FingerprintTests {
   }
 }
 
-@Suite("Sync between devices")
+@Suite("Sync between devices", .tags(.small))
 struct SyncTests {
   /// Two devices sharing one folder container; `deckOffsetMs` skews the deck's clock.
   struct Pair {
@@ -339,7 +339,7 @@ struct SyncTests {
   }
 }
 
-@Suite("Program runner")
+@Suite("Program runner", .tags(.small))
 struct ProgramRunnerTests {
   @Test("a program past its time limit is killed and says so")
   func timeLimit() throws {

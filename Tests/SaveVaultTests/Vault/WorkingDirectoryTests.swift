@@ -10,7 +10,7 @@ import Testing
 /// libarchive writes entries relative to the working directory; a restore must not move the
 /// working directory of the rest of the process (a launcher embedding the library, other
 /// threads starting programs or using relative paths).
-@Suite("Working directory during a restore")
+@Suite("Working directory during a restore", .tags(.small))
 struct WorkingDirectoryTests {
   /// What the working directory was, seen from the extracting thread and from another one.
   final class Sightings: @unchecked Sendable {

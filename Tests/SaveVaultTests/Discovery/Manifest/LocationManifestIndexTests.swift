@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Manifest index")
+@Suite("Manifest index", .tags(.small))
 struct LocationManifestIndexTests {
   func index() throws -> LocationManifestIndex {
     let games = try LocationManifestReader.games(from: Array(LocationManifestFixture.realEntries.utf8))
@@ -86,7 +86,7 @@ struct LocationManifestIndexTests {
   }
 }
 
-@Suite("Manifest titles compared loosely")
+@Suite("Manifest titles compared loosely", .tags(.small))
 struct LocationManifestTitleTests {
   @Test(
     "case, spaces and punctuation ignored, ASCII or not",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Manifest reader")
+@Suite("Manifest reader", .tags(.small))
 struct LocationManifestReaderTests {
   func realGames() throws -> [String: LocationManifestGame] {
     let games = try LocationManifestReader.games(from: Array(LocationManifestFixture.realEntries.utf8))
@@ -148,7 +148,7 @@ struct LocationManifestReaderTests {
   }
 }
 
-@Suite("Manifest merge")
+@Suite("Manifest merge", .tags(.small))
 struct LocationManifestMergeTests {
   @Test("a secondary manifest extends lists and fills ids only where empty")
   func merge() {

@@ -4,7 +4,7 @@ import Testing
 @testable import SaveVault
 
 /// Where the manifest comes from, against a real HTTP server on 127.0.0.1.
-@Suite("Manifest source")
+@Suite("Manifest source", .tags(.large))
 struct LocationManifestSourceTests {
   static let day: Int64 = 24 * 3600 * 1000
   let dir = TemporaryDirectory("manifest-source")

@@ -26,7 +26,7 @@ private func everything(_ root: String) -> [String] {
   (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
 }
 
-@Suite("Doctor: savevault doctor through the binary")
+@Suite("Doctor: savevault doctor through the binary", .tags(.large))
 struct DoctorTests {
   /// The shared `rclone serve s3` server and a new bucket on it.
   private func newBucket() throws -> (S3TestServer, String) {
@@ -233,7 +233,7 @@ struct DoctorTests {
   }
 }
 
-@Suite("Container write check")
+@Suite("Container write check", .tags(.small))
 struct ContainerWriteCheckTests {
   @Test("checkWritable writes and removes its probe, leaving nothing", arguments: ContainerFixture.all)
   func leavesNothing(fixture: ContainerFixture) throws {

@@ -19,7 +19,7 @@ func makeDemoSave(at root: String) throws {
   try FileManager.default.createSymbolicLink(atPath: root + "/latest.sav", withDestinationPath: "slot1.sav")
 }
 
-@Suite("Packing and restoring")
+@Suite("Packing and restoring", .tags(.small))
 struct PackRestoreTests {
   @Test("a save round-trips byte for byte, with modes and nanosecond mtimes")
   func roundTrip() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("The pre-restore copy packed while the archive is extracted")
+@Suite("The pre-restore copy packed while the archive is extracted", .tags(.small))
 struct PreRestoreCopyTests {
   func setUp(_ label: String) throws -> (TemporaryDirectory, Vault, Target, String) {
     let dir = TemporaryDirectory(label)

@@ -10,7 +10,7 @@ import Testing
 /// A restore keeps the save it replaces by moving the folder itself into the pre-restore
 /// folder when both are on one filesystem (no byte read or written), and packs it into a
 /// `.tar` when they are not.
-@Suite("The replaced save kept as a folder copy")
+@Suite("The replaced save kept as a folder copy", .tags(.large))
 struct PreRestoreFolderTests {
   func setUp(_ label: String, save: String? = nil) throws -> (TemporaryDirectory, Vault, Target, String) {
     let dir = TemporaryDirectory(label)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SaveVault
 
-@Suite("Restore keeps everything it replaces")
+@Suite("Restore keeps everything it replaces", .tags(.small))
 struct RestoreSafetyTests {
   func setUp(_ label: String) throws -> (TemporaryDirectory, Vault, Target, String) {
     let dir = TemporaryDirectory(label)
