@@ -90,12 +90,16 @@ extension Vault {
     let restored = isLive ? try scanSave(target) : (try? scanSave(target)) ?? nil
     let entries = content ?? restored.flatMap { try? Fingerprint(scan: $0).contentEntries() }
     let isRestored = isLive || entries.map(ContentDigest.of) == journal.contentDigest
+    // A restore of several locations is committed by its journal: finished, it is the restore,
+    // even when the save's digest cannot show it (a location the archive added, which this
+    // device's list of the game lacks).
+    let isCommitted = isRestored || journal.commit == .journal
     // Before the agreement below changes: undo returns to the one from before the restore. A
     // restore that never swapped (recovered with nothing set aside) leaves the undo point alone.
     let noteUndo = { (kept: String?) in
-      guard isLive || kept != nil || isRestored else { return }
+      guard isLive || kept != nil || isCommitted else { return }
       self.noteUndoPoint(
-        target, kept: kept, restoredArchive: isRestored && journal.undoing == nil ? journal.archive : nil,
+        target, kept: kept, restoredArchive: isCommitted && journal.undoing == nil ? journal.archive : nil,
         container: journal.undoing?.container ?? journal.container)
     }
     let asides = journal.moves.compactMap { move in move.aside.map { (name: move.name, path: $0) } }

@@ -107,7 +107,9 @@ extension Vault {
     if current != nil && Platform.isMountPoint(first) {
       throw VaultError.saveDirectoryIsMountPoint(path: target.saveDirectory)
     }
-    try checkDriveMounted(target, destination: first)
+    // The agreement's mount is the one-folder save's; a game of several locations records the
+    // first of its folders that existed, which need not be this one.
+    if target.isOneFolder { try checkDriveMounted(target, destination: first) }
     let parent = try makeParent(of: first)
     let staging = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
     var made = [staging]
