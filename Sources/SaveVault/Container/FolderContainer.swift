@@ -136,9 +136,6 @@ public struct FolderContainer: Container {
           reason: "wrote \(written) bytes but the file holds \(Int64(info.st_size))")
       }
       guard fsync(fd) == 0 else { throw failure(errno, "flush '\(temporary)'", name) }
-      if let parsed = ArchiveName(parsing: name) {
-        FileTimes.setModified(fd: fd, ms: parsed.createdMs)
-      }
     }
     do {
       try Platform.moveNoReplace(from: temporary, to: folder + "/" + name)
@@ -147,6 +144,12 @@ public struct FolderContainer: Container {
       throw failure(error.code, "store '\(name)'", name)
     }
     isStored = true
+    // The archive's own time, once it has its name: while it is a temporary, its modification
+    // time is what tells a killed upload's leftover (over an hour old) from one being written,
+    // and an archive's time can be hours old (a pending archive) or behind (a slow clock).
+    if let parsed = ArchiveName(parsing: name) {
+      FileTimes.setModified(path: folder + "/" + name, ms: parsed.createdMs)
+    }
     do {
       try Platform.syncDirectory(folder)
     } catch {

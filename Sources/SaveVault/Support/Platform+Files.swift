@@ -276,8 +276,19 @@ enum FileTimes {
 
   /// Sets an open file's access and modification times to `ms`. Best effort.
   static func setModified(fd: Int32, ms: Int64) {
-    let spec = timespec(tv_sec: Int(ms / 1000), tv_nsec: Int((ms % 1000) * 1_000_000))
-    var times = [spec, spec]
+    var times = timespecs(ms)
     _ = futimens(fd, &times)
+  }
+
+  /// Sets the access and modification times of the file at `path` (not following a symlink)
+  /// to `ms`. Best effort.
+  static func setModified(path: String, ms: Int64) {
+    var times = timespecs(ms)
+    _ = utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)
+  }
+
+  private static func timespecs(_ ms: Int64) -> [timespec] {
+    let spec = timespec(tv_sec: Int(ms / 1000), tv_nsec: Int((ms % 1000) * 1_000_000))
+    return [spec, spec]
   }
 }
