@@ -115,18 +115,19 @@ struct Sandbox {
   }
 
   /// `run`, awaited: the test's task is suspended while the binary runs, so that it does not
-  /// hold one of the few threads that run the tests.
+  /// hold one of the few threads that run the tests. It starts once `ProgramGate` has a slot;
+  /// `gated: false` starts it at once (a run beside a lock holder, a run the test times).
   @discardableResult
   func runAwaiting(
     _ arguments: [String], stdin: String? = nil, environment more: [String: String] = [:],
-    in directory: String? = nil, timeLimit: TimeInterval? = nil
+    in directory: String? = nil, timeLimit: TimeInterval? = nil, gated: Bool = true
   ) async throws -> RunResult {
     try makeDirectory(home)
     try #require(
       FileManager.default.isExecutableFile(atPath: savevaultBinary), "no binary at \(savevaultBinary)")
     return try await runProgramAwaiting(
       savevaultBinary, arguments, environment: environment(more), currentDirectory: directory ?? dir.path,
-      stdin: try stdinFile(stdin), timeLimit: timeLimit)
+      stdin: try stdinFile(stdin), timeLimit: timeLimit, gated: gated)
   }
 
   /// A file in the test's folder holding `text`, for a run's stdin; nil for none.

@@ -16,9 +16,10 @@ import Testing
 /// Foundation's `Process` starts it).
 ///
 /// Its end is watched by a thread of its own (one `waitpid`), so waiting never needs a
-/// thread of the pool that runs the tests: `finished()` and `runProgramAwaiting` suspend
-/// until then; `wait()` and `runProgram` block the calling thread, for synchronous tests.
-/// A program still running when its value goes away is killed.
+/// thread of the pool that runs the tests: `finished()`, `waitAwaiting()`, `resultAwaiting()`
+/// and `runProgramAwaiting` suspend until then; `wait()`, `result()` and `runProgram` block
+/// the calling thread, for what cannot be async (the simulation's own threads, `defer`,
+/// `deinit`). A program still running when its value goes away is killed.
 final class SpawnedProgram: @unchecked Sendable {
   /// Where stdin comes from.
   enum Input {
@@ -212,7 +213,12 @@ final class SpawnedProgram: @unchecked Sendable {
     var status: Int32?
     var readersLeft = 0
     var collected: [Data] = [Data(), Data()]
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Suspended tasks, each with what it waits for; resumed with true once that holds, or
+    /// with false when its time runs out first.
+    var watchers:
+      [Int: (condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Bool, Never>)] =
+        [:]
+    var nextWatcher = 0
     var didTimeOut = false
 
     /// The watching thread: waits for the end, then wakes whoever waits.
@@ -226,10 +232,10 @@ final class SpawnedProgram: @unchecked Sendable {
       }
       condition.lock()
       status = raw
-      let resumed = takeWaitersIfDone()
+      let resumed = takeSatisfiedWatchers()
       condition.broadcast()
       condition.unlock()
-      resumed.forEach { $0.resume() }
+      resumed.forEach { $0.resume(returning: true) }
     }
 
     /// A reading thread: everything the child writes to one output, until the last writer goes.
@@ -247,17 +253,17 @@ final class SpawnedProgram: @unchecked Sendable {
       close(fd)
       condition.lock()
       readersLeft -= 1
-      let resumed = takeWaitersIfDone()
+      let resumed = takeSatisfiedWatchers()
       condition.broadcast()
       condition.unlock()
-      resumed.forEach { $0.resume() }
+      resumed.forEach { $0.resume(returning: true) }
     }
 
-    /// The waiters to resume once the program has ended and its outputs are read (under the lock).
-    func takeWaitersIfDone() -> [CheckedContinuation<Void, Never>] {
-      guard status != nil && readersLeft == 0 else { return [] }
-      defer { waiters = [] }
-      return waiters
+    /// The watchers whose condition now holds, removed (under the lock).
+    func takeSatisfiedWatchers() -> [CheckedContinuation<Bool, Never>] {
+      let satisfied = watchers.filter { $0.value.condition(self) }
+      for key in satisfied.keys { watchers[key] = nil }
+      return satisfied.values.map(\.continuation)
     }
 
     func timeOut(_ pid: pid_t) {
@@ -299,18 +305,45 @@ final class SpawnedProgram: @unchecked Sendable {
     return state.status != nil
   }
 
-  /// Suspends until it has ended and its collected outputs are read, without holding a thread.
-  func finished() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+  /// Suspends, without holding a thread, until `condition` holds (checked under the lock
+  /// whenever the program ends or an output is read to its end) or `timeout` passes; whether
+  /// it holds.
+  private func until(timeout: TimeInterval? = nil, _ condition: @escaping @Sendable (State) -> Bool) async
+    -> Bool
+  {
+    let state = state
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
       state.condition.lock()
-      if state.status != nil && state.readersLeft == 0 {
+      if condition(state) {
         state.condition.unlock()
-        continuation.resume()
+        continuation.resume(returning: true)
         return
       }
-      state.waiters.append(continuation)
+      let key = state.nextWatcher
+      state.nextWatcher += 1
+      state.watchers[key] = (condition, continuation)
       state.condition.unlock()
+      guard let timeout else { return }
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+        state.condition.lock()
+        let expired = state.watchers.removeValue(forKey: key)
+        state.condition.unlock()
+        expired?.continuation.resume(returning: false)
+      }
     }
+  }
+
+  /// Suspends until it has ended and its collected outputs are read, without holding a thread.
+  func finished() async {
+    _ = await until { $0.status != nil && $0.readersLeft == 0 }
+  }
+
+  /// `wait()`, awaited without holding a thread: suspends until it ends (not until its outputs
+  /// are read); returns the exit code, or 128 + the signal that killed it.
+  @discardableResult
+  func waitAwaiting() async -> Int32 {
+    _ = await until { $0.status != nil }
+    return exitCode
   }
 
   /// The exit code, or 128 + the signal that killed it; nil while it runs.
@@ -395,6 +428,17 @@ final class SpawnedProgram: @unchecked Sendable {
     return false
   }
 
+  /// `waitForOutput`, awaited: polls without holding a thread.
+  func waitForOutputAwaiting(containing text: String, timeout: TimeInterval) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if output.contains(text) { return true }
+      if !isRunning { return output.contains(text) }
+      try? await Task.sleep(for: .milliseconds(20))
+    }
+    return false
+  }
+
   /// Types `text` on the child's stdin (`.typed` only).
   func type(_ text: String) {
     guard input >= 0 else { return }
@@ -421,6 +465,26 @@ final class SpawnedProgram: @unchecked Sendable {
     return result
   }
 
+  /// `wait(timeout:)`, awaited without holding a thread.
+  func waitAwaiting(timeout: TimeInterval) async -> RunResult? {
+    guard await until(timeout: timeout, { $0.status != nil }) else {
+      closeInput()
+      if isRunning { kill(pid, SIGKILL) }
+      await waitAwaiting()
+      return nil
+    }
+    _ = await until(timeout: 5) { $0.readersLeft == 0 }
+    let result = currentResult
+    closeInput()
+    return result
+  }
+
+  /// SIGTERM when it runs, and waits for its end, blocking: for a `defer`, which cannot await.
+  func terminateAndWait() {
+    terminate()
+    wait()
+  }
+
   /// SIGKILL, and waits for its end.
   func killNow() {
     closeInput()
@@ -432,6 +496,8 @@ final class SpawnedProgram: @unchecked Sendable {
 
 /// Runs `executable` with `arguments` (an exact environment when given, else this process's)
 /// and waits, blocking the calling thread; `stdin` names a file to read from (else /dev/null).
+/// Never waits for `ProgramGate`: it already holds a thread of its own, and a thread blocked on
+/// the gate could be the one a slot's holder needs to finish.
 @discardableResult
 func runProgram(
   _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
@@ -445,13 +511,73 @@ func runProgram(
 
 /// `runProgram`, awaited: the test's task is suspended while the program runs, so that it does
 /// not hold one of the few threads that run the tests (and delay the other suites' programs).
+/// It starts once `ProgramGate` has a slot for it; `gated: false` starts it at once, for a
+/// test whose outcome depends on when it starts (beside a lock holder) or that times it.
 @discardableResult
 func runProgramAwaiting(
   _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-  currentDirectory: String? = nil, stdin: String? = nil, timeLimit: TimeInterval? = nil
+  currentDirectory: String? = nil, stdin: String? = nil, timeLimit: TimeInterval? = nil, gated: Bool = true
 ) async throws -> RunResult {
-  try await SpawnedProgram(
-    executable, arguments, environment: environment, directory: currentDirectory,
-    stdin: stdin.map { .file($0) } ?? .null, timeLimit: timeLimit
-  ).resultAwaiting()
+  try await ProgramGate.shared.run(gated: gated) {
+    try await SpawnedProgram(
+      executable, arguments, environment: environment, directory: currentDirectory,
+      stdin: stdin.map { .file($0) } ?? .null, timeLimit: timeLimit
+    ).resultAwaiting()
+  }
+}
+
+/// At most `slots` programs (one per core) run at once through `runProgramAwaiting`: without a
+/// limit, every suspended test would start its program at once and they would all share two
+/// cores. A program waiting for a slot suspends its task (no thread is held); slots are given
+/// in the order they were asked for, and given back on every way out (a result, a throw).
+///
+/// Not gated: programs a test starts itself (`SpawnedProgram`, `Sandbox.start`), blocking
+/// runs (each already holds a thread, and never waits here), and runs marked `gated: false`.
+actor ProgramGate {
+  /// The gate of the test run: as many slots as the machine has cores.
+  static let shared = ProgramGate(slots: ProcessInfo.processInfo.activeProcessorCount)
+
+  let slots: Int
+  /// The slots taken.
+  private(set) var running = 0
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+  /// The bodies waiting for a slot.
+  var queued: Int { waiting.count }
+
+  init(slots: Int) { self.slots = max(1, slots) }
+
+  /// Takes a slot, suspending until one is free.
+  func enter() async {
+    if running < slots {
+      running += 1
+      return
+    }
+    // The slot is handed over by `leave()`: `running` stays as it is.
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  /// Gives a slot back: to the longest waiter, else free.
+  func leave() {
+    if waiting.isEmpty {
+      running -= 1
+    } else {
+      waiting.removeFirst().resume()
+    }
+  }
+
+  /// `body` holding a slot (none when `gated` is false), given back however `body` ends.
+  nonisolated func run<Value: Sendable>(gated: Bool = true, _ body: () async throws -> Value) async rethrows
+    -> Value
+  {
+    guard gated else { return try await body() }
+    await enter()
+    do {
+      let value = try await body()
+      await leave()
+      return value
+    } catch {
+      await leave()
+      throw error
+    }
+  }
 }
