@@ -11,8 +11,8 @@ import Testing
 struct ArchivePermissionTests {
 
   /// Runs the binary under `umask`.
-  func run(_ box: Sandbox, umask: String, _ arguments: [String]) throws -> RunResult {
-    try runProgram(
+  func run(_ box: Sandbox, umask: String, _ arguments: [String]) async throws -> RunResult {
+    try await runProgramAwaiting(
       "/bin/sh", ["-c", "umask \(umask); exec \"$0\" \"$@\"", savevaultBinary] + arguments,
       environment: box.environment([:]))
   }
@@ -29,13 +29,13 @@ struct ArchivePermissionTests {
   @Test(
     "a folder container's archives get 0666 less the umask; pending archives stay 0600",
     arguments: [("022", UInt32(0o644)), ("077", UInt32(0o600)), ("002", UInt32(0o664))])
-  func followsUmask(umask: String, expected: UInt32) throws {
+  func followsUmask(umask: String, expected: UInt32) async throws {
     let box = try Sandbox("umask-\(umask)", device: "testbox")
     let save = box.path("saves/shared")
     let cloud = box.path("shared-folder")
     try makeDirectory(cloud)
     try writeFile(save + "/slot.sav", "one")
-    let backup = try run(box, umask: umask, ["backup", "--save-dir", save, "--container", cloud])
+    let backup = try await run(box, umask: umask, ["backup", "--save-dir", save, "--container", cloud])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
     let archives = files(in: cloud + "/shared")
     #expect(archives.count == 1, "\(archives)")
@@ -45,7 +45,7 @@ struct ArchivePermissionTests {
 
     // Offline: the session is kept on this device, for this user only.
     try FileManager.default.moveItem(atPath: cloud, toPath: box.path("unmounted"))
-    let wrap = try run(
+    let wrap = try await run(
       box, umask: umask,
       [
         "wrap", "--save-dir", save, "--container", cloud, "--", "/bin/sh", "-c", "echo two > \"$0/slot.sav\"",

@@ -15,7 +15,7 @@ import Testing
 struct CLIEndToEndTests {
   // 1
   @Test("round trip: backup, status, edit, restore, pre-restore copy")
-  func roundTrip() throws {
+  func roundTrip() async throws {
     let box = try Sandbox("roundtrip", device: "testbox")
     let save = box.path("saves/MyGame")
     let edited = "Slot 1/Ünïcødé save.dat"
@@ -28,7 +28,7 @@ struct CLIEndToEndTests {
     let firstContent = "level 3, 1200 coins, ✓\n"
     let totalBytes: Int64 = Int64(firstContent.utf8.count) + 1024 + 10 + 18
 
-    let backup = try box.run(["backup", "--save-dir", save, "--json"])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save, "--json"])
     #expect(backup.code == 0, "backup failed: \(backup.stderr)")
     let backupJSON = try jsonObject(backup.stdout)
     #expect(backupJSON["outcome"] as? String == "uploaded")
@@ -39,7 +39,7 @@ struct CLIEndToEndTests {
     #expect(afterBackup["config/secret.cfg"]?.mode == 0o600)
     #expect(afterBackup["tools/run.sh"]?.mode == 0o755)
 
-    let status = try box.run(["status", "--save-dir", save, "--json"])
+    let status = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(status.code == 0, "status failed: \(status.stderr)")
     let report = try jsonObject(status.stdout)
     for key in [
@@ -59,11 +59,11 @@ struct CLIEndToEndTests {
 
     let editedContent = "level 4, 9999 coins, EDITED after the backup\n"
     try writeFile(save + "/" + edited, editedContent)
-    let changed = try box.run(["status", "--save-dir", save, "--json"])
+    let changed = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(changed.code == 0, "status failed: \(changed.stderr)")
     #expect(try jsonObject(changed.stdout)["state"] as? String == "local-changed")
 
-    let restore = try box.run(["restore", "--latest", "--save-dir", save, "--json"])
+    let restore = try await box.runAwaiting(["restore", "--latest", "--save-dir", save, "--json"])
     #expect(restore.code == 0, "restore failed: \(restore.stderr)")
     let restoreJSON = try jsonObject(restore.stdout)
     #expect(restoreJSON["archive"] as? String == archive)
@@ -85,34 +85,34 @@ struct CLIEndToEndTests {
     #expect(!copy.hasPrefix(box.defaultContainer + "/"), "the pre-restore copy must never be a backup")
     // On one filesystem the replaced folder itself is the copy, moved there as it was.
     #expect(FileManager.default.contents(atPath: copy + "/" + edited) == Data(editedContent.utf8))
-    let copies = try jsonObject(try box.run(["status", "--save-dir", save, "--json"]).stdout)
+    let copies = try jsonObject(try await box.runAwaiting(["status", "--save-dir", save, "--json"]).stdout)
     let preRestore = try #require(copies["preRestore"] as? [String: Any])
     #expect(preRestore["count"] as? Int == 1)
     #expect(preRestore["latest"] as? String == (copy as NSString).lastPathComponent)
 
-    let after = try box.run(["status", "--save-dir", save, "--json"])
+    let after = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(try jsonObject(after.stdout)["state"] as? String == "in-sync")
   }
 
   // 2
   @Test("an unchanged backup uploads nothing; --force does")
-  func unchangedBackupUploadsNothing() throws {
+  func unchangedBackupUploadsNothing() async throws {
     let box = try Sandbox("unchanged", device: "testbox")
     let save = box.path("saves/hades")
     try writeFile(save + "/slot.sav", "run 12")
     let folder = box.defaultContainer + "/hades"
 
-    let first = try box.run(["backup", "--save-dir", save])
+    let first = try await box.runAwaiting(["backup", "--save-dir", save])
     #expect(first.code == 0, "backup failed: \(first.stderr)")
-    let second = try box.run(["backup", "--save-dir", save])
+    let second = try await box.runAwaiting(["backup", "--save-dir", save])
     #expect(second.code == 0, "backup failed: \(second.stderr)")
     #expect(second.stdout.contains("unchanged"), "stdout: \(second.stdout)")
-    let third = try box.run(["backup", "--save-dir", save, "--json"])
+    let third = try await box.runAwaiting(["backup", "--save-dir", save, "--json"])
     #expect(third.code == 0)
     #expect(try jsonObject(third.stdout)["outcome"] as? String == "unchanged")
     #expect(tarArchiveNames(in: folder).count == 1, "\(tarArchiveNames(in: folder))")
 
-    let forced = try box.run(["backup", "--save-dir", save, "--force", "--json"])
+    let forced = try await box.runAwaiting(["backup", "--save-dir", save, "--force", "--json"])
     #expect(forced.code == 0, "backup --force failed: \(forced.stderr)")
     #expect(try jsonObject(forced.stdout)["outcome"] as? String == "uploaded")
     #expect(tarArchiveNames(in: folder).count == 2, "\(tarArchiveNames(in: folder))")
@@ -120,20 +120,20 @@ struct CLIEndToEndTests {
 
   // 3
   @Test("rewriting identical bytes is still in sync")
-  func identicalRewriteIsInSync() throws {
+  func identicalRewriteIsInSync() async throws {
     let box = try Sandbox("rewrite", device: "testbox")
     let save = box.path("saves/stardew")
     try writeFile(save + "/farm.xml", "<farm>cows: 3</farm>")
     try writeFile(save + "/other.dat", "x")
-    let backup = try box.run(["backup", "--save-dir", save])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save])
     #expect(backup.code == 0, "backup failed: \(backup.stderr)")
 
     // The game writes the same bytes again: new mtime, same content.
     try writeFile(save + "/farm.xml", "<farm>cows: 3</farm>", modifiedNs: 1_900_000_000_123_456_789)
-    let status = try box.run(["status", "--save-dir", save, "--json"])
+    let status = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(status.code == 0, "status failed: \(status.stderr)")
     #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync")
-    let again = try box.run(["backup", "--save-dir", save, "--json"])
+    let again = try await box.runAwaiting(["backup", "--save-dir", save, "--json"])
     #expect(again.code == 0, "backup failed: \(again.stderr)")
     #expect(try jsonObject(again.stdout)["outcome"] as? String == "unchanged")
     #expect(tarArchiveNames(in: box.defaultContainer + "/stardew").count == 1)
@@ -143,13 +143,13 @@ struct CLIEndToEndTests {
   @Test(
     "a missing container folder is 'unavailable' (exit 4), never created",
     arguments: ["backup", "status", "list", "restore", "prune"])
-  func missingContainer(_ command: String) throws {
+  func missingContainer(_ command: String) async throws {
     let extra: [String] = command == "restore" ? ["--latest"] : command == "prune" ? ["--keep", "1"] : []
     let box = try Sandbox("nocontainer", device: "testbox")
     let save = box.path("saves/celeste")
     try writeFile(save + "/0.celeste", "deaths: 4000")
     let missing = box.path("does-not-exist")
-    let result = try box.run([command, "--save-dir", save, "--container", missing] + extra)
+    let result = try await box.runAwaiting([command, "--save-dir", save, "--container", missing] + extra)
     #expect(result.code == 4, "\(command): exit \(result.code), stderr: \(result.stderr)")
     #expect(result.stderr.contains(missing), "stderr does not name the folder: \(result.stderr)")
     #expect(!exists(missing), "\(command) created the missing container folder")
@@ -157,29 +157,29 @@ struct CLIEndToEndTests {
 
   // 5
   @Test("a missing or empty save directory is refused; --force allows an empty one")
-  func missingOrEmptySaveDirectory() throws {
+  func missingOrEmptySaveDirectory() async throws {
     let box = try Sandbox("emptysave", device: "testbox")
     let missing = box.path("saves/ghost")
-    let gone = try box.run(["backup", "--save-dir", missing])
+    let gone = try await box.runAwaiting(["backup", "--save-dir", missing])
     #expect(gone.code == 1, "exit \(gone.code), stderr: \(gone.stderr)")
     #expect(gone.stderr.contains(missing) && gone.stderr.contains("does not exist"), "stderr: \(gone.stderr)")
     #expect(tarArchiveNames(in: box.defaultContainer + "/ghost").isEmpty)
 
     let empty = box.path("saves/blank")
     try makeDirectory(empty)
-    let refused = try box.run(["backup", "--save-dir", empty])
+    let refused = try await box.runAwaiting(["backup", "--save-dir", empty])
     #expect(refused.code == 1, "exit \(refused.code), stderr: \(refused.stderr)")
     #expect(refused.stderr.contains("empty"), "stderr: \(refused.stderr)")
     #expect(tarArchiveNames(in: box.defaultContainer + "/blank").isEmpty, "an empty backup was uploaded")
 
-    let forced = try box.run(["backup", "--save-dir", empty, "--force"])
+    let forced = try await box.runAwaiting(["backup", "--save-dir", empty, "--force"])
     #expect(forced.code == 0, "backup --force of an empty dir: exit \(forced.code), stderr: \(forced.stderr)")
     #expect(tarArchiveNames(in: box.defaultContainer + "/blank").count == 1)
   }
 
   // 6
   @Test("a hostile archive is refused whole (exit 5), the save untouched", arguments: HostileArchive.allCases)
-  func hostileArchive(_ hostile: HostileArchive) throws {
+  func hostileArchive(_ hostile: HostileArchive) async throws {
     let box = try Sandbox("hostile", device: "testbox")
     let saves = box.path("saves")
     let save = saves + "/game"
@@ -187,7 +187,7 @@ struct CLIEndToEndTests {
     try writeFile(save + "/slot1.sav", precious)
     try writeFile(save + "/sub/options.ini", "volume=7\n", mode: 0o600)
     try makeDirectory(save + "/empty")
-    let backup = try box.run(["backup", "--save-dir", save])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
     let folder = box.defaultContainer + "/game"
     let real = try #require(tarArchiveNames(in: folder).first)
@@ -202,38 +202,38 @@ struct CLIEndToEndTests {
     let outsideFile = box.path("outside-file")
     try writeFile(outsideFile, "outside, must stay as it is\n")
 
-    func buildWithPython(_ argument: String = "") throws {
-      let made = try runProgram(
+    func buildWithPython(_ argument: String = "") async throws {
+      let made = try await runProgramAwaiting(
         try python3(), [Self.hostileTarScript, hostile.rawValue, evil, argument])
       try #require(made.code == 0, "python3 could not build the archive: \(made.stderr)")
     }
     switch hostile {
     case .dotDotEscape:
-      try buildWithPython(token)
+      try await buildWithPython(token)
       mustNotExist = [saves + "/" + token, box.path(token), save + "/" + token]
     case .absolutePath:
-      try buildWithPython(absoluteTarget)
+      try await buildWithPython(absoluteTarget)
       mustNotExist = [absoluteTarget, save + absoluteTarget]
     case .tmpDotDot:
-      try buildWithPython(token)
+      try await buildWithPython(token)
       mustNotExist = [saves + "/" + token, box.path(token), save + "/" + token]
     case .symlinkAbsoluteThenFile:
-      try buildWithPython(outsideDirectory)
+      try await buildWithPython(outsideDirectory)
       mustNotExist = [outsideDirectory + "/pwned"]
     case .symlinkEscaping:
-      try buildWithPython()
+      try await buildWithPython()
       mustNotExist = [box.path("outside")]
     case .characterDevice, .fifo, .duplicatePath, .symlinkChainEscaping, .emptySymlinkTarget,
       .hugeDeclaredSize, .tooDeep, .blockDevice, .hardlinkThroughSymlink, .tooManyEntries,
       .sparseMapOverlapping, .sparseMapPastEnd:
-      try buildWithPython()
+      try await buildWithPython()
     case .doubleSlashAbsolute:
-      try buildWithPython(absoluteTarget)
+      try await buildWithPython(absoluteTarget)
       mustNotExist = [absoluteTarget]
     case .hardlinkOutsideWithData:
-      try buildWithPython(outsideFile)
+      try await buildWithPython(outsideFile)
     case .directoryThenSymlink:
-      try buildWithPython(outsideDirectory)
+      try await buildWithPython(outsideDirectory)
     case .truncated:
       let data = try #require(FileManager.default.contents(atPath: folder + "/" + real))
       try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: evil))
@@ -261,7 +261,7 @@ struct CLIEndToEndTests {
     #expect(tarArchiveNames(in: folder) == [real, (evil as NSString).lastPathComponent])
 
     let before = tree(save)
-    let result = try box.run(["restore", "--latest", "--save-dir", save])
+    let result = try await box.runAwaiting(["restore", "--latest", "--save-dir", save])
     #expect(result.code == 5, "\(hostile): exit \(result.code), stderr: \(result.stderr)")
     #expect(result.stderr.contains("refused"), "stderr: \(result.stderr)")
     #expect(tree(save) == before, "\(hostile): the save directory changed")
@@ -280,7 +280,7 @@ struct CLIEndToEndTests {
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: saves)) ?? []).sorted() == ["game"])
 
     // verify reads the same archive and refuses it too, naming it, without touching anything.
-    let verify = try box.run(["verify", "--all", "--save-dir", save])
+    let verify = try await box.runAwaiting(["verify", "--all", "--save-dir", save])
     #expect(verify.code == 5, "\(hostile): verify exit \(verify.code), stdout: \(verify.stdout)")
     #expect(verify.stderr.contains((evil as NSString).lastPathComponent), "stderr: \(verify.stderr)")
     #expect(verify.stdout.contains(real + "  ok"), "the good archive still verifies: \(verify.stdout)")
@@ -289,11 +289,11 @@ struct CLIEndToEndTests {
 
   // 7
   @Test("a plain GNU tar restores, with a warning that it could not be verified")
-  func plainTarRestores() throws {
+  func plainTarRestores() async throws {
     let box = try Sandbox("plaintar", device: "testbox")
     let save = box.path("saves/game")
     try writeFile(save + "/old.sav", "the old save")
-    let backup = try box.run(["backup", "--save-dir", save])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
 
     let plain = box.path("plain")
@@ -301,10 +301,10 @@ struct CLIEndToEndTests {
     try writeFile(plain + "/sub dir/level2.sav", Data([0, 1, 2, 255, 254]))
     let folder = box.defaultContainer + "/game"
     let name = "packsave-20991231T235959.999Z-othertool.tar"
-    let tarred = try runProgram(try tarTool(), ["-cf", folder + "/" + name, "-C", plain, "."])
+    let tarred = try await runProgramAwaiting(try tarTool(), ["-cf", folder + "/" + name, "-C", plain, "."])
     try #require(tarred.code == 0, "tar -cf failed: \(tarred.stderr)")
 
-    let restore = try box.run(["restore", "--latest", "--save-dir", save])
+    let restore = try await box.runAwaiting(["restore", "--latest", "--save-dir", save])
     #expect(restore.code == 0, "restore of a plain tar: exit \(restore.code), stderr: \(restore.stderr)")
     #expect(restore.stderr.contains("could not be verified"), "no warning on stderr: \(restore.stderr)")
     #expect(FileManager.default.contents(atPath: save + "/level1.sav") == Data("made by another tool".utf8))
@@ -313,17 +313,17 @@ struct CLIEndToEndTests {
 
   // 8
   @Test("list shows archives newest first")
-  func listNewestFirst() throws {
+  func listNewestFirst() async throws {
     let box = try Sandbox("list", device: "testbox")
     let save = box.path("saves/portal")
     try writeFile(save + "/slot.sav", "chamber 19")
     var made: [String] = []
     for flags in [[], ["--force"], ["--force"]] {
-      let backup = try box.run(["backup", "--save-dir", save, "--json"] + flags)
+      let backup = try await box.runAwaiting(["backup", "--save-dir", save, "--json"] + flags)
       try #require(backup.code == 0, "backup failed: \(backup.stderr)")
       made.append(try #require(try jsonObject(backup.stdout)["archive"] as? String))
     }
-    let list = try box.run(["list", "--save-dir", save, "--json"])
+    let list = try await box.runAwaiting(["list", "--save-dir", save, "--json"])
     #expect(list.code == 0, "list failed: \(list.stderr)")
     let archives = try #require(try jsonObject(list.stdout)["archives"] as? [[String: Any]])
     #expect(archives.count == 3)
@@ -333,7 +333,7 @@ struct CLIEndToEndTests {
     #expect(archives.compactMap { $0["name"] as? String } == made.reversed())
     #expect(archives.allSatisfy { $0["device"] as? String == "testbox" })
 
-    let text = try box.run(["list", "--save-dir", save])
+    let text = try await box.runAwaiting(["list", "--save-dir", save])
     #expect(text.code == 0)
     let positions = made.compactMap { text.stdout.range(of: $0)?.lowerBound }
     #expect(
@@ -342,29 +342,29 @@ struct CLIEndToEndTests {
 
   // 9
   @Test("prune keeps the newest overall and the newest of each device")
-  func prune() throws {
+  func prune() async throws {
     let box = try Sandbox("prune", device: "testbox")
     let save = box.path("saves/zelda")
     try writeFile(save + "/slot.sav", "hearts: 20")
     let folder = box.defaultContainer + "/zelda"
-    func backup(device: String) throws -> String {
-      let result = try box.run(
+    func backup(device: String) async throws -> String {
+      let result = try await box.runAwaiting(
         ["backup", "--save-dir", save, "--force", "--json"], environment: ["SAVEVAULT_DEVICE": device])
       try #require(result.code == 0, "backup failed: \(result.stderr)")
       return try #require(try jsonObject(result.stdout)["archive"] as? String)
     }
-    let a1 = try backup(device: "a")
-    let a2 = try backup(device: "a")
-    let b1 = try backup(device: "b")
+    let a1 = try await backup(device: "a")
+    let a2 = try await backup(device: "a")
+    let b1 = try await backup(device: "b")
     #expect(tarArchiveNames(in: folder) == [a1, a2, b1].sorted())
 
-    let noKeep = try box.run(["prune", "--save-dir", save])
+    let noKeep = try await box.runAwaiting(["prune", "--save-dir", save])
     #expect(noKeep.code == 2, "prune without --keep: exit \(noKeep.code)")
-    let zero = try box.run(["prune", "--save-dir", save, "--keep", "0"])
+    let zero = try await box.runAwaiting(["prune", "--save-dir", save, "--keep", "0"])
     #expect(zero.code == 2, "prune --keep 0: exit \(zero.code)")
     #expect(tarArchiveNames(in: folder).count == 3, "a refused prune deleted something")
 
-    let pruned = try box.run(["prune", "--save-dir", save, "--keep", "1", "--json"])
+    let pruned = try await box.runAwaiting(["prune", "--save-dir", save, "--keep", "1", "--json"])
     #expect(pruned.code == 0, "prune failed: \(pruned.stderr)")
     let report = try jsonObject(pruned.stdout)
     #expect(report["deleted"] as? [String] == [a1])
@@ -374,7 +374,7 @@ struct CLIEndToEndTests {
 
   // 10
   @Test("usage errors exit 2")
-  func usageErrors() throws {
+  func usageErrors() async throws {
     let box = try Sandbox("usage", device: "testbox")
     let save = box.path("saves/game")
     try writeFile(save + "/slot.sav", "x")
@@ -393,7 +393,7 @@ struct CLIEndToEndTests {
       [],
     ]
     for words in cases {
-      let result = try box.run(words)
+      let result = try await box.runAwaiting(words)
       #expect(result.code == 2, "\(words): exit \(result.code), stderr: \(result.stderr)")
       #expect(!result.stderr.isEmpty, "\(words): no message on stderr")
     }
@@ -401,26 +401,26 @@ struct CLIEndToEndTests {
   }
 
   @Test("--help on every command and --version exit 0")
-  func helpAndVersion() throws {
+  func helpAndVersion() async throws {
     let box = try Sandbox("help", device: "testbox")
     for command in ["backup", "status", "restore", "list", "prune"] {
       for words in [[command, "--help"], ["--help", command], [command, "-h"]] {
-        let result = try box.run(words)
+        let result = try await box.runAwaiting(words)
         #expect(result.code == 0, "\(words): exit \(result.code)")
         #expect(
           result.stdout.contains("Usage:") && result.stdout.contains(command), "\(words): \(result.stdout)")
       }
     }
-    let main = try box.run(["--help"])
+    let main = try await box.runAwaiting(["--help"])
     #expect(main.code == 0 && main.stdout.contains("Usage:"))
-    let version = try box.run(["--version"])
+    let version = try await box.runAwaiting(["--version"])
     #expect(version.code == 0)
     #expect(version.stdout.hasPrefix("savevault "), "\(version.stdout)")
   }
 
   // 11
   @Test("a game from $XDG_CONFIG_HOME/savevault/config.json")
-  func configFromXDGConfigHome() throws {
+  func configFromXDGConfigHome() async throws {
     let box = try Sandbox("xdgconfig", device: "testbox")
     let save = box.path("somewhere/Celeste Saves")
     try writeFile(save + "/0.celeste", "strawberries: 175")
@@ -429,39 +429,41 @@ struct CLIEndToEndTests {
     try writeFile(configHome + "/savevault/config.json", config)
     let environment = ["XDG_CONFIG_HOME": configHome]
 
-    let backup = try box.run(["backup", "--game", "celeste"], environment: environment)
+    let backup = try await box.runAwaiting(["backup", "--game", "celeste"], environment: environment)
     #expect(backup.code == 0, "backup --game celeste failed: \(backup.stderr)")
     #expect(tarArchiveNames(in: box.defaultContainer + "/celeste").count == 1)
-    let status = try box.run(["status", "--game", "celeste", "--json"], environment: environment)
+    let status = try await box.runAwaiting(
+      ["status", "--game", "celeste", "--json"], environment: environment)
     #expect(status.code == 0, "status failed: \(status.stderr)")
     let report = try jsonObject(status.stdout)
     #expect(report["game"] as? String == "celeste")
     #expect(report["state"] as? String == "in-sync")
 
     // Without XDG_CONFIG_HOME the file is not found: an unknown game.
-    let unknown = try box.run(["backup", "--game", "celeste"])
+    let unknown = try await box.runAwaiting(["backup", "--game", "celeste"])
     #expect(unknown.code == 2)
   }
 
   @Test("SAVEVAULT_CONTAINER is the container when no flag names one")
-  func containerFromEnvironment() throws {
+  func containerFromEnvironment() async throws {
     let box = try Sandbox("envcontainer", device: "testbox")
     let save = box.path("saves/doom")
     try writeFile(save + "/savegame0.dsg", "E1M1")
     let container = box.path("cloud")
     try makeDirectory(container)
-    let backup = try box.run(["backup", "--save-dir", save], environment: ["SAVEVAULT_CONTAINER": container])
+    let backup = try await box.runAwaiting(
+      ["backup", "--save-dir", save], environment: ["SAVEVAULT_CONTAINER": container])
     #expect(backup.code == 0, "backup failed: \(backup.stderr)")
     #expect(tarArchiveNames(in: container + "/doom").count == 1)
     #expect(tarArchiveNames(in: box.defaultContainer + "/doom").isEmpty)
-    let list = try box.run(
+    let list = try await box.runAwaiting(
       ["list", "--save-dir", save, "--json"], environment: ["SAVEVAULT_CONTAINER": container])
     #expect(list.code == 0)
     #expect((try jsonObject(list.stdout)["archives"] as? [Any])?.count == 1)
   }
 
   @Test("--container file:///path is a folder")
-  func fileURLContainer() throws {
+  func fileURLContainer() async throws {
     let box = try Sandbox("fileurl", device: "testbox")
     let save = box.path("saves/quake")
     try writeFile(save + "/s0.sav", "E1M7")
@@ -469,14 +471,14 @@ struct CLIEndToEndTests {
     try makeDirectory(container)
     let url =
       "file://" + (container.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? container)
-    let backup = try box.run(["backup", "--save-dir", save, "--container", url])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save, "--container", url])
     #expect(backup.code == 0, "backup --container \(url) failed: \(backup.stderr)")
     #expect(tarArchiveNames(in: container + "/quake").count == 1)
     #expect(tarArchiveNames(in: box.defaultContainer + "/quake").isEmpty)
   }
 
   @Test("SAVEVAULT_CONFIG names the config file")
-  func configFromEnvironment() throws {
+  func configFromEnvironment() async throws {
     let box = try Sandbox("envconfig", device: "testbox")
     let save = box.path("saves/HollowKnight")
     try writeFile(save + "/user1.dat", "geo: 3000")
@@ -487,21 +489,22 @@ struct CLIEndToEndTests {
       withJSONObject: ["games": ["hollow": ["saveDir": save, "container": container]]])
     try writeFile(configPath, config)
 
-    let backup = try box.run(["backup", "--game", "hollow"], environment: ["SAVEVAULT_CONFIG": configPath])
+    let backup = try await box.runAwaiting(
+      ["backup", "--game", "hollow"], environment: ["SAVEVAULT_CONFIG": configPath])
     #expect(backup.code == 0, "backup --game hollow failed: \(backup.stderr)")
     #expect(tarArchiveNames(in: container + "/hollow").count == 1)
 
     // --config wins over SAVEVAULT_CONFIG.
     let other = box.path("other.json")
     try writeFile(other, "{\"games\":{}}")
-    let overridden = try box.run(
+    let overridden = try await box.runAwaiting(
       ["backup", "--game", "hollow", "--config", other], environment: ["SAVEVAULT_CONFIG": configPath])
     #expect(overridden.code == 2, "--config should win: exit \(overridden.code), \(overridden.stderr)")
   }
 
   // 12
   @Test("another process holding the game's lock makes backup exit 6")
-  func busy() throws {
+  func busy() async throws {
     let box = try Sandbox("busy", device: "testbox")
     let save = box.path("saves/factorio")
     try writeFile(save + "/world.zip", "belts")
@@ -515,34 +518,33 @@ struct CLIEndToEndTests {
     let holder = try SpawnedProgram(
       "/bin/sh", ["-c", "exec 9>>\"$1\" && \"$2\" -x 9 && exec sleep 60", "sh", lockFile, flockTool],
       stdout: .discarded, stderr: .discarded)
-    defer {
-      if holder.isRunning { holder.terminate() }
-      holder.waitUntilExit()
-    }
+    defer { holder.terminateAndWait() }
     var isHeld = false
     for _ in 0..<250 {
-      if try runProgram(flockTool, ["-n", lockFile, "true"]).code != 0 {
+      if try await runProgramAwaiting(flockTool, ["-n", lockFile, "true"], gated: false).code != 0 {
         isHeld = true
         break
       }
-      usleep(20_000)
+      try? await Task.sleep(for: .milliseconds(20))
     }
     try #require(isHeld, "the lock holder never took the lock")
 
-    let backup = try box.run(["backup", "--save-dir", save], environment: ["SAVEVAULT_LOCK_WAIT": "0.3"])
+    // Ungated, this and the probe above: they must run while the holder holds the lock.
+    let backup = try await box.runAwaiting(
+      ["backup", "--save-dir", save], environment: ["SAVEVAULT_LOCK_WAIT": "0.3"], gated: false)
     #expect(backup.code == 6, "backup while locked: exit \(backup.code), stderr: \(backup.stderr)")
     #expect(backup.stderr.contains("factorio"), "stderr: \(backup.stderr)")
     #expect(tarArchiveNames(in: box.defaultContainer + "/factorio").isEmpty)
 
     holder.terminate()
-    holder.waitUntilExit()
-    let after = try box.run(["backup", "--save-dir", save])
+    await holder.waitAwaiting()
+    let after = try await box.runAwaiting(["backup", "--save-dir", save])
     #expect(after.code == 0, "backup after the holder died: exit \(after.code), stderr: \(after.stderr)")
   }
 
   // 13
   @Test("archives are plain tar: tar and Python's tarfile read them")
-  func archivesArePlainTar() throws {
+  func archivesArePlainTar() async throws {
     let box = try Sandbox("plain", device: "testbox")
     let save = box.path("saves/witcher")
     try writeFile(save + "/QuickSave.sav", Data((0..<5000).map { UInt8(($0 * 7) % 256) }))
@@ -550,12 +552,12 @@ struct CLIEndToEndTests {
     try writeFile(save + "/empty.sav", "")
     try makeDirectory(save + "/screenshots")
     try writeFile(save + "/keys.cfg", "k", mode: 0o600)
-    let backup = try box.run(["backup", "--save-dir", save, "--json"])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save, "--json"])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
     let name = try #require(try jsonObject(backup.stdout)["archive"] as? String)
     let archive = box.defaultContainer + "/witcher/" + name
 
-    let listed = try runProgram(try tarTool(), ["-tf", archive])
+    let listed = try await runProgramAwaiting(try tarTool(), ["-tf", archive])
     #expect(listed.code == 0, "tar -tf failed: \(listed.stderr)")
     let tarNames = Set(listed.stdout.split(separator: "\n").map { String($0).trimmingCharacters(in: ["/"]) })
     for expected in ["QuickSave.sav", "Ünïcødé dir/slot 2.sav", "empty.sav", "screenshots", "keys.cfg"] {
@@ -564,14 +566,14 @@ struct CLIEndToEndTests {
 
     let script =
       "import sys, tarfile\nwith tarfile.open(sys.argv[1]) as t:\n    print('\\n'.join(t.getnames()))"
-    let python = try runProgram(try python3(), ["-c", script, archive])
+    let python = try await runProgramAwaiting(try python3(), ["-c", script, archive])
     #expect(python.code == 0, "tarfile could not read it: \(python.stderr)")
     let pythonNames = Set(python.stdout.split(separator: "\n").map(String.init))
     #expect(pythonNames == tarNames, "tar: \(tarNames.sorted()), tarfile: \(pythonNames.sorted())")
 
     let out = box.path("extracted")
     try makeDirectory(out)
-    let extracted = try runProgram(try tarTool(), ["-xf", archive, "-C", out])
+    let extracted = try await runProgramAwaiting(try tarTool(), ["-xf", archive, "-C", out])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
     #expect(contentTree(out) == contentTree(save))
     #expect(tree(out)["keys.cfg"]?.mode == 0o600)
@@ -579,7 +581,7 @@ struct CLIEndToEndTests {
   }
 
   @Test("setuid, setgid and sticky bits from an archive are cleared")
-  func specialModeBitsCleared() throws {
+  func specialModeBitsCleared() async throws {
     let box = try Sandbox("suid", device: "testbox")
     let save = box.path("saves/game")
     try writeFile(save + "/old.sav", "old")
@@ -593,10 +595,10 @@ struct CLIEndToEndTests {
           f = tarfile.TarInfo("shared/tool"); f.size = len(data); f.mode = 0o6755
           t.addfile(f, io.BytesIO(data))
       """
-    let made = try runProgram(
+    let made = try await runProgramAwaiting(
       try python3(), ["-c", script, folder + "/packsave-20991231T235959.999Z-othertool.tar"])
     try #require(made.code == 0, "python3: \(made.stderr)")
-    let restore = try box.run(["restore", "--latest", "--save-dir", save])
+    let restore = try await box.runAwaiting(["restore", "--latest", "--save-dir", save])
     #expect(restore.code == 0, "restore: exit \(restore.code), stderr: \(restore.stderr)")
     let restored = tree(save)
     let tool = try #require(restored["shared/tool"])
@@ -607,7 +609,7 @@ struct CLIEndToEndTests {
   }
 
   @Test("two devices sharing a container: local-missing, restore, cloud-changed, conflict")
-  func twoDevices() throws {
+  func twoDevices() async throws {
     let box = try Sandbox("twodevices", device: "testbox")
     let cloud = box.path("cloud")
     try makeDirectory(cloud)
@@ -615,34 +617,36 @@ struct CLIEndToEndTests {
     let desk = ["HOME": box.path("home-desk"), "SAVEVAULT_DEVICE": "desk", "SAVEVAULT_CONTAINER": cloud]
     let deckSave = box.path("deck/celeste")
     let deskSave = box.path("desk/celeste")
-    func state(_ save: String, _ environment: [String: String]) throws -> String? {
-      let status = try box.run(["status", "--save-dir", save, "--json"], environment: environment)
+    func state(_ save: String, _ environment: [String: String]) async throws -> String? {
+      let status = try await box.runAwaiting(
+        ["status", "--save-dir", save, "--json"], environment: environment)
       #expect(status.code == 0, "status: exit \(status.code), stderr: \(status.stderr)")
       return try jsonObject(status.stdout)["state"] as? String
     }
 
     try writeFile(deckSave + "/0.celeste", "chapter 1")
     try writeFile(deckSave + "/settings.celeste", "fullscreen")
-    #expect(try state(deckSave, deck) == "cloud-empty")
-    let first = try box.run(["backup", "--save-dir", deckSave], environment: deck)
+    #expect(try await state(deckSave, deck) == "cloud-empty")
+    let first = try await box.runAwaiting(["backup", "--save-dir", deckSave], environment: deck)
     try #require(first.code == 0, "backup: \(first.stderr)")
 
-    #expect(try state(deskSave, desk) == "local-missing")
-    let restore = try box.run(["restore", "--latest", "--save-dir", deskSave, "--json"], environment: desk)
+    #expect(try await state(deskSave, desk) == "local-missing")
+    let restore = try await box.runAwaiting(
+      ["restore", "--latest", "--save-dir", deskSave, "--json"], environment: desk)
     #expect(restore.code == 0, "restore onto a new device: exit \(restore.code), stderr: \(restore.stderr)")
     #expect(
       try jsonObject(restore.stdout)["preRestoreCopy"] == nil, "nothing to keep, yet a pre-restore copy")
     #expect(tree(deskSave) == tree(deckSave))
-    #expect(try state(deskSave, desk) == "in-sync")
+    #expect(try await state(deskSave, desk) == "in-sync")
 
     try writeFile(deckSave + "/0.celeste", "chapter 2")
-    let second = try box.run(["backup", "--save-dir", deckSave], environment: deck)
+    let second = try await box.runAwaiting(["backup", "--save-dir", deckSave], environment: deck)
     try #require(second.code == 0, "backup: \(second.stderr)")
-    #expect(try state(deskSave, desk) == "cloud-changed")
+    #expect(try await state(deskSave, desk) == "cloud-changed")
 
     try writeFile(deskSave + "/0.celeste", "chapter 1, 200 strawberries")
-    #expect(try state(deskSave, desk) == "conflict")
-    #expect(try state(deckSave, deck) == "in-sync")
+    #expect(try await state(deskSave, desk) == "conflict")
+    #expect(try await state(deckSave, deck) == "in-sync")
   }
 }
 

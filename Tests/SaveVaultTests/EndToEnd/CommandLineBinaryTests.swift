@@ -7,19 +7,19 @@ import Testing
 @Suite("Command lines through the binary: checked once, before anything runs", .tags(.medium))
 struct CommandLineBinaryTests {
   /// A player with two games in the config file, each with a save.
-  private func twoGames(_ label: String) throws -> Sandbox {
+  private func twoGames(_ label: String) async throws -> Sandbox {
     let player = try Sandbox(label)
     for game in ["one", "two"] {
       try writeFile(player.dir.sub("saves/\(game)/s.sav"), game)
-      try player.ok(["add", game, "--save-dir", "saves/\(game)", "--container", "cloud"])
+      try await player.ok(["add", game, "--save-dir", "saves/\(game)", "--container", "cloud"])
     }
     return player
   }
 
   @Test("backup --compress bogus with two games: the usage error once, exit 2, nothing uploaded")
-  func badChoiceOnce() throws {
-    let player = try twoGames("bad-choice")
-    let result = try player.run(["backup", "--compress", "bogus"])
+  func badChoiceOnce() async throws {
+    let player = try await twoGames("bad-choice")
+    let result = try await player.runAwaiting(["backup", "--compress", "bogus"])
     #expect(result.code == 2, "\(result.stderr)")
     let message = "--compress must be one of none, zstd, not 'bogus'"
     #expect(result.stderr.components(separatedBy: message).count == 2, "\(result.stderr)")
@@ -28,9 +28,9 @@ struct CommandLineBinaryTests {
   }
 
   @Test("backup --game one --game two: exit 2, and neither game is backed up")
-  func repeatedGame() throws {
-    let player = try twoGames("repeated-game")
-    let result = try player.run(["backup", "--game", "one", "--game", "two"])
+  func repeatedGame() async throws {
+    let player = try await twoGames("repeated-game")
+    let result = try await player.runAwaiting(["backup", "--game", "one", "--game", "two"])
     #expect(result.code == 2, "\(result.stderr)")
     #expect(result.stderr.contains("option '--game' is given more than once"), "\(result.stderr)")
     #expect(result.stdout.isEmpty, "\(result.stdout)")
@@ -38,10 +38,10 @@ struct CommandLineBinaryTests {
   }
 
   @Test("the bash completion after add offers add's options, not --game")
-  func bashAfterAdd() throws {
+  func bashAfterAdd() async throws {
     let dir = TemporaryDirectory("bash-add")
     let player = try Sandbox("bash-add-script")
-    try writeFile(dir.sub("bash"), try player.ok(["completions", "bash"]).stdout)
+    try writeFile(dir.sub("bash"), try await player.ok(["completions", "bash"]).stdout)
     let bash = try #require(which("bash"), "bash is not installed")
     let script = """
       source '\(dir.sub("bash"))'
@@ -49,7 +49,7 @@ struct CommandLineBinaryTests {
       _savevault
       printf '%s\\n' "${COMPREPLY[@]}"
       """
-    let result = try runProgram(
+    let result = try await runProgramAwaiting(
       bash, ["-c", script], environment: ["PATH": "/usr/bin:/bin", "HOME": "/tmp"])
     #expect(result.code == 0, "\(result.stderr)")
     let offered = Set(result.stdout.split(separator: "\n").map(String.init))

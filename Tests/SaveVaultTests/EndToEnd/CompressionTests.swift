@@ -37,7 +37,7 @@ struct CompressionTests {
     // The replaced save is moved whole (one filesystem) or packed as a plain .tar, never zstd.
     #expect(
       !copy.hasSuffix(".zst") && FileManager.default.fileExists(atPath: copy), "pre-restore copy: \(copy)")
-    #expect(try fileInPreRestoreCopy(copy, "stray.txt") == "not in the backup")
+    #expect(try await fileInPreRestoreCopy(copy, "stray.txt") == "not in the backup")
 
     let verify = try await box.runAwaiting(["verify", "--latest", "--save-dir", save])
     #expect(verify.code == 0, "verify: exit \(verify.code), stderr: \(verify.stderr)")

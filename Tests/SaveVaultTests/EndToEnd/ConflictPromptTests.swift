@@ -17,17 +17,17 @@ struct ConflictPromptTests {
   @Test(
     "terminal prompt through a real pseudo-terminal shows both sides; u, r and s are carried out",
     arguments: ["u", "r", "s"])
-  func terminalPrompt(_ answer: String) throws {
-    let world = try Devices.inConflict("tty-\(answer)")
-    let before = try world.snapshotBefore()
+  func terminalPrompt(_ answer: String) async throws {
+    let world = try await Devices.inConflict("tty-\(answer)")
+    let before = try await world.snapshotBefore()
 
     let session = try world.on(.deck).startAtTerminal(["sync"] + world.deckSyncArguments)
     // Answer only once the question is on the screen, as a player would.
-    let asked = session.waitForOutput(containing: "[u]", timeout: 30)
+    let asked = await session.waitForOutputAwaiting(containing: "[u]", timeout: 30)
     session.type(answer + "\n")
     session.closeInput()
     let result = try #require(
-      session.wait(timeout: 30), "sync at a terminal did not finish: \(session.output)")
+      await session.waitAwaiting(timeout: 30), "sync at a terminal did not finish: \(session.output)")
     let screen = result.stdout
     #expect(asked, "no prompt appeared on the terminal: \(screen)")
 
@@ -43,16 +43,16 @@ struct ConflictPromptTests {
       rest.range(of: #"\bpc\b"#, options: .regularExpression) != nil, "device 'pc' not named: \(screen)")
 
     #expect(result.code == 0, "exit \(result.code); terminal: \(screen)")
-    try world.expectOutcome(Self.choice(forAnswer: answer), before: before, log: screen)
+    try await world.expectOutcome(Self.choice(forAnswer: answer), before: before, log: screen)
   }
 
   // MARK: - No terminal, no desktop
 
   @Test("no terminal and no desktop: exit 3, says how to resolve, nothing changed")
-  func nobodyToAsk() throws {
-    let world = try Devices.inConflict("nobody")
-    let before = try world.snapshotBefore()
-    let result = try world.run(.deck, ["sync"] + world.deckSyncArguments)
+  func nobodyToAsk() async throws {
+    let world = try await Devices.inConflict("nobody")
+    let before = try await world.snapshotBefore()
+    let result = try await world.run(.deck, ["sync"] + world.deckSyncArguments)
     #expect(result.code == 3, "exit \(result.code), stderr: \(result.stderr)")
     #expect(result.stderr.contains("--on-conflict"), "stderr does not say how to resolve: \(result.stderr)")
     try world.expectNothingChanged(before: before, log: result.stdout + result.stderr)
@@ -65,10 +65,10 @@ struct ConflictPromptTests {
   @Test(
     "a desktop variable naming no reachable desktop is nobody to ask: exit 3, nothing changed",
     arguments: ["DISPLAY", "WAYLAND_DISPLAY"])
-  func unreachableDesktop(_ variable: String) throws {
+  func unreachableDesktop(_ variable: String) async throws {
     try #require(which("zenity") != nil, "zenity is needed: scripts/install-deps.sh --test")
-    let world = try Devices.inConflict("nodesktop-\(variable)")
-    let before = try world.snapshotBefore()
+    let world = try await Devices.inConflict("nodesktop-\(variable)")
+    let before = try await world.snapshotBefore()
     var environment = world.environment(.deck)
     environment["NO_AT_BRIDGE"] = "1"
     if variable == "DISPLAY" {
@@ -85,7 +85,7 @@ struct ConflictPromptTests {
     let sync = try Spawned(
       savevaultBinary, ["sync"] + world.deckSyncArguments, environment: environment, interactive: false)
     let result = try #require(
-      sync.wait(timeout: 30), "sync did not finish: \(sync.output) \(sync.errorOutput)")
+      await sync.waitAwaiting(timeout: 30), "sync did not finish: \(sync.output) \(sync.errorOutput)")
     #expect(result.code == 3, "exit \(result.code); stdout: \(result.stdout) stderr: \(result.stderr)")
     #expect(!result.stdout.contains("chosen by player"), "nobody was asked: \(result.stdout)")
     try world.expectNothingChanged(before: before, log: result.stdout + result.stderr)
@@ -96,14 +96,14 @@ struct ConflictPromptTests {
   @Test(
     "--on-conflict with no terminal does what it says",
     arguments: ["upload", "restore", "newer", "skip", "fail"])
-  func policy(_ policy: String) throws {
-    let world = try Devices.inConflict("policy-\(policy)")
-    let before = try world.snapshotBefore()
-    let status = try world.status(.deck)
+  func policy(_ policy: String) async throws {
+    let world = try await Devices.inConflict("policy-\(policy)")
+    let before = try await world.snapshotBefore()
+    let status = try await world.status(.deck)
     let localMs = try #require(integer(lookup(status, "local.modifiedMs")), "\(status)")
     let cloudMs = try #require(integer(lookup(status, "cloud.modifiedMs")), "\(status)")
 
-    let result = try world.run(.deck, ["sync"] + world.deckSyncArguments + ["--on-conflict", policy])
+    let result = try await world.run(.deck, ["sync"] + world.deckSyncArguments + ["--on-conflict", policy])
     let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
     switch policy {
     case "fail":
@@ -112,19 +112,20 @@ struct ConflictPromptTests {
     case "newer":
       let expected: Choice = localMs > cloudMs ? .upload : localMs < cloudMs ? .restore : .skip
       #expect(result.code == 0, "exit \(result.code); \(log)")
-      try world.expectOutcome(
+      try await world.expectOutcome(
         expected, before: before, log: "local \(localMs) ms, cloud \(cloudMs) ms; \(log)")
     default:
       #expect(result.code == 0, "exit \(result.code); \(log)")
-      try world.expectOutcome(try #require(Choice(rawValue: policy)), before: before, log: log)
+      try await world.expectOutcome(try #require(Choice(rawValue: policy)), before: before, log: log)
     }
   }
 
   @Test("an invalid --on-conflict policy is a usage error (exit 2), nothing changed")
-  func invalidPolicy() throws {
-    let world = try Devices.inConflict("policy-bad")
-    let before = try world.snapshotBefore()
-    let result = try world.run(.deck, ["sync"] + world.deckSyncArguments + ["--on-conflict", "sometimes"])
+  func invalidPolicy() async throws {
+    let world = try await Devices.inConflict("policy-bad")
+    let before = try await world.snapshotBefore()
+    let result = try await world.run(
+      .deck, ["sync"] + world.deckSyncArguments + ["--on-conflict", "sometimes"])
     #expect(result.code == 2, "exit \(result.code), stderr: \(result.stderr)")
     try world.expectNothingChanged(before: before, log: result.stdout + result.stderr)
   }
@@ -156,11 +157,11 @@ extension ConflictPromptTests {
     @Test(
       "with no terminal but a desktop, a zenity dialog asks; each button is carried out",
       arguments: DialogButton.allCases)
-    func desktopDialog(_ button: DialogButton) throws {
+    func desktopDialog(_ button: DialogButton) async throws {
       let xdotool = try #require(which("xdotool"), "xdotool is needed: scripts/install-deps.sh --test")
       try #require(which("zenity") != nil, "zenity is needed: scripts/install-deps.sh --test")
-      let world = try Devices.inConflict("dialog-\(button)")
-      let before = try world.snapshotBefore()
+      let world = try await Devices.inConflict("dialog-\(button)")
+      let before = try await world.snapshotBefore()
 
       let server = try VirtualDisplay.start()
       defer { server.stop() }
@@ -176,54 +177,55 @@ extension ConflictPromptTests {
       defer { sync.killNow() }
 
       // Wait for the dialog to be mapped.
-      func visibleDialog() throws -> String? {
-        let found = try runProgram(
+      func visibleDialog() async throws -> String? {
+        let found = try await runProgramAwaiting(
           xdotool, ["search", "--onlyvisible", "--name", "SaveVault"], environment: xEnvironment)
         return found.stdout.split(separator: "\n").first.map(String.init)
       }
-      func dialogShowing() throws -> Bool { try visibleDialog() != nil }
+      func dialogShowing() async throws -> Bool { try await visibleDialog() != nil }
       var window: String?
       let deadline = Date().addingTimeInterval(60)
       while window == nil && Date() < deadline && sync.isRunning {
-        window = try visibleDialog()
-        if window == nil { usleep(100_000) }
+        window = try await visibleDialog()
+        if window == nil { try? await Task.sleep(for: .milliseconds(100)) }
       }
       let dialog = try #require(
         window, "no SaveVault dialog appeared; sync: \(sync.output) \(sync.errorOutput)")
-      let name = try runProgram(xdotool, ["getwindowname", dialog], environment: xEnvironment)
+      let name = try await runProgramAwaiting(xdotool, ["getwindowname", dialog], environment: xEnvironment)
       #expect(name.stdout.contains("game"), "the dialog's title does not name the game: \(name.stdout)")
-      Self.screenshot(environment: xEnvironment)
+      await Self.screenshot(environment: xEnvironment)
 
       // Focus the dialog and press the button with the keyboard. Should the keys arrive before
       // the dialog listens (it is still there 15 s later), press again, at most three times.
       var xdotoolLog = ""
       for _ in 0..<3 {
-        let focus = try runProgram(xdotool, ["windowfocus", "--sync", dialog], environment: xEnvironment)
-        usleep(150_000)
-        let press = try runProgram(
+        let focus = try await runProgramAwaiting(
+          xdotool, ["windowfocus", "--sync", dialog], environment: xEnvironment)
+        try? await Task.sleep(for: .milliseconds(150))
+        let press = try await runProgramAwaiting(
           xdotool, ["key", "--delay", "60"] + button.keys, environment: xEnvironment)
         xdotoolLog += "windowfocus: \(focus.code) \(focus.stderr); key: \(press.code) \(press.stderr)\n"
         let gone = Date().addingTimeInterval(15)
-        while try dialogShowing() && Date() < gone { usleep(50_000) }
-        if try !dialogShowing() { break }
+        while try await dialogShowing() && Date() < gone { try? await Task.sleep(for: .milliseconds(50)) }
+        if try await !dialogShowing() { break }
       }
 
       let result = try #require(
-        sync.wait(timeout: 30),
+        await sync.waitAwaiting(timeout: 30),
         "sync did not finish after pressing \(button): \(sync.output) \(sync.errorOutput) \(xdotoolLog)")
       let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
       #expect(result.code == 0, "exit \(result.code); \(log)")
-      try world.expectOutcome(button.choice, before: before, log: log)
+      try await world.expectOutcome(button.choice, before: before, log: log)
     }
 
     /// Saves the screen to /tmp/savevault-dialog.png for a person to look at; not an assertion.
-    static func screenshot(environment: [String: String]) {
+    static func screenshot(environment: [String: String]) async {
       let target = "/tmp/savevault-dialog.png"
       let partial = target + ".partial.png"
       if let magick = which("import") {
-        _ = try? runProgram(magick, ["-window", "root", partial], environment: environment)
+        _ = try? await runProgramAwaiting(magick, ["-window", "root", partial], environment: environment)
       } else if let xwd = which("xwd"), which("convert") != nil {
-        _ = try? runProgram(
+        _ = try? await runProgramAwaiting(
           "/bin/sh", ["-c", "'\(xwd)' -root -silent | convert xwd:- 'png:\(partial)'"],
           environment: environment)
       }
@@ -360,24 +362,26 @@ extension ConflictPromptTests {
     func environment(_ device: Device) -> [String: String] { on(device).environment }
 
     @discardableResult
-    func run(_ device: Device, _ arguments: [String]) throws -> RunResult { try on(device).run(arguments) }
+    func run(_ device: Device, _ arguments: [String]) async throws -> RunResult {
+      try await on(device).runAwaiting(arguments)
+    }
 
-    func sync(_ device: Device) throws {
-      let result = try run(device, ["sync", "--save-dir", save(device), "--container", cloud])
+    func sync(_ device: Device) async throws {
+      let result = try await run(device, ["sync", "--save-dir", save(device), "--container", cloud])
       try #require(result.code == 0, "\(device) sync: exit \(result.code), stderr: \(result.stderr)")
     }
 
     /// pc uploads v1, deck restores it, pc uploads v2, deck writes its own v2: a conflict on deck.
-    static func inConflict(_ label: String) throws -> Devices {
+    static func inConflict(_ label: String) async throws -> Devices {
       let world = Devices(sandbox: try Sandbox("conflict-\(label)"))
       try writeFile(world.save(.pc) + "/slot.sav", "pc v1")
-      try world.sync(.pc)
-      try world.sync(.deck)
+      try await world.sync(.pc)
+      try await world.sync(.deck)
       try #require(world.deckContent == "pc v1", "deck did not restore pc v1")
       try writeFile(world.save(.pc) + "/slot.sav", "pc v2")
-      try world.sync(.pc)
+      try await world.sync(.pc)
       try writeFile(world.deckSlot, "deck v2")
-      let state = try world.status(.deck)["state"] as? String
+      let state = try await world.status(.deck)["state"] as? String
       try #require(state == "conflict", "deck is not in conflict but \(state ?? "nil")")
       return world
     }
@@ -393,18 +397,19 @@ extension ConflictPromptTests {
       preRestoreCopyPaths(preRestoreFolder)
     }
 
-    func status(_ device: Device) throws -> [String: Any] {
-      let result = try run(device, ["status", "--save-dir", save(device), "--container", cloud, "--json"])
+    func status(_ device: Device) async throws -> [String: Any] {
+      let result = try await run(
+        device, ["status", "--save-dir", save(device), "--container", cloud, "--json"])
       try #require(result.code == 0, "status: exit \(result.code), stderr: \(result.stderr)")
       return try jsonObject(result.stdout)
     }
 
     /// The deck's view before anything is settled: status for the local side, list for the cloud.
-    func snapshotBefore() throws -> Before {
-      let status = try status(.deck)
+    func snapshotBefore() async throws -> Before {
+      let status = try await status(.deck)
       let localMs = try #require(
         integer(lookup(status, "local.modifiedMs")), "\(status)")
-      let listed = try run(.deck, ["list", "--save-dir", save(.deck), "--container", cloud, "--json"])
+      let listed = try await run(.deck, ["list", "--save-dir", save(.deck), "--container", cloud, "--json"])
       try #require(listed.code == 0, "list: exit \(listed.code), stderr: \(listed.stderr)")
       let list = try jsonObject(listed.stdout)
       let entries = try #require(list["archives"] as? [[String: Any]], "no archives in \(listed.stdout)")
@@ -423,7 +428,9 @@ extension ConflictPromptTests {
     }
 
     /// `tar -xOf archive slot.sav`.
-    func slot(in archive: String) throws -> String? { try fileInPreRestoreCopy(archive, "slot.sav") }
+    func slot(in archive: String) async throws -> String? {
+      try await fileInPreRestoreCopy(archive, "slot.sav")
+    }
 
     func expectNothingChanged(before: Before, log: String) throws {
       #expect(deckContent == "deck v2", "deck's save changed: \(deckContent ?? "missing"); \(log)")
@@ -433,7 +440,7 @@ extension ConflictPromptTests {
     }
 
     /// Checks that `choice` was carried out on deck and that the losing side was kept.
-    func expectOutcome(_ choice: Choice, before: Before, log: String) throws {
+    func expectOutcome(_ choice: Choice, before: Before, log: String) async throws {
       switch choice {
       case .skip:
         try expectNothingChanged(before: before, log: log)
@@ -446,20 +453,23 @@ extension ConflictPromptTests {
         #expect(added.count == 1, "expected one new archive, got \(added); \(log)")
         let uploaded = try #require(added.first, "nothing was uploaded; \(log)")
         #expect(uploaded.hasSuffix("-deck.tar"), "the new archive is not deck's: \(uploaded)")
-        #expect(try slot(in: gameFolder + "/" + uploaded) == "deck v2", "the upload does not hold deck v2")
+        #expect(
+          try await slot(in: gameFolder + "/" + uploaded) == "deck v2", "the upload does not hold deck v2")
         #expect(
           deckContent == "deck v2", "deck's save changed on upload: \(deckContent ?? "missing"); \(log)")
         #expect(tree(save(.deck)) == before.deckSave, "deck's save directory changed on upload; \(log)")
         #expect(preRestoreCopies.isEmpty, "an upload made a pre-restore copy; \(log)")
-        #expect(try status(.deck)["state"] as? String == "in-sync", "deck not in sync after the upload")
+        #expect(try await status(.deck)["state"] as? String == "in-sync", "deck not in sync after the upload")
       case .restore:
         #expect(deckContent == "pc v2", "deck's save after restore: \(deckContent ?? "missing"); \(log)")
         #expect(archives == before.archives, "a restore changed the container: \(archives); \(log)")
         let copies = preRestoreCopies
         #expect(!copies.isEmpty, "no pre-restore copy in \(preRestoreFolder); \(log)")
-        let kept = try copies.map { try slot(in: $0) }
+        var kept: [String?] = []
+        for copy in copies { kept.append(try await slot(in: copy)) }
         #expect(kept.contains("deck v2"), "no pre-restore copy holds deck v2: \(kept); \(log)")
-        #expect(try status(.deck)["state"] as? String == "in-sync", "deck not in sync after the restore")
+        #expect(
+          try await status(.deck)["state"] as? String == "in-sync", "deck not in sync after the restore")
       }
     }
   }

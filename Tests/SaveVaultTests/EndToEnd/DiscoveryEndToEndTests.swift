@@ -41,9 +41,9 @@ struct DiscoveryEndToEndTests {
   }
 
   @Test("scan finds every installed game with saves, and nothing else, on each machine")
-  func scan() throws {
+  func scan() async throws {
     let world = try World("scan")
-    let deckGames = try jsonList(world.onDeck.ok(["scan", "--json"]).stdout)
+    let deckGames = try jsonList(await world.onDeck.ok(["scan", "--json"]).stdout)
     #expect(
       Set(deckGames.compactMap { $0["game"] as? String }) == ["Hades", "Company of Heroes 2", "Old Game"],
       "\(deckGames)")
@@ -60,47 +60,48 @@ struct DiscoveryEndToEndTests {
     let bytes = hades["bytes"] as? Int ?? 0
     #expect(files == 2 && bytes > 0, "files \(files ?? -1), bytes \(bytes)")
 
-    let desktopGames = try jsonList(world.onDesktop.ok(["scan", "--json"]).stdout)
+    let desktopGames = try jsonList(await world.onDesktop.ok(["scan", "--json"]).stdout)
     #expect(
       Set(desktopGames.compactMap { $0["title"] as? String })
         == ["Disco Elysium", "Control", "Diablo II", "Stardew Valley"], "\(desktopGames)")
-    let all = try jsonList(world.onDesktop.ok(["scan", "--all", "--json"]).stdout)
+    let all = try jsonList(await world.onDesktop.ok(["scan", "--all", "--json"]).stdout)
     let listsHades = all.contains { $0["game"] as? String == "Hades" }
     #expect(listsHades, "--all lists Hades, installed with no save yet")
-    let text = try world.onDeck.ok(["scan"]).stdout
+    let text = try await world.onDeck.ok(["scan"]).stdout
     #expect(text.contains("Hades") && text.contains("<winDocuments>/Saved Games/Hades"), "\(text)")
   }
 
   @Test("backed up on the Deck with no add, restored into the desktop's own prefix and user folder")
-  func deckToDesktop() throws {
+  func deckToDesktop() async throws {
     let world = try World("deck-to-desktop")
-    let backup = try world.onDeck.ok(["backup", "--game", "Hades", "--json"])
+    let backup = try await world.onDeck.ok(["backup", "--game", "Hades", "--json"])
     let archive = try #require(jsonObject(backup.stdout)["archive"] as? String)
-    let listed = try runProgram("/bin/tar", ["-tf", world.dir.sub("cloud/Hades/" + archive)]).stdout
+    let listed = try await runProgramAwaiting("/bin/tar", ["-tf", world.dir.sub("cloud/Hades/" + archive)])
+      .stdout
     #expect(listed.contains("1-Hades/Profile1.sav") && listed.contains("remote/Profile1.sav"), "\(listed)")
 
-    let restored = try world.onDesktop.run(["restore", "--game", "Hades", "--latest"])
+    let restored = try await world.onDesktop.runAwaiting(["restore", "--game", "Hades", "--latest"])
     #expect(restored.code == 0, "\(restored.stderr)")
     let prefix = world.desktop.device.protonUser(1_145_360, in: world.desktop.steam)
     #expect(text(prefix + "/Documents/Saved Games/Hades/Profile1.sav") == "save", "into the desktop's prefix")
     #expect(
       text(world.desktop.steam + "/userdata/2222/1145360/remote/Profile1.sav") == "cloud",
       "into the desktop's own Steam user folder")
-    #expect(try world.onDesktop.state(["--game", "Hades"]) == "in-sync")
+    #expect(try await world.onDesktop.state(["--game", "Hades"]) == "in-sync")
 
     // The desktop changes the save; the Deck, whose SD card holds the game, gets it back.
     try writeFile(prefix + "/Documents/Saved Games/Hades/Profile1.sav", "played on the desktop")
-    try world.onDesktop.ok(["sync", "--game", "Hades"])
-    try world.onDeck.ok(["sync", "--game", "Hades"])
+    try await world.onDesktop.ok(["sync", "--game", "Hades"])
+    try await world.onDeck.ok(["sync", "--game", "Hades"])
     let deckSave = world.deck.device.protonUser(1_145_360, in: world.deck.card)
     #expect(text(deckSave + "/Documents/Saved Games/Hades/Profile1.sav") == "played on the desktop")
   }
 
   @Test(
     "add --detect writes the locations with placeholders; wrap under Steam adopts a game the config lacks")
-  func addAndWrap() throws {
+  func addAndWrap() async throws {
     let world = try World("add-wrap")
-    let added = try world.onDesktop.run(["add", "Disco Elysium", "--detect"])
+    let added = try await world.onDesktop.runAwaiting(["add", "Disco Elysium", "--detect"])
     #expect(added.code == 0, "\(added.stderr)")
     let config = try world.onDesktop.configObject()
     let games = config["games"] as? [String: Any] ?? [:]
@@ -110,31 +111,34 @@ struct DiscoveryEndToEndTests {
       "\(games)")
     #expect(disco["store"] as? String == "gog" && disco["storeGameId"] as? String == "1771589310", "\(disco)")
     #expect(config["roots"] != nil, "the rest of the config file is kept")
-    try world.onDesktop.ok(["backup", "--game", "Disco Elysium"])
-    #expect(try world.onDesktop.state(["--game", "Disco Elysium"]) == "in-sync")
+    try await world.onDesktop.ok(["backup", "--game", "Disco Elysium"])
+    #expect(try await world.onDesktop.state(["--game", "Disco Elysium"]) == "in-sync")
 
-    let unknown = try world.onDesktop.run(["add", "Half-Life 3", "--detect"])
+    let unknown = try await world.onDesktop.runAwaiting(["add", "Half-Life 3", "--detect"])
     #expect(unknown.code == 2, "\(unknown.stderr)")
 
-    let wrapped = try world.onDeck.run(["wrap", "--", "/bin/true"], environment: ["SteamAppId": "1145360"])
+    let wrapped = try await world.onDeck.runAwaiting(
+      ["wrap", "--", "/bin/true"], environment: ["SteamAppId": "1145360"])
     #expect(wrapped.code == 0, "\(wrapped.stderr)")
     #expect(wrapped.stderr.contains("Steam app 1145360 is 'Hades'"), "\(wrapped.stderr)")
     #expect(world.onDeck.archives("Hades", in: world.dir.sub("cloud")).count == 1, "wrap synced its saves")
-    let deckGames = try jsonList(world.onDeck.ok(["games", "--json"]).stdout)
+    let deckGames = try jsonList(await world.onDeck.ok(["games", "--json"]).stdout)
     let hasHades = deckGames.contains { $0["game"] as? String == "Hades" }
     #expect(hasHades, "games lists Hades")
-    let again = try world.onDeck.run(["wrap", "--", "/bin/true"], environment: ["SteamAppId": "1145360"])
+    let again = try await world.onDeck.runAwaiting(
+      ["wrap", "--", "/bin/true"], environment: ["SteamAppId": "1145360"])
     #expect(!again.stderr.contains("found with the save-location manifest"), "added once: \(again.stderr)")
-    let none = try world.onDeck.run(["wrap", "--", "/bin/true"], environment: ["SteamAppId": "42"])
+    let none = try await world.onDeck.runAwaiting(
+      ["wrap", "--", "/bin/true"], environment: ["SteamAppId": "42"])
     #expect(none.code == 0 && none.stderr.contains("running it without syncing"), "\(none.stderr)")
   }
 
   @Test("two Steam users here: which one's folder the save goes in is refused, not guessed")
-  func twoSteamUsers() throws {
+  func twoSteamUsers() async throws {
     let world = try World("two-users")
-    try world.onDeck.ok(["backup", "--game", "Hades"])
+    try await world.onDeck.ok(["backup", "--game", "Hades"])
     try makeDirectory(world.desktop.steam + "/userdata/3333")
-    let refused = try world.onDesktop.run(["restore", "--game", "Hades", "--latest"])
+    let refused = try await world.onDesktop.runAwaiting(["restore", "--game", "Hades", "--latest"])
     #expect(refused.code == 2, "\(refused.stderr)")
     #expect(
       refused.stderr.contains("several folders") || refused.stderr.contains("no place"), "\(refused.stderr)")

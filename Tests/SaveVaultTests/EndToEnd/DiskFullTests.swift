@@ -18,7 +18,7 @@ struct DiskFullTests {
     let dir: TemporaryDirectory
     let path: String
 
-    init(_ megabytes: Int, label: String) throws {
+    init(_ megabytes: Int, label: String) async throws {
       dir = TemporaryDirectory(label)
       try #require(
         getuid() == 0,
@@ -26,7 +26,8 @@ struct DiskFullTests {
       )
       path = dir.sub("disk")
       try makeDirectory(path)
-      let mount = try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path])
+      let mount = try await runProgramAwaiting(
+        "/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path])
       try #require(mount.code == 0, "mount -t tmpfs failed: \(mount.stderr)")
     }
 
@@ -56,11 +57,11 @@ struct DiskFullTests {
   func deck(_ dir: TemporaryDirectory) throws -> Sandbox { try Sandbox(in: dir, device: "deck") }
 
   /// A container holding a 3 MiB archive of game "quest", made from a save outside the disk.
-  func bigArchive(_ dir: TemporaryDirectory) throws -> String {
+  func bigArchive(_ dir: TemporaryDirectory) async throws -> String {
     let rig = try CrashRig(.folder)
     try rig.writeState(7)
     try makeDirectory(dir.sub("cloud"))
-    let made = try deck(dir).run(
+    let made = try await deck(dir).runAwaiting(
       ["backup", "--json", "--save-dir", rig.save, "--container", dir.sub("cloud")],
       environment: ["HOME": rig.home])
     try #require(made.code == 0, "backup: \(made.stderr)")
@@ -69,12 +70,12 @@ struct DiskFullTests {
 
   /// Restores a 3 MiB archive over a small save on a tmpfs of `megabytes` MiB, with
   /// `failpoints`; returns the running restore, the disk, the save and its content before.
-  func restoreOntoSmallDisk(_ megabytes: Int, failpoints: String = "") throws
+  func restoreOntoSmallDisk(_ megabytes: Int, failpoints: String = "") async throws
     -> (SpawnedProgram, SmallDisk, String, [String: String])
   {
-    let disk = try SmallDisk(megabytes, label: "diskfull-restore")
+    let disk = try await SmallDisk(megabytes, label: "diskfull-restore")
     let dir = disk.dir
-    let archive = try bigArchive(dir)
+    let archive = try await bigArchive(dir)
     let save = disk.path + "/saves/quest"
     try writeFile(save + "/slot.sav", "the small save on the small disk")
     let before = digestTree(save)
@@ -87,9 +88,9 @@ struct DiskFullTests {
   }
 
   @Test("restore onto a disk without room for the archive: exit 1, says so, nothing touched")
-  func restoreTooBigForTheDisk() throws {
-    let (restore, disk, save, before) = try restoreOntoSmallDisk(2)  // a 3 MiB archive
-    let code = restore.wait()
+  func restoreTooBigForTheDisk() async throws {
+    let (restore, disk, save, before) = try await restoreOntoSmallDisk(2)  // a 3 MiB archive
+    let code = await restore.waitAwaiting()
     CrashTally.faults.add()
     #expect(code == 1, "exit \(code): \(restore.stderr)")
     #expect(restore.stderr.contains("nothing was restored"), "stderr: \(restore.stderr)")
@@ -98,15 +99,18 @@ struct DiskFullTests {
   }
 
   @Test("the disk fills up during extraction: exit 1, says so, the save untouched, no staging")
-  func diskFillsDuringExtraction() throws {
-    let (restore, disk, save, before) = try restoreOntoSmallDisk(
+  func diskFillsDuringExtraction() async throws {
+    let (restore, disk, save, before) = try await restoreOntoSmallDisk(
       24, failpoints: "progress.extracting=sleep:5000@1")
-    let staged = eventually {
-      ((try? FileManager.default.contentsOfDirectory(atPath: disk.path + "/saves")) ?? []).count > 1
+    // Within the restore's 5 s pause at its first extraction point: the disk filled.
+    let filler = withinWindow {
+      let staged = eventually {
+        ((try? FileManager.default.contentsOfDirectory(atPath: disk.path + "/saves")) ?? []).count > 1
+      }
+      #expect(staged, "the restore never started extracting")
+      return disk.fill()
     }
-    #expect(staged, "the restore never started extracting")
-    let filler = disk.fill()
-    let code = restore.wait()
+    let code = await restore.waitAwaiting()
     CrashTally.faults.add()
     #expect(code == 1, "exit \(code): \(restore.stderr)")
     #expect(restore.stderr.contains("no space"), "stderr: \(restore.stderr)")
@@ -116,13 +120,13 @@ struct DiskFullTests {
   }
 
   @Test("a full folder container: exit 4, nothing visible, no retry, no deletion")
-  func backupIntoFullContainer() throws {
-    let disk = try SmallDisk(2, label: "diskfull-backup")
+  func backupIntoFullContainer() async throws {
+    let disk = try await SmallDisk(2, label: "diskfull-backup")
     let dir = disk.dir
     let cloud = disk.path
     let save = dir.sub("saves/quest")
     try writeFile(save + "/slot.sav", "small")
-    let first = try deck(dir).run(["backup", "--save-dir", save, "--container", cloud])
+    let first = try await deck(dir).runAwaiting(["backup", "--save-dir", save, "--container", cloud])
     try #require(first.code == 0, "backup: \(first.stderr)")
     let before = try FileManager.default.contentsOfDirectory(atPath: cloud + "/quest")
 
@@ -130,7 +134,7 @@ struct DiskFullTests {
     try rig.writeState(3)
     try FileManager.default.removeItem(atPath: save)
     try FileManager.default.copyItem(atPath: rig.save, toPath: save)
-    let full = try deck(dir).run(["backup", "--save-dir", save, "--container", cloud])
+    let full = try await deck(dir).runAwaiting(["backup", "--save-dir", save, "--container", cloud])
     CrashTally.faults.add()
     #expect(full.code == 4, "exit \(full.code): \(full.stderr)")
     #expect(full.stderr.contains("full"), "stderr: \(full.stderr)")

@@ -12,17 +12,17 @@ import Testing
 @Suite("Doctor: unreadable files and folders inside the save", .tags(.medium))
 struct DoctorUnreadableTests {
   /// Runs the binary as this user or, as root, as nobody.
-  private func run(_ dir: TemporaryDirectory, _ arguments: [String]) throws -> RunResult {
+  private func run(_ dir: TemporaryDirectory, _ arguments: [String]) async throws -> RunResult {
     let sandbox = try Sandbox(in: dir, environment: ["PATH": "/usr/bin:/bin"])
-    guard getuid() == 0 else { return try sandbox.run(arguments) }
+    guard getuid() == 0 else { return try await sandbox.runAwaiting(arguments) }
     let setpriv = try #require(which("setpriv"), "setpriv (util-linux) is needed")
-    return try runProgram(
+    return try await runProgramAwaiting(
       setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", savevaultBinary] + arguments,
       environment: sandbox.environment)
   }
 
   @Test("an unreadable file or folder inside the save is a problem (exit 1) naming the first few")
-  func unreadableInside() throws {
+  func unreadableInside() async throws {
     let dir = TemporaryDirectory("doctor-unreadable")
     let save = dir.sub("saves/celeste")
     try writeFile(save + "/slot1.sav", "chapter 3")
@@ -34,14 +34,14 @@ struct DoctorUnreadableTests {
     for path in [save + "/slot1.sav", save + "/sub/options.ini"] { chmod(path, 0o666) }
     let target = ["--save-dir", save, "--container", dir.sub("cloud")]
 
-    let ready = try run(dir, ["doctor"] + target)
+    let ready = try await run(dir, ["doctor"] + target)
     #expect(
       ready.code == 0 && ready.stdout.contains("Everything is ready."), "\(ready.stdout)\(ready.stderr)")
 
     try writeFile(save + "/sub/locked.sav", "secret", mode: 0o000)
     try writeFile(save + "/zz-private/notes.txt", "x")
     chmod(save + "/zz-private", 0o000)
-    let doctor = try run(dir, ["doctor"] + target)
+    let doctor = try await run(dir, ["doctor"] + target)
     #expect(doctor.code == 1, "doctor: exit \(doctor.code)\n\(doctor.stdout)")
     #expect(!doctor.stdout.contains("Everything is ready"), "\(doctor.stdout)")
     let line =
@@ -52,7 +52,7 @@ struct DoctorUnreadableTests {
       line.contains("2 entries") && line.contains("sub/locked.sav") && line.contains("zz-private/"), "\(line)"
     )
 
-    let backup = try run(dir, ["backup"] + target)
+    let backup = try await run(dir, ["backup"] + target)
     #expect(backup.code != 0, "doctor and backup agree: \(backup.stderr)")
     chmod(save + "/zz-private", 0o777)
   }

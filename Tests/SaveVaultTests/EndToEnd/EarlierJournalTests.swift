@@ -30,21 +30,21 @@ struct EarlierJournalTests {
   @Test(
     "a one-folder restore killed under an earlier version: put back before its swap, finished after",
     arguments: ["restore.between-renames", "restore.swapped"])
-  func oneFolder(point: String) throws {
+  func oneFolder(point: String) async throws {
     let sandbox = try Sandbox("earlier-journal-one")
     let target = ["--save-dir", sandbox.save, "--container", sandbox.cloud]
     try writeFile(sandbox.save + "/slot1.sav", "agreed")
-    try sandbox.ok(["backup"] + target)
+    try await sandbox.ok(["backup"] + target)
     let restored = digestTree(sandbox.save)
     try writeFile(sandbox.save + "/slot1.sav", "played since")
     let replaced = digestTree(sandbox.save)
-    let killed = try sandbox.run(
+    let killed = try await sandbox.runAwaiting(
       ["restore", "--latest"] + target, environment: ["SAVEVAULT_FAILPOINTS": point + "=kill"])
     try #require(killed.wasSignaled && killed.code == SIGKILL, "\(point) never fired: \(killed.stderr)")
     let journal = sandbox.home + "/.local/state/savevault/restores/game.json"
     try Self.rewriteAsEarlier(journal, oneFolder: true)
 
-    let status = try jsonObject(try sandbox.ok(["status", "--json"] + target).stdout)
+    let status = try jsonObject(try await sandbox.ok(["status", "--json"] + target).stdout)
     #expect(!FileManager.default.fileExists(atPath: journal), "the journal stayed")
     let beside = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.path("saves"))) ?? []
     #expect(beside == ["game"], "left beside the save: \(beside)")
@@ -54,27 +54,27 @@ struct EarlierJournalTests {
     } else {
       #expect(digestTree(sandbox.save) == restored, "the restore was not finished")
       #expect(status["state"] as? String == "in-sync", "the agreement was not recorded: \(status)")
-      try sandbox.ok(["restore", "--undo"] + target)
+      try await sandbox.ok(["restore", "--undo"] + target)
       #expect(digestTree(sandbox.save) == replaced, "undo did not put back the replaced save")
     }
   }
 
   @Test("a restore of several locations killed under an earlier version once journaled is finished")
-  func severalLocations() throws {
+  func severalLocations() async throws {
     let sandbox = try LocationsTests.world("earlier-journal")
     try LocationsTests.writeState(sandbox, 1)
-    try sandbox.ok(["backup", "--game", "multi"])
+    try await sandbox.ok(["backup", "--game", "multi"])
     let restored = LocationsTests.state(sandbox)
     try LocationsTests.writeState(sandbox, 2)
     let replaced = LocationsTests.state(sandbox)
-    let killed = try sandbox.run(
+    let killed = try await sandbox.runAwaiting(
       ["restore", "--game", "multi", "--latest"],
       environment: ["SAVEVAULT_FAILPOINTS": "restore.journaled=kill"])
     try #require(killed.wasSignaled && killed.code == SIGKILL, "the kill never fired: \(killed.stderr)")
     let journal = sandbox.home + "/.local/state/savevault/restores-locations/multi.json"
     try Self.rewriteAsEarlier(journal, oneFolder: false)
 
-    let status = try jsonObject(try sandbox.ok(["status", "--game", "multi", "--json"]).stdout)
+    let status = try jsonObject(try await sandbox.ok(["status", "--game", "multi", "--json"]).stdout)
     #expect(!FileManager.default.fileExists(atPath: journal), "the journal stayed")
     #expect(LocationsTests.state(sandbox) == restored, "not every location was restored")
     #expect(status["state"] as? String == "in-sync", "the agreement was not recorded: \(status)")
@@ -84,7 +84,7 @@ struct EarlierJournalTests {
       }
     }
     #expect(leftovers == [], "left beside the locations: \(leftovers)")
-    try sandbox.ok(["restore", "--game", "multi", "--undo"])
+    try await sandbox.ok(["restore", "--game", "multi", "--undo"])
     #expect(LocationsTests.state(sandbox) == replaced, "undo did not put back the replaced save")
   }
 }

@@ -151,7 +151,7 @@ struct FewerRequestsTests {
   }
 
   @Test("an S3 command whose stdout reader has gone finishes with its own exit code, not a crash")
-  func closedStdout() throws {
+  func closedStdout() async throws {
     let server = try #require(S3TestServer.shared(.moto), "the moto S3 server did not start")
     let box = try Sandbox("closed-stdout", device: "pc")
     let bucket = CloudEndToEndTests.newBucket()
@@ -165,7 +165,7 @@ struct FewerRequestsTests {
       savevaultBinary, ["sync", "--save-dir", box.save, "--container", "s3://\(bucket)/saves"],
       environment: box.environment(server.environment()), stdout: .descriptor(ends[1]))
     close(ends[1])
-    let stderr = process.result().stderr
+    let stderr = await process.resultAwaiting().stderr
     #expect(
       process.terminationReason == .exit && process.terminationStatus == 0,
       "exit \(process.terminationStatus): \(stderr)")

@@ -8,10 +8,10 @@ import Testing
 @Suite("Games in the config file: add, games, remove, status of every game", .tags(.large))
 struct GamesTests {
   @Test("add creates the config file with absolute paths, and --game then finds the game")
-  func addCreates() throws {
+  func addCreates() async throws {
     let player = try Sandbox("add")
     try writeFile(player.dir.sub("saves/celeste/slot1.sav"), "chapter 3")
-    let added = try player.ok([
+    let added = try await player.ok([
       "add", "celeste", "--save-dir", "saves/celeste", "--container", "cloud", "--steam-app-id", "504230",
       "--json",
     ])
@@ -25,10 +25,10 @@ struct GamesTests {
     var mode = stat()
     #expect(stat(player.config, &mode) == 0 && mode.st_mode & 0o077 == 0, "the config file is private")
 
-    try player.ok(["backup", "--game", "celeste"])
+    try await player.ok(["backup", "--game", "celeste"])
     #expect(player.archives("celeste").count == 1)
 
-    let s3 = try player.ok(["add", "hollow", "--save-dir", "~/hk", "--container", "s3://saves/deck"])
+    let s3 = try await player.ok(["add", "hollow", "--save-dir", "~/hk", "--container", "s3://saves/deck"])
     #expect(s3.stdout.contains("Added hollow to \(player.config)"))
     #expect(lookup(try player.configObject(), "games.hollow.container") as? String == "s3://saves/deck")
     #expect(lookup(try player.configObject(), "games.hollow.saveDir") as? String == player.home + "/hk")
@@ -36,7 +36,7 @@ struct GamesTests {
   }
 
   @Test("add keeps every other game and setting, including keys it does not know")
-  func addKeepsTheRest() throws {
+  func addKeepsTheRest() async throws {
     let player = try Sandbox("keep")
     let original = """
       {"device": "deck", "container": "/mnt/nas", "allowInsecureHTTP": true, "endpoint": "http://nas:9000",
@@ -45,7 +45,7 @@ struct GamesTests {
       """
     try writeFile(player.config, original)
     let before = try player.configObject()
-    try player.ok(["add", "new", "--save-dir", "/n"])
+    try await player.ok(["add", "new", "--save-dir", "/n"])
     var after = try player.configObject()
     var games = try #require(after["games"] as? [String: Any])
     #expect(games.removeValue(forKey: "new") != nil)
@@ -60,16 +60,16 @@ struct GamesTests {
   }
 
   @Test("a name already there is refused (exit 2, file unchanged) unless --replace")
-  func duplicate() throws {
+  func duplicate() async throws {
     let player = try Sandbox("dup")
-    try player.ok(["add", "celeste", "--save-dir", "/a", "--steam-app-id", "504230"])
+    try await player.ok(["add", "celeste", "--save-dir", "/a", "--steam-app-id", "504230"])
     let before = player.configBytes()
-    let again = try player.run(["add", "celeste", "--save-dir", "/b"])
+    let again = try await player.runAwaiting(["add", "celeste", "--save-dir", "/b"])
     #expect(again.code == 2)
     #expect(again.stderr.contains("already in config file") && again.stderr.contains("--replace"))
     #expect(player.configBytes() == before)
 
-    let replaced = try player.ok(["add", "celeste", "--save-dir", "/b", "--replace", "--json"])
+    let replaced = try await player.ok(["add", "celeste", "--save-dir", "/b", "--replace", "--json"])
     #expect(try jsonObject(replaced.stdout)["replaced"] as? Bool == true)
     let entry = try #require(lookup(try player.configObject(), "games.celeste") as? [String: Any])
     #expect(entry["saveDir"] as? String == "/b")
@@ -93,60 +93,60 @@ struct GamesTests {
       ["add", "g", "--save-dir", "file.txt"], ["add", "g", "--save-dir", "/s", "--force"],
       ["remove"], ["remove", "a", "b"], ["remove", "unknown"], ["games", "--game", "x"], ["games", "x"],
     ])
-  func badInput(_ arguments: [String]) throws {
+  func badInput(_ arguments: [String]) async throws {
     let player = try Sandbox("bad")
     try writeFile(player.dir.sub("file.txt"), "not a folder")
-    let fresh = try player.run(arguments)
+    let fresh = try await player.runAwaiting(arguments)
     #expect(fresh.code == 2, "\(arguments): \(fresh.stderr)")
     #expect(!fresh.stderr.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: player.config), "no config file was created")
 
-    try player.ok(["add", "kept", "--save-dir", "/k"])
+    try await player.ok(["add", "kept", "--save-dir", "/k"])
     let before = player.configBytes()
-    #expect(try player.run(arguments).code == 2)
+    #expect(try await player.runAwaiting(arguments).code == 2)
     #expect(player.configBytes() == before)
   }
 
   @Test("one Steam app id names one game; a broken config file is never overwritten")
-  func steamIdsAndBrokenConfig() throws {
+  func steamIdsAndBrokenConfig() async throws {
     let player = try Sandbox("steamid")
-    try player.ok(["add", "celeste", "--save-dir", "/a", "--steam-app-id", "504230"])
-    let taken = try player.run(["add", "other", "--save-dir", "/b", "--steam-app-id", "504230"])
+    try await player.ok(["add", "celeste", "--save-dir", "/a", "--steam-app-id", "504230"])
+    let taken = try await player.runAwaiting(["add", "other", "--save-dir", "/b", "--steam-app-id", "504230"])
     #expect(taken.code == 2 && taken.stderr.contains("already belongs to game 'celeste'"))
-    try player.ok(["add", "celeste", "--save-dir", "/a", "--steam-app-id", "504230", "--replace"])
+    try await player.ok(["add", "celeste", "--save-dir", "/a", "--steam-app-id", "504230", "--replace"])
 
     try writeFile(player.config, "{\"games\": {\"x\": ")
     for arguments in [["add", "g", "--save-dir", "/s"], ["remove", "x"], ["games"]] {
-      let result = try player.run(arguments)
+      let result = try await player.runAwaiting(arguments)
       #expect(result.code == 2 && result.stderr.contains("is unusable"), "\(arguments): \(result.stderr)")
       #expect(String(data: player.configBytes() ?? Data(), encoding: .utf8) == "{\"games\": {\"x\": ")
     }
   }
 
   @Test("a symlinked config file is changed where it really is; the link stays")
-  func symlinkedConfig() throws {
+  func symlinkedConfig() async throws {
     let player = try Sandbox("link")
     let real = player.dir.sub("dotfiles/savevault.json")
     try writeFile(real, "{\"device\": \"deck\"}")
     try makeDirectory(player.home + "/.config/savevault")
     try FileManager.default.createSymbolicLink(atPath: player.config, withDestinationPath: real)
-    try player.ok(["add", "celeste", "--save-dir", "/a"])
+    try await player.ok(["add", "celeste", "--save-dir", "/a"])
     #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: player.config)) == real)
     let text = try String(contentsOfFile: real, encoding: .utf8)
     #expect(text.contains("\"celeste\"") && text.contains("\"deck\""))
   }
 
   @Test("remove forgets the game and its agreements, and deletes no save; an unknown name exits 2 saying so")
-  func remove() throws {
+  func remove() async throws {
     let player = try Sandbox("remove")
     try writeFile(player.dir.sub("saves/a/s.sav"), "a")
-    try player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
-    try player.ok(["add", "b", "--save-dir", "/b"])
-    try player.ok(["sync", "--game", "a"])
+    try await player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
+    try await player.ok(["add", "b", "--save-dir", "/b"])
+    try await player.ok(["sync", "--game", "a"])
     let agreements = player.home + "/.local/state/savevault/ledger"
     #expect(try FileManager.default.contentsOfDirectory(atPath: agreements).contains { $0.hasPrefix("a-") })
 
-    let removed = try player.ok(["remove", "a"])
+    let removed = try await player.ok(["remove", "a"])
     #expect(removed.stdout.contains("No save was deleted"))
     #expect(lookup(try player.configObject(), "games.a") == nil)
     #expect(lookup(try player.configObject(), "games.b.saveDir") as? String == "/b")
@@ -155,16 +155,16 @@ struct GamesTests {
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: agreements).allSatisfy { !$0.hasPrefix("a-") })
     // Added back, the save is the cloud's: in sync at once.
-    try player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
-    #expect(try player.ok(["status", "--game", "a"]).stdout.contains("in-sync"))
-    try player.ok(["remove", "a"])
+    try await player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
+    #expect(try await player.ok(["status", "--game", "a"]).stdout.contains("in-sync"))
+    try await player.ok(["remove", "a"])
 
-    let unknown = try player.run(["remove", "a"])
+    let unknown = try await player.runAwaiting(["remove", "a"])
     #expect(unknown.code == 2)
     #expect(
       unknown.stderr.contains("no game 'a' in config file") && unknown.stderr.contains("its games: b"),
       "\(unknown.stderr)")
-    let json = try player.ok(["remove", "b", "--json"])
+    let json = try await player.ok(["remove", "b", "--json"])
     #expect(try jsonObject(json.stdout)["saveDir"] as? String == "/b")
     #expect(lookup(try player.configObject(), "games") as? [String: Any] != nil)
   }
@@ -172,19 +172,19 @@ struct GamesTests {
   @Test(
     "games lists each game with its state; an unreachable container is that game's row, and its exit code as in status"
   )
-  func listing() throws {
+  func listing() async throws {
     let player = try Sandbox("games")
-    let empty = try player.ok(["games"])
+    let empty = try await player.ok(["games"])
     #expect(empty.stdout.contains("No games in"))
-    #expect(try jsonList(try player.ok(["games", "--json"]).stdout).isEmpty)
+    #expect(try jsonList(try await player.ok(["games", "--json"]).stdout).isEmpty)
 
     try writeFile(player.dir.sub("saves/a/s.sav"), "a")
     try writeFile(player.dir.sub("saves/b/s.sav"), "b")
-    try player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud", "--steam-app-id", "10"])
-    try player.ok(["add", "b", "--save-dir", "saves/b", "--container", "unplugged-drive"])
-    try player.ok(["sync", "--game", "a"])
+    try await player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud", "--steam-app-id", "10"])
+    try await player.ok(["add", "b", "--save-dir", "saves/b", "--container", "unplugged-drive"])
+    try await player.ok(["sync", "--game", "a"])
 
-    let text = try player.run(["games"])
+    let text = try await player.runAwaiting(["games"])
     #expect(text.code == 4, "as status: the unavailable game's exit code, after every game is listed")
     let lines = text.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("GAME") == true)
@@ -195,8 +195,8 @@ struct GamesTests {
     #expect(lines.contains { $0.hasPrefix("b ") && $0.contains("unavailable") })
     #expect(lines.contains { $0.hasPrefix("b: ") && $0.contains("does not exist") })
 
-    let json = try player.run(["games", "--json"])
-    let status = try player.run(["status"])
+    let json = try await player.runAwaiting(["games", "--json"])
+    let status = try await player.runAwaiting(["status"])
     #expect(json.code == 4 && json.code == status.code, "games exits as status does")
     let list = try jsonList(json.stdout)
     #expect(list.map { $0["game"] as? String } == ["a", "b"])
@@ -207,15 +207,15 @@ struct GamesTests {
   }
 
   @Test("status with no target prints one line per game; --json stays a list")
-  func statusTable() throws {
+  func statusTable() async throws {
     let player = try Sandbox("table")
     try writeFile(player.dir.sub("saves/a/s.sav"), "a")
     try writeFile(player.dir.sub("saves/b/s.sav"), "b")
-    try player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
-    try player.ok(["add", "b", "--save-dir", "saves/b", "--container", "cloud"])
-    try player.ok(["sync", "--game", "a"])
+    try await player.ok(["add", "a", "--save-dir", "saves/a", "--container", "cloud"])
+    try await player.ok(["add", "b", "--save-dir", "saves/b", "--container", "cloud"])
+    try await player.ok(["sync", "--game", "a"])
 
-    let table = try player.ok(["status"])
+    let table = try await player.ok(["status"])
     let lines = table.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 3, "\(table.stdout)")
     #expect(
@@ -226,11 +226,11 @@ struct GamesTests {
     let b = lines[2].split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     #expect(b.first == "b" && b[1] == "cloud-empty" && b.last == "-" && b.contains("none"), "\(lines[2])")
 
-    let list = try jsonList(try player.ok(["status", "--json"]).stdout)
+    let list = try jsonList(try await player.ok(["status", "--json"]).stdout)
     #expect(list.map { $0["state"] as? String } == ["in-sync", "cloud-empty"])
 
-    try player.ok(["add", "c", "--save-dir", "saves/c", "--container", "unplugged-drive"])
-    let partly = try player.run(["status"])
+    try await player.ok(["add", "c", "--save-dir", "saves/c", "--container", "unplugged-drive"])
+    let partly = try await player.runAwaiting(["status"])
     #expect(partly.code == 4, "the unreachable game's exit code, after every game is listed")
     #expect(partly.stdout.split(separator: "\n").count == 4)
     #expect(partly.stdout.contains("unavailable"))

@@ -13,7 +13,7 @@ import Testing
 struct HardLinkTests {
 
   @Test("hard-linked files are stored once and come back as one file with two names")
-  func hardLinks() throws {
+  func hardLinks() async throws {
     let box = try Sandbox("hardlink", device: "testbox")
     let save = box.path("saves/linked")
     let content = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) })
@@ -22,7 +22,7 @@ struct HardLinkTests {
     #expect(link(save + "/a/slot.sav", save + "/b/slot-link.sav") == 0)
     try writeFile(save + "/c.sav", "c")
 
-    let backup = try box.run(["backup", "--save-dir", save, "--json"])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save, "--json"])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
     let report = try jsonObject(backup.stdout)
     #expect(integer(report["files"]) == 3, "both names are files of the save: \(backup.stdout)")
@@ -34,20 +34,20 @@ struct HardLinkTests {
     let listing =
       "import sys, tarfile\nwith tarfile.open(sys.argv[1]) as t:\n"
       + "    print([(m.name, m.type.decode(), m.linkname, m.size) for m in t if m.name.endswith('.sav')])"
-    let listed = try runProgram(try requiredProgram("python3"), ["-c", listing, archive])
+    let listed = try await runProgramAwaiting(try requiredProgram("python3"), ["-c", listing, archive])
     #expect(
       listed.stdout.contains("('b/slot-link.sav', '1', 'a/slot.sav', 0)"),
       "the second name is a hard link to the first: \(listed.stdout)")
 
     let byTar = box.path("by-tar")
     try makeDirectory(byTar)
-    let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
+    let extracted = try await runProgramAwaiting(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
     #expect(FileManager.default.contents(atPath: byTar + "/b/slot-link.sav") == content)
 
     try writeFile(save + "/c.sav", "changed")
     #expect(unlink(save + "/b/slot-link.sav") == 0)
-    let restore = try box.run(["restore", "--latest", "--save-dir", save, "--json"])
+    let restore = try await box.runAwaiting(["restore", "--latest", "--save-dir", save, "--json"])
     #expect(restore.code == 0, "restore failed: \(restore.stderr)")
     #expect(try jsonObject(restore.stdout)["verified"] as? Bool == true)
     var first = stat()
@@ -56,7 +56,7 @@ struct HardLinkTests {
     #expect(first.st_ino == second.st_ino && first.st_dev == second.st_dev, "two files, not one")
     #expect(first.st_nlink == 2)
     #expect(FileManager.default.contents(atPath: save + "/b/slot-link.sav") == content)
-    let status = try box.run(["status", "--save-dir", save, "--json"])
+    let status = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
   }
 

@@ -22,15 +22,15 @@ struct HelpTextTests {
   ]
 
   @Test("each command's help says what no target means, and the command does that", arguments: targetCommands)
-  func noTarget(_ command: String) throws {
+  func noTarget(_ command: String) async throws {
     let player = try Sandbox("none-\(command)")
     for (game, id) in [("a", "10"), ("b", "20")] {
       try writeFile(player.dir.sub("saves/\(game)/s.sav"), game)
-      try player.ok([
+      try await player.ok([
         "add", game, "--save-dir", "saves/\(game)", "--container", "cloud", "--steam-app-id", id,
       ])
     }
-    let help = try player.ok([command, "--help"]).stdout
+    let help = try await player.ok([command, "--help"]).stdout
     let line = try #require(noTargetLine(help), "\(command) --help does not say what no target means")
     var extra: [String] = []
     switch command {
@@ -40,7 +40,7 @@ struct HelpTextTests {
     default: break
     }
     if line.contains("every game of the config file") {
-      let result = try player.run([command] + extra)
+      let result = try await player.runAwaiting([command] + extra)
       #expect(result.code == 0, "\(command): exit \(result.code), \(result.stderr)")
       for game in ["a", "b"] {
         #expect(
@@ -51,11 +51,11 @@ struct HelpTextTests {
           "\(command) with no target did not cover game \(game): \(result.stdout)")
       }
     } else if line.contains("usage error (exit 2)") {
-      let result = try player.run([command] + extra)
+      let result = try await player.runAwaiting([command] + extra)
       #expect(result.code == 2, "\(command): exit \(result.code), \(result.stderr)")
       #expect(result.stderr.contains("--game") && result.stderr.contains("--save-dir"), "\(result.stderr)")
     } else if line.contains("$SteamAppId") {
-      let result = try player.run([command] + extra, environment: ["SteamAppId": "20"])
+      let result = try await player.runAwaiting([command] + extra, environment: ["SteamAppId": "20"])
       #expect(result.code == 0, "\(result.stderr)")
       #expect(
         player.archives("b").count == 1 && player.archives("a").isEmpty, "wrap synced the game of id 20")
@@ -66,9 +66,9 @@ struct HelpTextTests {
 
   @Test(
     "wrap --help and sync --help list every conflict policy and describe --json", arguments: ["wrap", "sync"])
-  func policies(_ command: String) throws {
+  func policies(_ command: String) async throws {
     let player = try Sandbox("policies-\(command)")
-    let help = try player.ok([command, "--help"]).stdout
+    let help = try await player.ok([command, "--help"]).stdout
     let lines = help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     #expect(lines.contains { $0.hasPrefix("--on-conflict POLICY ") }, "\(help)")
     for policy in ["prompt", "upload", "restore", "newer", "skip", "fail"] {
@@ -79,16 +79,17 @@ struct HelpTextTests {
   }
 
   @Test("--help lists every command, manpage too, and each has its help")
-  func everyCommandListed() throws {
+  func everyCommandListed() async throws {
     let player = try Sandbox("commands")
-    let main = try player.ok(["--help"]).stdout
+    let main = try await player.ok(["--help"]).stdout
     let block = main.components(separatedBy: "Commands:\n").last?.components(separatedBy: "\n\n").first ?? ""
     let listed = block.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
     let all = Self.targetCommands + ["add", "games", "remove", "scan", "manifest", "completions", "manpage"]
     #expect(Set(listed) == Set(all), "listed: \(listed)")
     for command in all {
       #expect(
-        try player.run([command, "--help"]).stdout.hasPrefix("Usage: savevault \(command)"), "\(command)")
+        try await player.runAwaiting([command, "--help"]).stdout.hasPrefix("Usage: savevault \(command)"),
+        "\(command)")
     }
   }
 }

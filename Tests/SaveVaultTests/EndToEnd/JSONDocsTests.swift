@@ -84,11 +84,11 @@ func layout(_ text: String) -> String {
 @Suite("docs/json.md: every documented field is what the binary prints", .tags(.medium))
 struct JSONDocsTests {
   @Test("each example has exactly the fields of the real output, and each field is described")
-  func examplesMatch() throws {
+  func examplesMatch() async throws {
     let document = try String(contentsOfFile: repositoryRoot + "/docs/json.md", encoding: .utf8)
     let found = examples(document)
     let dir = TemporaryDirectory("json-docs")
-    let run = try runProgram(
+    let run = try await runProgramAwaiting(
       "/bin/bash",
       [repositoryRoot + "/scripts/json-examples.sh", savevaultBinary, dir.sub("home"), dir.sub("out")],
       environment: ["PATH": "/usr/bin:/bin"])
@@ -126,17 +126,17 @@ struct JSONDocsTests {
   @Test(
     "with no target, backup, status and sync --json print one list: every game that worked",
     arguments: ["backup", "status", "sync"])
-  func oneList(_ command: String) throws {
+  func oneList(_ command: String) async throws {
     let player = try Sandbox("json-list-\(command)")
     for game in ["a", "b"] {
       try writeFile(player.dir.sub("saves/\(game)/s.sav"), game)
-      try player.ok(["add", game, "--save-dir", "saves/\(game)", "--container", "cloud"])
+      try await player.ok(["add", game, "--save-dir", "saves/\(game)", "--container", "cloud"])
     }
-    let both = try player.ok([command, "--json"])
+    let both = try await player.ok([command, "--json"])
     #expect(try jsonList(both.stdout).map { $0["game"] as? String } == ["a", "b"], "\(both.stdout)")
 
-    try player.ok(["add", "c", "--save-dir", "saves/c", "--container", "unplugged-drive"])
-    let partly = try player.run([command, "--json"])
+    try await player.ok(["add", "c", "--save-dir", "saves/c", "--container", "unplugged-drive"])
+    let partly = try await player.runAwaiting([command, "--json"])
     #expect(partly.code == 4, "the failing game's exit code: \(partly.stderr)")
     #expect(
       try jsonList(partly.stdout).map { $0["game"] as? String } == ["a", "b"], "\(partly.stdout)")
@@ -144,14 +144,16 @@ struct JSONDocsTests {
   }
 
   @Test("every command whose help offers --json has a section")
-  func everyCommand() throws {
+  func everyCommand() async throws {
     let document = try String(contentsOfFile: repositoryRoot + "/docs/json.md", encoding: .utf8)
-    let help = try runProgram(savevaultBinary, ["--help"], environment: ["HOME": "/tmp"]).stdout
+    let help = try await runProgramAwaiting(savevaultBinary, ["--help"], environment: ["HOME": "/tmp"]).stdout
     let block = help.components(separatedBy: "Commands:\n").last?.components(separatedBy: "\n\n").first ?? ""
     let commands = block.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
     #expect(commands.contains("backup"))
     for command in commands {
-      let usage = try runProgram(savevaultBinary, [command, "--help"], environment: ["HOME": "/tmp"]).stdout
+      let usage = try await runProgramAwaiting(
+        savevaultBinary, [command, "--help"], environment: ["HOME": "/tmp"]
+      ).stdout
       guard usage.contains("--json") else { continue }
       #expect(document.contains("\n## \(command)\n"), "docs/json.md has no section for \(command)")
     }

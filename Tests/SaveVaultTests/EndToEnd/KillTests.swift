@@ -37,49 +37,49 @@ struct KillTests {
   }
 
   @Test("SIGKILL at every point of backup", arguments: CrashRig.Kind.allCases)
-  func killDuringBackup(kind: CrashRig.Kind) throws {
+  func killDuringBackup(kind: CrashRig.Kind) async throws {
     let rig = try CrashRig(kind)
-    try rig.backUp(1)
+    try await rig.backUp(1)
     var states = [rig.saveState()]
     for (index, point) in Self.backupPoints(kind).enumerated() {
       try rig.writeState(UInt64(10 + index))
       states.append(rig.saveState())
-      let killed = try rig.run(["backup"], failpoints: point)
+      let killed = try await rig.runAwaiting(["backup"], failpoints: point)
       try #require(killed.wasSignaled && killed.code == SIGKILL, "\(point) never fired: \(killed.stderr)")
       CrashTally.kills.add()
-      try checkContainer(rig, after: point)
+      try await checkContainer(rig, after: point)
       #expect(rig.saveState() == states.last, "backup changed the save (\(point))")
-      let next = try rig.run(["backup"])
+      let next = try await rig.runAwaiting(["backup"])
       #expect(next.code == 0, "the backup after a kill at \(point) failed: \(next.stderr)")
       #expect(rig.containerTemporaries() == [], "temporaries left after the next backup (\(point))")
       #expect(try rig.openMultipartUploads() == [], "multipart uploads left after the next backup (\(point))")
-      try checkRecoverable(rig, states, after: point)
+      try await checkRecoverable(rig, states, after: point)
     }
     CrashTally.kills.report("backup kills on \(kind)")
   }
 
   @Test("SIGKILL at every point of restore", arguments: CrashRig.Kind.allCases)
-  func killDuringRestore(kind: CrashRig.Kind) throws {
+  func killDuringRestore(kind: CrashRig.Kind) async throws {
     let rig = try CrashRig(kind)
-    let firstArchive = try rig.backUp(1)
+    let firstArchive = try await rig.backUp(1)
     let first = rig.saveState()
-    let secondArchive = try rig.backUp(2)
+    let secondArchive = try await rig.backUp(2)
     let second = rig.saveState()
     for point in Self.restorePoints(kind) {
       let before = rig.saveState()
       let other = before == first ? secondArchive : firstArchive
-      let killed = try rig.run(["restore", "--archive", other], failpoints: point)
+      let killed = try await rig.runAwaiting(["restore", "--archive", other], failpoints: point)
       try #require(killed.wasSignaled && killed.code == SIGKILL, "\(point) never fired: \(killed.stderr)")
       CrashTally.kills.add()
-      try checkContainer(rig, after: point)
+      try await checkContainer(rig, after: point)
 
       var repairedByText = false
       if point.hasPrefix("restore.between-renames") {
-        let text = try rig.run(["status"])
+        let text = try await rig.runAwaiting(["status"])
         #expect(text.stdout.contains("repaired put back"), "status says what it repaired: \(text.stdout)")
         repairedByText = true
       }
-      let status = try rig.run(["status", "--json"])
+      let status = try await rig.runAwaiting(["status", "--json"])
       try #require(status.code == 0, "status after a kill at \(point): \(status.stderr)")
       let repaired = try jsonObject(status.stdout)["repaired"] as? [String] ?? []
       #expect(repaired.isEmpty == repairedByText, "status --json repaired \(repaired) after \(point)")
@@ -96,13 +96,13 @@ struct KillTests {
       #expect(
         state == (after == second ? "in-sync" : "local-changed"), "state \(state ?? "-") after \(point)")
       #expect(rig.leftovers() == [], "left beside the save after \(point): \(rig.leftovers())")
-      try checkRecoverable(rig, [first, second], after: point)
+      try await checkRecoverable(rig, [first, second], after: point)
     }
     CrashTally.kills.report("restore kills on \(kind)")
   }
 
   @Test("SIGKILL at random moments of backup and restore (seeded)", arguments: CrashRig.Kind.allCases)
-  func randomKills(kind: CrashRig.Kind) throws {
+  func randomKills(kind: CrashRig.Kind) async throws {
     let seed =
       ProcessInfo.processInfo.environment["SAVEVAULT_KILL_SEED"].flatMap(UInt64.init)
       ?? UInt64(Date().timeIntervalSince1970)
@@ -113,7 +113,8 @@ struct KillTests {
     try rig.writeState(1)
     states.append(rig.saveState())
     var started = Date()
-    try #require(try rig.run(["backup"]).code == 0)
+    // Blocking: its own time, not a wait for a slot or a thread, sets the span of the random kills.
+    try #require(try withinWindow { try rig.run(["backup"]) }.code == 0)
     let span = max(50, Int(Date().timeIntervalSince(started) * 1000 * 1.2))
     var killed = 0
     for trial in 0..<8 {
@@ -129,44 +130,47 @@ struct KillTests {
       let before = rig.saveState()
       let delay = Int(random.next() % UInt64(span))
       started = Date()
-      let program = try rig.start(command)
-      usleep(UInt32(delay * 1000))
-      let wasRunning = !program.hasEnded
-      kill(program.pid, SIGKILL)
-      let code = program.wait()
+      let (program, wasRunning) = try withinWindow {
+        let program = try rig.start(command)
+        usleep(UInt32(delay * 1000))
+        let wasRunning = !program.hasEnded
+        kill(program.pid, SIGKILL)
+        return (program, wasRunning)
+      }
+      let code = await program.waitAwaiting()
       let what = "trial \(trial) (\(command[0]), kill after \(delay) ms, seed \(seed))"
       if wasRunning && code == 128 + SIGKILL {
         killed += 1
         CrashTally.kills.add()
       }
-      try checkContainer(rig, after: what)
-      let status = try rig.run(["status", "--json"])
+      try await checkContainer(rig, after: what)
+      let status = try await rig.runAwaiting(["status", "--json"])
       try #require(status.code == 0, "status after \(what): \(status.stderr)")
       let after = rig.saveState()
       #expect(after == before || states.contains(after), "the save is a mix after \(what)")
       #expect(rig.leftovers() == [], "left beside the save after \(what): \(rig.leftovers())")
       if isBackup {
-        #expect(try rig.run(["backup"]).code == 0, "the backup after \(what) failed")
+        #expect(try await rig.runAwaiting(["backup"]).code == 0, "the backup after \(what) failed")
         #expect(rig.containerTemporaries() == [], "temporaries left after \(what)")
       }
-      try checkRecoverable(rig, states, after: what)
+      try await checkRecoverable(rig, states, after: what)
     }
     print("randomKills(\(kind)): \(killed) of 8 trials killed mid-command")
     CrashTally.kills.report("random kills on \(kind)")
   }
 
   /// The container lists only `packsave-*.tar` archives, and every one verifies.
-  func checkContainer(_ rig: CrashRig, after point: String) throws {
+  func checkContainer(_ rig: CrashRig, after point: String) async throws {
     for name in try rig.containerArchives() {
       #expect(ArchiveName.isBackupName(name), "'\(name)' is listed after a kill at \(point)")
     }
-    let verify = try rig.run(["verify", "--all"])
+    let verify = try await rig.runAwaiting(["verify", "--all"])
     #expect(verify.code == 0, "verify --all after a kill at \(point): \(verify.stdout) \(verify.stderr)")
   }
 
   /// Every state in `states` is in the container or among the pre-restore copies.
-  func checkRecoverable(_ rig: CrashRig, _ states: [[String: String]], after point: String) throws {
-    let recoverable = try rig.recoverableStates()
+  func checkRecoverable(_ rig: CrashRig, _ states: [[String: String]], after point: String) async throws {
+    let recoverable = try await rig.recoverableStates()
     for (index, state) in states.enumerated() where !recoverable.contains(state) {
       Issue.record("state #\(index) can no longer be got back after \(point)")
     }

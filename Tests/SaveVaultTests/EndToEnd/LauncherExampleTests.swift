@@ -13,22 +13,23 @@ import Testing
 @Suite("LauncherExample: the launch scripts in examples/launchers", .tags(.medium))
 struct LauncherExampleTests {
   @Test("Steam: the launch-options line syncs, runs the game, uploads, and exits with the game's code")
-  func steamLaunchOptions() throws {
+  func steamLaunchOptions() async throws {
     let world = try World("steam")
     try world.writeSave("level1\n")
     let line = try Self.steamLine()
     #expect(line.contains("savevault wrap --game celeste -- %command%"))
 
     let game = #"/bin/sh -c 'echo "the game says hi"; echo level2 >> "$SAVE/slot.sav"; exit 3'"#
-    let result = try world.run("/bin/sh", ["-c", line.replacingOccurrences(of: "%command%", with: game)])
+    let result = try await world.run(
+      "/bin/sh", ["-c", line.replacingOccurrences(of: "%command%", with: game)])
     #expect(result.code == 3, "wrap must exit with the game's code; stderr: \(result.stderr)")
     #expect(result.stdout == "the game says hi\n", "the game's stdout must pass through unchanged")
-    #expect(try world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
-    #expect(try world.state() == "in-sync")
+    #expect(try await world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
+    #expect(try await world.state() == "in-sync")
   }
 
   @Test("Steam: the commented --on-conflict newer variant runs too")
-  func steamNewerVariant() throws {
+  func steamNewerVariant() async throws {
     let world = try World("steam-newer")
     try world.writeSave("level1\n")
     let text = try String(contentsOfFile: Self.examples + "/steam-launch-options.txt", encoding: .utf8)
@@ -40,124 +41,125 @@ struct LauncherExampleTests {
     #expect(line.hasPrefix("savevault wrap --game celeste --on-conflict newer -- %command%"))
 
     let game = #"/bin/sh -c 'echo level2 >> "$SAVE/slot.sav"'"#
-    let result = try world.run("/bin/sh", ["-c", line.replacingOccurrences(of: "%command%", with: game)])
+    let result = try await world.run(
+      "/bin/sh", ["-c", line.replacingOccurrences(of: "%command%", with: game)])
     #expect(result.code == 0, "stderr: \(result.stderr)")
     #expect(result.stdout == "")
-    #expect(try world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
+    #expect(try await world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
   }
 
   @Test("Lutris: pre-launch uploads a first save, post-exit uploads what the session changed")
-  func lutrisRoundTrip() throws {
+  func lutrisRoundTrip() async throws {
     let world = try World("lutris")
     try world.writeSave("level1\n")
 
-    let pre = try world.run(Self.examples + "/lutris-pre-launch.sh", [])
+    let pre = try await world.run(Self.examples + "/lutris-pre-launch.sh", [])
     #expect(pre.code == 0, "stderr: \(pre.stderr)")
-    #expect(try world.state() == "in-sync")
+    #expect(try await world.state() == "in-sync")
     #expect(world.archives().count == 1)
-    #expect(try world.newestArchiveFile("slot.sav") == "level1\n")
+    #expect(try await world.newestArchiveFile("slot.sav") == "level1\n")
 
     // The game plays and saves.
-    let game = try world.run("/bin/sh", ["-c", #"echo level2 >> "$SAVE/slot.sav""#])
+    let game = try await world.run("/bin/sh", ["-c", #"echo level2 >> "$SAVE/slot.sav""#])
     #expect(game.code == 0)
-    #expect(try world.state() == "local-changed")
+    #expect(try await world.state() == "local-changed")
 
-    let post = try world.run(Self.examples + "/lutris-post-exit.sh", [])
+    let post = try await world.run(Self.examples + "/lutris-post-exit.sh", [])
     #expect(post.code == 0, "stderr: \(post.stderr)")
     #expect(world.archives().count == 2)
-    #expect(try world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
-    #expect(try world.state() == "in-sync")
+    #expect(try await world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
+    #expect(try await world.state() == "in-sync")
 
     // The next launch finds everything agreed and uploads nothing.
-    let again = try world.run(Self.examples + "/lutris-pre-launch.sh", [])
+    let again = try await world.run(Self.examples + "/lutris-pre-launch.sh", [])
     #expect(again.code == 0, "stderr: \(again.stderr)")
     #expect(world.archives().count == 2)
   }
 
   @Test("Lutris: pre-launch exits 0 with a warning when the container is unavailable")
-  func lutrisPreLaunchContainerMissing() throws {
+  func lutrisPreLaunchContainerMissing() async throws {
     let world = try World("lutris-offline", createContainer: false)
     try world.writeSave("level1\n")
-    let pre = try world.run(Self.examples + "/lutris-pre-launch.sh", [])
+    let pre = try await world.run(Self.examples + "/lutris-pre-launch.sh", [])
     #expect(pre.code == 0, "the pre-launch script must never block the game; stderr: \(pre.stderr)")
     #expect(pre.stderr.contains("warning"))
     #expect(try world.readSave() == "level1\n")
   }
 
   @Test("Lutris: a conflict nobody can answer: pre-launch exits 0, post-exit changes nothing")
-  func lutrisConflictUnresolved() throws {
+  func lutrisConflictUnresolved() async throws {
     let world = try World("lutris-conflict")
     // Another device uploads its own save first.
     let otherSave = world.tmp.sub("other/home/.local/share/Celeste/Saves")
     try writeFile(otherSave + "/slot.sav", "other device\n")
-    let other = try world.run(
+    let other = try await world.run(
       "savevault", ["backup", "--game", "celeste"],
       environment: ["HOME": world.tmp.sub("other/home"), "SAVEVAULT_DEVICE": "otherbox"])
     #expect(other.code == 0, "stderr: \(other.stderr)")
     #expect(world.archives().count == 1)
     // This device has a different save and no agreement: a conflict.
     try world.writeSave("this device\n")
-    #expect(try world.state() == "conflict")
+    #expect(try await world.state() == "conflict")
 
-    let pre = try world.run(Self.examples + "/lutris-pre-launch.sh", [])
+    let pre = try await world.run(Self.examples + "/lutris-pre-launch.sh", [])
     #expect(pre.code == 0, "the pre-launch script must never block the game; stderr: \(pre.stderr)")
     #expect(pre.stderr.contains("warning"))
     #expect(try world.readSave() == "this device\n")
     #expect(world.archives().count == 1)
 
-    let post = try world.run(Self.examples + "/lutris-post-exit.sh", [])
+    let post = try await world.run(Self.examples + "/lutris-post-exit.sh", [])
     #expect(post.code == 3, "an unresolved conflict is reported, never guessed; stderr: \(post.stderr)")
     #expect(try world.readSave() == "this device\n")
     #expect(world.archives().count == 1)
-    #expect(try world.newestArchiveFile("slot.sav") == "other device\n")
+    #expect(try await world.newestArchiveFile("slot.sav") == "other device\n")
   }
 
   @Test("Heroic: the wrapper runs the game with its arguments intact and uploads the edit")
-  func heroicWrapper() throws {
+  func heroicWrapper() async throws {
     let world = try World("heroic")
     try world.writeSave("level1\n")
     let arguments = ["two words", "  leading and trailing  ", "*", "", "quote\"s and 'single'"]
     // The game writes each of its arguments on a line of its own, and saves.
     let game = #"printf '%s\n' "$@" > "$SAVE/args.txt"; echo level2 >> "$SAVE/slot.sav"; exit 0"#
-    let result = try world.run(
+    let result = try await world.run(
       Self.examples + "/heroic-wrapper.sh", ["/bin/sh", "-c", game, "game"] + arguments)
     #expect(result.code == 0, "stderr: \(result.stderr)")
     let expected = arguments.map { $0 + "\n" }.joined()
     #expect(try String(contentsOfFile: world.saveDir + "/args.txt", encoding: .utf8) == expected)
-    #expect(try world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
-    #expect(try world.newestArchiveFile("args.txt") == expected)
-    #expect(try world.state() == "in-sync")
+    #expect(try await world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
+    #expect(try await world.newestArchiveFile("args.txt") == expected)
+    #expect(try await world.state() == "in-sync")
   }
 
   @Test("Heroic: the wrapper passes a failing game's exit code through")
-  func heroicWrapperExitCode() throws {
+  func heroicWrapperExitCode() async throws {
     let world = try World("heroic-exit")
     try world.writeSave("level1\n")
-    let result = try world.run(
+    let result = try await world.run(
       Self.examples + "/heroic-wrapper.sh", ["/bin/sh", "-c", #"echo crashed >> "$SAVE/slot.sav"; exit 42"#])
     #expect(result.code == 42, "stderr: \(result.stderr)")
-    #expect(try world.newestArchiveFile("slot.sav") == "level1\ncrashed\n")
+    #expect(try await world.newestArchiveFile("slot.sav") == "level1\ncrashed\n")
   }
 
   @Test("play.sh: runs GAME's command, passes its exit code through and uploads the save")
-  func playScript() throws {
+  func playScript() async throws {
     let world = try World("play")
     try world.writeSave("level1\n")
-    let result = try world.run(
+    let result = try await world.run(
       Self.examples + "/play.sh",
       ["celeste", "sh", "-c", #"echo "played $1"; echo level2 >> "$SAVE/slot.sav"; exit 7"#, "game", "a b"],
       environment: ["SAVEVAULT_GAME": nil])
     #expect(result.code == 7, "stderr: \(result.stderr)")
     #expect(result.stdout == "played a b\n")
-    #expect(try world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
-    #expect(try world.state() == "in-sync")
+    #expect(try await world.newestArchiveFile("slot.sav") == "level1\nlevel2\n")
+    #expect(try await world.state() == "in-sync")
   }
 
   @Test("play.sh: without a game and a command it prints its usage and exits 2")
-  func playScriptUsage() throws {
+  func playScriptUsage() async throws {
     let world = try World("play-usage")
     for arguments in [[], ["celeste"]] {
-      let result = try world.run(Self.examples + "/play.sh", arguments)
+      let result = try await world.run(Self.examples + "/play.sh", arguments)
       #expect(result.code == 2)
       #expect(result.stderr.contains("usage"))
     }
@@ -165,7 +167,7 @@ struct LauncherExampleTests {
   }
 
   @Test("Every script is executable, has a shebang and passes its shell's syntax check")
-  func syntax() throws {
+  func syntax() async throws {
     let scripts = ["lutris-pre-launch.sh", "lutris-post-exit.sh", "heroic-wrapper.sh", "play.sh"]
     let found = try FileManager.default.contentsOfDirectory(atPath: Self.examples).filter {
       $0.hasSuffix(".sh")
@@ -178,7 +180,7 @@ struct LauncherExampleTests {
       let shebang = String(text.prefix { $0 != "\n" })
       #expect(shebang.hasPrefix("#!"), "\(script) has no shebang")
       let shell = shebang.contains("bash") ? try #require(which("bash")) : "/bin/sh"
-      let check = try runProgram(shell, ["-n", path])
+      let check = try await runProgramAwaiting(shell, ["-n", path])
       #expect(check.code == 0, "\(script): \(check.stderr)")
     }
   }
@@ -252,11 +254,12 @@ extension LauncherExampleTests {
 
     /// Runs `program` (a path, or `savevault` from PATH) with stdin /dev/null.
     @discardableResult
-    func run(_ program: String, _ arguments: [String], environment extra: [String: String?] = [:]) throws
+    func run(_ program: String, _ arguments: [String], environment extra: [String: String?] = [:])
+      async throws
       -> RunResult
     {
       let executable = program == "savevault" ? savevaultBinary : program
-      return try runProgram(
+      return try await runProgramAwaiting(
         executable, arguments, environment: environment(extra), currentDirectory: tmp.path)
     }
 
@@ -267,17 +270,17 @@ extension LauncherExampleTests {
     func archives() -> [String] { tarArchiveNames(in: gameFolder) }
 
     /// `member` of the newest archive, read by tar itself.
-    func newestArchiveFile(_ member: String) throws -> String {
+    func newestArchiveFile(_ member: String) async throws -> String {
       let newest = try #require(archives().last, "no archive in \(gameFolder)")
       let tar = try #require(which("tar"))
-      let result = try runProgram(tar, ["-xOf", gameFolder + "/" + newest, member])
+      let result = try await runProgramAwaiting(tar, ["-xOf", gameFolder + "/" + newest, member])
       try #require(result.code == 0, "tar cannot read \(member) from \(newest): \(result.stderr)")
       return result.stdout
     }
 
     /// `status --json`'s state.
-    func state() throws -> String {
-      let result = try run("savevault", ["status", "--game", "celeste", "--json"])
+    func state() async throws -> String {
+      let result = try await run("savevault", ["status", "--game", "celeste", "--json"])
       try #require(result.code == 0, "status failed: \(result.stderr)")
       let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
       return try #require(object?["state"] as? String, "no state in \(result.stdout)")

@@ -26,7 +26,7 @@ struct LocationsRestoreTests {
   /// The undo point names the restored archive, so `restore --undo` forgets the agreement and
   /// the next sync asks (exit 3), rather than restoring the archive the player just undid.
   @Test("undo after a recovered restore of several locations is not undone by the next sync")
-  func undoAfterRecoveredLocationsRestore() throws {
+  func undoAfterRecoveredLocationsRestore() async throws {
     let world = try Sandbox("regression-undo-locations")
     let pc = world.device("pc")
     let deck = world.device("deck")
@@ -35,30 +35,30 @@ struct LocationsRestoreTests {
 
     try makeDirectory(world.path("deck/a/Saves"))
     try writeFile(world.path("deck/a/Saves/slot.sav"), "deck save 0\n")
-    try deck.ok(["backup", "--game", "multi"])
+    try await deck.ok(["backup", "--game", "multi"])
     usleep(20_000)
     try makeDirectory(world.path("pc/a/Saves"))
     try makeDirectory(world.path("pc/b/Config"))
     try writeFile(world.path("pc/a/Saves/slot.sav"), "pc save 1\n")
     try writeFile(world.path("pc/b/Config/o.ini"), "opt\n")
-    try pc.ok(["backup", "--game", "multi", "--force"])
+    try await pc.ok(["backup", "--game", "multi", "--force"])
     try FileManager.default.removeItem(atPath: world.path("pc/a"))
     try FileManager.default.removeItem(atPath: world.path("pc/b"))
-    #expect(try deck.state(["--game", "multi"]) == "cloud-changed")
+    #expect(try await deck.state(["--game", "multi"]) == "cloud-changed")
 
-    let killed = try deck.run(
+    let killed = try await deck.runAwaiting(
       ["restore", "--game", "multi", "--latest"],
       environment: ["SAVEVAULT_FAILPOINTS": "restore.journaled=kill"])
     #expect(killed.code != 0)
-    try deck.ok(["status", "--game", "multi"])  // finishes the restore
+    try await deck.ok(["status", "--game", "multi"])  // finishes the restore
     #expect(text(world.path("deck/a/Saves/slot.sav")) == "pc save 1\n")
     let undo = try String(
       contentsOfFile: deck.home + "/.local/state/savevault/undo/multi.json", encoding: .utf8)
     #expect(undo.contains("\"restoredArchive\""), "the undo point forgot the archive restored: \(undo)")
 
-    try deck.ok(["restore", "--game", "multi", "--undo"])
+    try await deck.ok(["restore", "--game", "multi", "--undo"])
     #expect(text(world.path("deck/a/Saves/slot.sav")) == "deck save 0\n")
-    let sync = try deck.run(["sync", "--game", "multi"])
+    let sync = try await deck.runAwaiting(["sync", "--game", "multi"])
     #expect(text(world.path("deck/a/Saves/slot.sav")) == "deck save 0\n", "the next sync undid the undo")
     #expect(sync.code == 3, "exit \(sync.code): \(sync.stdout) \(sync.stderr)")
   }
@@ -67,7 +67,7 @@ struct LocationsRestoreTests {
   /// other on another filesystem (/dev/shm here): the agreement's mount is the other's, so the
   /// first location's drive is not compared with it, and a sync restores the cloud's save.
   @Test("a game of several locations on two filesystems still restores")
-  func locationsOnTwoFilesystems() throws {
+  func locationsOnTwoFilesystems() async throws {
     let shm = "/dev/shm"
     guard Platform.mountPoint(of: shm) == shm, Platform.mountPoint(of: NSTemporaryDirectory()) != shm else {
       return  // needs a second filesystem
@@ -83,13 +83,13 @@ struct LocationsRestoreTests {
     try Self.configure(deck, locations: locations)
     try makeDirectory(other + "/b/Config")
     try writeFile(other + "/b/Config/options.ini", "volume=1\n")
-    try pc.ok(["backup", "--game", "multi"])
+    try await pc.ok(["backup", "--game", "multi"])
     usleep(20_000)
     try writeFile(other + "/b/Config/options.ini", "volume=2\n")
-    try deck.ok(["backup", "--game", "multi", "--force"])
+    try await deck.ok(["backup", "--game", "multi", "--force"])
     try writeFile(other + "/b/Config/options.ini", "volume=1\n")
-    #expect(try pc.state(["--game", "multi"]) == "cloud-changed")
-    let sync = try pc.run(["sync", "--game", "multi"])
+    #expect(try await pc.state(["--game", "multi"]) == "cloud-changed")
+    let sync = try await pc.runAwaiting(["sync", "--game", "multi"])
     #expect(sync.code == 0, "exit \(sync.code): \(sync.stderr)")
     #expect(text(other + "/b/Config/options.ini") == "volume=2\n")
   }

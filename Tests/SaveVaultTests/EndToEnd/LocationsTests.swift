@@ -53,17 +53,17 @@ struct LocationsTests {
 
   @Test(
     "one archive holds every location, readable by GNU tar and Python; restore and undo move them together")
-  func roundTrip() throws {
+  func roundTrip() async throws {
     let sandbox = try Self.world("round-trip")
     try Self.writeState(sandbox, 1)
     let first = Self.state(sandbox)
-    try sandbox.ok(["backup", "--game", "multi"])
+    try await sandbox.ok(["backup", "--game", "multi"])
     let archive = try #require(sandbox.archives("multi").first)
     let path = sandbox.cloud + "/multi/" + archive
-    let listed = try runProgram("/bin/tar", ["-tf", path]).stdout.split(separator: "\n")
+    let listed = try await runProgramAwaiting("/bin/tar", ["-tf", path]).stdout.split(separator: "\n")
     #expect(listed.contains("1-Saves/slot/1.sav") && listed.contains("2-Config/options.ini"), "\(listed)")
     #expect(!listed.contains { $0.hasSuffix(".log") }, "an excluded file was packed: \(listed)")
-    let python = try runProgram(
+    let python = try await runProgramAwaiting(
       "/usr/bin/env",
       [
         "python3", "-c",
@@ -71,16 +71,16 @@ struct LocationsTests {
         path,
       ])
     #expect(python.stdout.contains("['1-Saves', '2-Config']"), "\(python.stdout) \(python.stderr)")
-    #expect(try sandbox.state(["--game", "multi"]) == "in-sync")
+    #expect(try await sandbox.state(["--game", "multi"]) == "in-sync")
 
     try Self.writeState(sandbox, 2)
-    #expect(try sandbox.state(["--game", "multi"]) == "local-changed")
-    try sandbox.ok(["restore", "--game", "multi", "--latest"])
+    #expect(try await sandbox.state(["--game", "multi"]) == "local-changed")
+    try await sandbox.ok(["restore", "--game", "multi", "--latest"])
     #expect(Self.state(sandbox) == first, "restore brought back every location")
     #expect(text(sandbox.path("b/Config/game.log")) == "log of run 2\n", "the excluded log stayed")
-    #expect(try sandbox.state(["--game", "multi"]) == "in-sync")
+    #expect(try await sandbox.state(["--game", "multi"]) == "in-sync")
 
-    try sandbox.ok(["restore", "--game", "multi", "--undo"])
+    try await sandbox.ok(["restore", "--game", "multi", "--undo"])
     #expect(text(sandbox.path("a/Saves/slot/1.sav")) == "save 2\n", "undo put back the first location")
     #expect(text(sandbox.path("b/Config/options.ini")) == "volume=2\n", "undo put back the second location")
     #expect(text(sandbox.path("b/Config/game.log")) == "log of run 2\n")
@@ -91,34 +91,35 @@ struct LocationsTests {
   }
 
   @Test("a change in any one location is a change of the game")
-  func changeInOneLocation() throws {
+  func changeInOneLocation() async throws {
     let sandbox = try Self.world("one-changed")
     try Self.writeState(sandbox, 1)
-    try sandbox.ok(["backup", "--game", "multi"])
+    try await sandbox.ok(["backup", "--game", "multi"])
     try writeFile(sandbox.path("b/Config/options.ini"), "volume=9\n")
-    #expect(try sandbox.state(["--game", "multi"]) == "local-changed")
+    #expect(try await sandbox.state(["--game", "multi"]) == "local-changed")
     try writeFile(sandbox.path("b/Config/game.log"), "only the log changed\n")
     try writeFile(sandbox.path("b/Config/options.ini"), "volume=1\n")
-    #expect(try sandbox.state(["--game", "multi"]) == "in-sync", "an excluded file is no part of the save")
+    #expect(
+      try await sandbox.state(["--game", "multi"]) == "in-sync", "an excluded file is no part of the save")
   }
 
   @Test("a location gone (an unmounted drive) is not uploaded as an empty part of the save")
-  func locationGone() throws {
+  func locationGone() async throws {
     let sandbox = try Self.world("gone")
     try Self.writeState(sandbox, 1)
-    try sandbox.ok(["backup", "--game", "multi"])
+    try await sandbox.ok(["backup", "--game", "multi"])
     try writeFile(sandbox.path("a/Saves/slot/1.sav"), "played on\n")
     try FileManager.default.removeItem(atPath: sandbox.path("b"))
-    let sync = try sandbox.run(["sync", "--game", "multi"])
+    let sync = try await sandbox.runAwaiting(["sync", "--game", "multi"])
     #expect(sync.code == 1, "\(sync.stdout) \(sync.stderr)")
     #expect(sync.stderr.contains("is gone") && sync.stderr.contains("b/Config"), "\(sync.stderr)")
     #expect(sandbox.archives("multi").count == 1, "nothing uploaded")
-    try sandbox.ok(["backup", "--game", "multi", "--force"])
+    try await sandbox.ok(["backup", "--game", "multi", "--force"])
     #expect(sandbox.archives("multi").count == 2, "--force uploads the rest")
   }
 
   @Test("an excluded file stays as this device has it, even when another device's archive holds one")
-  func excludedStays() throws {
+  func excludedStays() async throws {
     let deck = try Self.world("excluded", device: "deck")
     let pc = deck.device("pc")
     // The pc excludes nothing: its archive holds its own game.log.
@@ -131,42 +132,42 @@ struct LocationsTests {
     try makeDirectory(pc.path("pc/Config"))
     try writeFile(pc.path("pc/Saves/1.sav"), "pc\n")
     try writeFile(pc.path("pc/Config/game.log"), "the pc's log\n")
-    try pc.ok(["backup", "--game", "multi"])
+    try await pc.ok(["backup", "--game", "multi"])
     try Self.writeState(deck, 1)
-    let restored = try deck.run(["sync", "--game", "multi", "--on-conflict", "restore"])
+    let restored = try await deck.runAwaiting(["sync", "--game", "multi", "--on-conflict", "restore"])
     #expect(restored.code == 0, "\(restored.stderr)")
     #expect(text(deck.path("a/Saves/1.sav")) == "pc\n", "the pc's save came")
     #expect(text(deck.path("b/Config/game.log")) == "log of run 1\n", "the deck's excluded log stayed")
-    #expect(try deck.state(["--game", "multi"]) == "in-sync")
+    #expect(try await deck.state(["--game", "multi"]) == "in-sync")
   }
 
   @Test("one game's locations may not hold each other")
-  func nestedLocations() throws {
+  func nestedLocations() async throws {
     let sandbox = try Sandbox("locations-nested")
     try Self.write(sandbox, locations: [sandbox.path("a/Saves"), sandbox.path("a/Saves/slot")])
-    let refused = try sandbox.run(["backup", "--game", "multi"])
+    let refused = try await sandbox.runAwaiting(["backup", "--game", "multi"])
     #expect(refused.code == 2 && refused.stderr.contains("is inside"), "\(refused.stderr)")
   }
 
   @Test("another device restores each location into its own folders, matched by name")
-  func anotherDevice() throws {
+  func anotherDevice() async throws {
     let deck = try Self.world("two-devices", device: "deck")
     try Self.writeState(deck, 1)
     let made = Self.state(deck)
-    try deck.ok(["backup", "--game", "multi"])
+    try await deck.ok(["backup", "--game", "multi"])
     let desktop = deck.device("desktop")
     try Self.write(desktop, locations: [desktop.path("desk/one/Saves"), desktop.path("desk/two/Config")])
-    try desktop.ok(["restore", "--game", "multi", "--latest"])
+    try await desktop.ok(["restore", "--game", "multi", "--latest"])
     #expect(digestTree(desktop.path("desk/one/Saves")) == digestTree(deck.path("a/Saves")))
     #expect(
       digestTree(desktop.path("desk/two/Config")).keys.sorted() == ["options.ini"],
       "the desktop's second location holds the deck's (no log: excluded)")
     #expect(Self.state(deck) == made)
-    #expect(try desktop.state(["--game", "multi"]) == "in-sync")
+    #expect(try await desktop.state(["--game", "multi"]) == "in-sync")
   }
 
   @Test("an archive location with no place here is refused before anything changes (exit 2)")
-  func locationNotHere() throws {
+  func locationNotHere() async throws {
     // The deck's second location is in the Proton prefix of Steam app 999, which the desktop
     // does not have.
     let deck = try Sandbox("locations-not-here", device: "deck")
@@ -185,13 +186,13 @@ struct LocationsTests {
     ]
     try makeDirectory((deck.config as NSString).deletingLastPathComponent)
     try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: deck.config))
-    try deck.ok(["backup", "--game", "multi"])
+    try await deck.ok(["backup", "--game", "multi"])
 
     let desktop = deck.device("desktop")
     try Self.write(desktop, locations: [desktop.path("only/Saves")])
     try makeDirectory(desktop.path("only/Saves"))
     try writeFile(desktop.path("only/Saves/mine.sav"), "the desktop's own\n")
-    let refused = try desktop.run(["restore", "--game", "multi", "--latest"])
+    let refused = try await desktop.runAwaiting(["restore", "--game", "multi", "--latest"])
     #expect(refused.code == 2, "\(refused.stderr)")
     #expect(refused.stderr.contains("<winDocuments>/Nope"), "\(refused.stderr)")
     #expect(refused.stderr.contains("999"), "says which game is missing: \(refused.stderr)")
@@ -206,19 +207,19 @@ struct LocationsTests {
       "restore.between-renames=kill", "restore.between-renames=kill@2", "restore.swapped=kill",
       "restore.kept=kill",
     ])
-  func killDuringRestore(point: String) throws {
+  func killDuringRestore(point: String) async throws {
     let sandbox = try Self.world("kill")
     try Self.writeState(sandbox, 1)
     let first = Self.state(sandbox)
-    try sandbox.ok(["backup", "--game", "multi"])
+    try await sandbox.ok(["backup", "--game", "multi"])
     let older = try #require(sandbox.archives("multi").first)
     try Self.writeState(sandbox, 2)
     let second = Self.state(sandbox)
-    try sandbox.ok(["backup", "--game", "multi"])
-    let killed = try sandbox.run(
+    try await sandbox.ok(["backup", "--game", "multi"])
+    let killed = try await sandbox.runAwaiting(
       ["restore", "--game", "multi", "--archive", older], environment: ["SAVEVAULT_FAILPOINTS": point])
     try #require(killed.wasSignaled && killed.code == SIGKILL, "\(point) never fired: \(killed.stderr)")
-    let status = try sandbox.run(["status", "--game", "multi", "--json"])
+    let status = try await sandbox.runAwaiting(["status", "--game", "multi", "--json"])
     try #require(status.code == 0, "status after a kill at \(point): \(status.stderr)")
     let after = Self.state(sandbox)
     #expect(after == first || after == second, "the locations are a mix after a kill at \(point)")
@@ -236,7 +237,7 @@ struct LocationsTests {
     #expect(leftovers == [], "left beside the locations after \(point): \(leftovers)")
     // The replaced save can be got back: undo puts the second state back.
     if after == first {
-      try sandbox.ok(["restore", "--game", "multi", "--undo"])
+      try await sandbox.ok(["restore", "--game", "multi", "--undo"])
       #expect(Self.state(sandbox) == second, "undo after a kill at \(point) puts the replaced save back")
     }
   }
@@ -248,14 +249,14 @@ struct LocationsTests {
   /// moved aside (the folder set aside is empty), so the save becomes the game's first location
   /// with the archive's second, and the game's save exists whole nowhere.
   @Test("a game that wrote into every location after a killed restore keeps its save whole")
-  func gameWroteAfterKilledRestore() throws {
+  func gameWroteAfterKilledRestore() async throws {
     let sandbox = try Self.world("played-after-kill")
     try makeDirectory(sandbox.path("b/Config"))
     try writeFile(sandbox.path("a/Saves/1.sav"), "first\n")
-    try sandbox.ok(["backup", "--game", "multi"])
+    try await sandbox.ok(["backup", "--game", "multi"])
     let restored = Self.state(sandbox)
     try writeFile(sandbox.path("a/Saves/1.sav"), "second\n")
-    let killed = try sandbox.run(
+    let killed = try await sandbox.runAwaiting(
       ["restore", "--game", "multi", "--latest"],
       environment: ["SAVEVAULT_FAILPOINTS": "restore.between-renames=kill@2"])
     try #require(killed.wasSignaled && killed.code == SIGKILL, "the kill never fired: \(killed.stderr)")
@@ -263,19 +264,19 @@ struct LocationsTests {
     try writeFile(sandbox.path("a/Saves/1.sav"), "played\n")
     try writeFile(sandbox.path("b/Config/options.ini"), "played\n")
     let played = Self.state(sandbox)
-    try sandbox.ok(["status", "--game", "multi"])
+    try await sandbox.ok(["status", "--game", "multi"])
     let after = Self.state(sandbox)
-    try Self.expectWhole(sandbox, after: after, played: played, restored: restored)
+    try await Self.expectWhole(sandbox, after: after, played: played, restored: restored)
   }
 
   /// After the recovery the save is the game's, or the archive's with the game's one undo away:
   /// never a mix.
   static func expectWhole(
     _ sandbox: Sandbox, after: [String: String], played: [String: String], restored: [String: String]
-  ) throws {
+  ) async throws {
     #expect(after == played || after == restored, "the save is a mix after the recovery: \(after)")
     if after == restored {
-      try sandbox.ok(["restore", "--game", "multi", "--undo"])
+      try await sandbox.ok(["restore", "--game", "multi", "--undo"])
       #expect(Self.state(sandbox) == played, "undo brings back the game's save whole")
     }
   }
@@ -287,22 +288,22 @@ struct LocationsTests {
   /// and without its name, so the game's save exists whole nowhere; `restore --undo` then
   /// leaves both locations without a save file.
   @Test("a restore of several locations finished with a failure keeps the replaced save whole")
-  func finishingFailsToPack() throws {
+  func finishingFailsToPack() async throws {
     let sandbox = try Self.world("finish-fails")
     try Self.writeState(sandbox, 1)
-    try sandbox.ok(["backup", "--game", "multi"])
+    try await sandbox.ok(["backup", "--game", "multi"])
     let restored = Self.state(sandbox)
     try Self.writeState(sandbox, 2)
-    let failed = try sandbox.run(
+    let failed = try await sandbox.runAwaiting(
       ["restore", "--game", "multi", "--latest"],
       environment: ["SAVEVAULT_FAILPOINTS": "restore.journaled=error"])
     try #require(failed.code != 0 && !failed.wasSignaled, "the failpoint never fired: \(failed.stderr)")
     // The game runs before the next command.
     try Self.writeState(sandbox, 3)
     let played = Self.state(sandbox)
-    _ = try sandbox.run(
+    _ = try await sandbox.runAwaiting(
       ["status", "--game", "multi"], environment: ["SAVEVAULT_FAILPOINTS": "backup.packed=error"])
     let after = Self.state(sandbox)
-    try Self.expectWhole(sandbox, after: after, played: played, restored: restored)
+    try await Self.expectWhole(sandbox, after: after, played: played, restored: restored)
   }
 }

@@ -7,11 +7,12 @@ import Testing
 @Suite("manifest command through the binary", .tags(.large))
 struct ManifestCommandTests {
   @Test("status --json says which copy is used, where and with how many games")
-  func statusJSON() throws {
+  func statusJSON() async throws {
     let player = try Sandbox("manifest-status")
     let file = player.path("manifest.yaml")
     try writeFile(file, LocationManifestFixture.realEntries)
-    let result = try player.ok(["manifest", "status", "--json"], environment: ["SAVEVAULT_MANIFEST": file])
+    let result = try await player.ok(
+      ["manifest", "status", "--json"], environment: ["SAVEVAULT_MANIFEST": file])
     let object = try #require(
       JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
     #expect(object["source"] as? String == "environment")
@@ -21,35 +22,35 @@ struct ManifestCommandTests {
   }
 
   @Test("update downloads, then says unchanged; offline it exits 4 and keeps the copy")
-  func update() throws {
+  func update() async throws {
     let player = try Sandbox("manifest-update")
     let server = try LocationManifestServer(
       root: player.path("server"), manifest: LocationManifestFixture.realEntries)
     let environment = ["SAVEVAULT_MANIFEST_URL": server.url]
-    let first = try player.ok(["manifest", "update"], environment: environment)
+    let first = try await player.ok(["manifest", "update"], environment: environment)
     #expect(first.stdout.contains("Updated"), "\(first.stdout)")
-    let second = try player.ok(["manifest", "update"], environment: environment)
+    let second = try await player.ok(["manifest", "update"], environment: environment)
     #expect(second.stdout.contains("current"), "\(second.stdout)")
     server.stop()
-    let offline = try player.run(["manifest", "update", "--json"], environment: environment)
+    let offline = try await player.runAwaiting(["manifest", "update", "--json"], environment: environment)
     #expect(offline.code == 4, "\(offline.stderr)")
     let object = try #require(
       JSONSerialization.jsonObject(with: Data(offline.stdout.utf8)) as? [String: Any], "\(offline.stdout)")
     #expect(object["outcome"] as? String == "failed")
-    let status = try player.ok(["manifest", "status"], environment: environment)
+    let status = try await player.ok(["manifest", "status"], environment: environment)
     #expect(
       status.stdout.contains("games:   \(LocationManifestFixture.realTitles.count)"), "\(status.stdout)")
     #expect(status.stdout.contains("etag:"), "\(status.stdout)")
   }
 
   @Test("with no manifest anywhere and no network: exit 4 and how to get one")
-  func nothing() throws {
+  func nothing() async throws {
     let player = try Sandbox("manifest-none")
-    let result = try player.run(
+    let result = try await player.runAwaiting(
       ["manifest", "status"], environment: ["SAVEVAULT_MANIFEST_URL": "http://127.0.0.1:9/m.yaml"])
     #expect(result.code == 4)
     #expect(result.stderr.contains("savevault manifest update"), "\(result.stderr)")
-    let usage = try player.run(["manifest", "refresh"])
+    let usage = try await player.runAwaiting(["manifest", "refresh"])
     #expect(usage.code == 2)
   }
 }

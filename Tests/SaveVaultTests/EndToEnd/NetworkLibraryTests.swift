@@ -32,14 +32,14 @@ struct NetworkLibraryTests {
   }
 
   @Test("backup and status on a folder container load no libcurl, libxml2 or ICU")
-  func folderContainer() throws {
+  func folderContainer() async throws {
     let box = try Sandbox("netlib-folder", device: "pc")
     let save = box.path("saves/hades")
     try writeFile(save + "/slot.sav", "run 12, do not lose me")
     let cloud = box.path("cloud")
     try makeDirectory(cloud)
     for command in ["backup", "status"] {
-      let result = try box.run(
+      let result = try await box.runAwaiting(
         [command, "--save-dir", save, "--container", cloud], environment: ["LD_DEBUG": "files"])
       #expect(result.code == 0, "\(command): exit \(result.code)")
       let names = Self.mapped(result.stderr)

@@ -13,8 +13,8 @@ struct NonUTF8NameTests {
   /// extracts with Python's tarfile (Tests/Fixtures).
   static let script = fixture("names-as-bytes.py")
 
-  func python(_ arguments: [String]) throws -> String {
-    let result = try runProgram(try requiredProgram("python3"), [Self.script] + arguments)
+  func python(_ arguments: [String]) async throws -> String {
+    let result = try await runProgramAwaiting(try requiredProgram("python3"), [Self.script] + arguments)
     try #require(result.code == 0, "python \(arguments): \(result.stderr)")
     return result.stdout
   }
@@ -28,13 +28,13 @@ struct NonUTF8NameTests {
     var archive: String
   }
 
-  func backedUp(_ game: String, made command: String) throws -> BackedUp {
+  func backedUp(_ game: String, made command: String) async throws -> BackedUp {
     let box = try Sandbox(game, device: "testbox")
     let save = box.path("saves/" + game)
     try makeDirectory(save)
-    _ = try python([command, save])
-    let original = try python(["dump", save])
-    let backup = try box.run(["backup", "--save-dir", save, "--json"])
+    _ = try await python([command, save])
+    let original = try await python(["dump", save])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save, "--json"])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
     let report = try jsonObject(backup.stdout)
     let archive = box.defaultContainer + "/" + game + "/" + (try #require(report["archive"] as? String))
@@ -42,8 +42,8 @@ struct NonUTF8NameTests {
   }
 
   @Test("backed up, read back by tar and tarfile, noticed when changed, restored byte for byte")
-  func keptByteForByte() throws {
-    let made = try backedUp("oldgame", made: "make")
+  func keptByteForByte() async throws {
+    let made = try await backedUp("oldgame", made: "make")
     let (box, save, original, report, archive) = (
       made.box, made.save, made.original, made.report, made.archive
     )
@@ -53,38 +53,38 @@ struct NonUTF8NameTests {
 
     let byTar = box.path("by-tar")
     try makeDirectory(byTar)
-    let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
+    let extracted = try await runProgramAwaiting(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
-    #expect(try python(["dump", byTar]) == original, "GNU tar extracts other names")
+    #expect(try await python(["dump", byTar]) == original, "GNU tar extracts other names")
 
     let byPython = box.path("by-tarfile")
-    _ = try python(["tarfile", archive, byPython])
-    #expect(try python(["dump", byPython]) == original, "Python's tarfile extracts other names")
+    _ = try await python(["tarfile", archive, byPython])
+    #expect(try await python(["dump", byPython]) == original, "Python's tarfile extracts other names")
 
-    let status = try box.run(["status", "--save-dir", save, "--json"])
+    let status = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
-    _ = try python(["change", save])
-    let changed = try box.run(["status", "--save-dir", save, "--json"])
+    _ = try await python(["change", save])
+    let changed = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(
       try jsonObject(changed.stdout)["state"] as? String == "local-changed",
       "a change to a Latin-1 named file is noticed: \(changed.stdout)")
 
-    let restore = try box.run(["restore", "--latest", "--save-dir", save, "--json"])
+    let restore = try await box.runAwaiting(["restore", "--latest", "--save-dir", save, "--json"])
     #expect(restore.code == 0, "restore failed: \(restore.stderr)")
-    #expect(try python(["dump", save]) == original, "the restored save differs from the backed-up one")
-    let after = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(try await python(["dump", save]) == original, "the restored save differs from the backed-up one")
+    let after = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(try jsonObject(after.stdout)["state"] as? String == "in-sync", "status: \(after.stdout)")
   }
 
   @Test(
     "names that differ only in Unicode normalization are refused by backup: no backup a restore could not bring back"
   )
-  func normalizationTwins() throws {
+  func normalizationTwins() async throws {
     let box = try Sandbox("macgame", device: "testbox")
     let save = box.path("saves/macgame")
     try makeDirectory(save)
-    _ = try python(["twins", save])
-    let backup = try box.run(["backup", "--save-dir", save])
+    _ = try await python(["twins", save])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save])
     #expect(backup.code == 1, "exit \(backup.code): \(backup.stderr)")
     #expect(backup.stderr.contains("differ only in how Unicode spells them"), "\(backup.stderr)")
     #expect(
@@ -93,14 +93,14 @@ struct NonUTF8NameTests {
   }
 
   @Test("names spelled as a Mac spells them (NFD) come back with the same bytes, not respelled")
-  func macSpelledNames() throws {
-    let made = try backedUp("macsave", made: "mac")
+  func macSpelledNames() async throws {
+    let made = try await backedUp("macsave", made: "mac")
     let (box, save, original) = (made.box, made.save, made.original)
     try writeFile(save + "/new.sav", "changed")
-    let restore = try box.run(["restore", "--latest", "--save-dir", save])
+    let restore = try await box.runAwaiting(["restore", "--latest", "--save-dir", save])
     #expect(restore.code == 0, "restore failed: \(restore.stderr)")
-    #expect(try python(["dump", save]) == original, "the restored names are spelled otherwise")
-    let status = try box.run(["status", "--save-dir", save, "--json"])
+    #expect(try await python(["dump", save]) == original, "the restored names are spelled otherwise")
+    let status = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
   }
 }

@@ -43,20 +43,21 @@ struct OvertakenPendingTests {
   }
 
   @Test("a pending archive is not uploaded after the player chose the cloud's save")
-  func notUploadedAfterRestore() throws {
+  func notUploadedAfterRestore() async throws {
     let pair = try SyncTests.Pair(pcOffsetMs: 86_400_000)
     let name = try pendingOvertaken(pair)
     let cloud = pair.dir.sub("cloud")
     let stored = try FileManager.default.contentsOfDirectory(atPath: cloud + "/game")
     #expect(!stored.contains(name), "the overtaken pending archive stays off the container")
     let kept = pair.pc.paths.preRestoreDirectory(game: "game") + "/" + name
-    #expect(try runProgram("/usr/bin/tar", ["-xOf", kept, "slot.sav"]).stdout == "v2 pc, offline")
+    #expect(
+      try await runProgramAwaiting("/usr/bin/tar", ["-xOf", kept, "slot.sav"]).stdout == "v2 pc, offline")
   }
 
   @Test(
     "an overtaken archive whose name a pre-restore copy already has is kept one millisecond later, not left pending"
   )
-  func nameTaken() throws {
+  func nameTaken() async throws {
     let pair = try SyncTests.Pair(pcOffsetMs: 86_400_000)
     let copies = pair.pc.paths.preRestoreDirectory(game: "game")
     let name = try pendingOvertaken(pair) { name in
@@ -69,7 +70,8 @@ struct OvertakenPendingTests {
     let parsed = try #require(ArchiveName(parsing: name))
     let next = ArchiveName(createdMs: parsed.createdMs + 1, device: parsed.device).description
     #expect(
-      try runProgram("/usr/bin/tar", ["-xOf", copies + "/" + next, "slot.sav"]).stdout == "v2 pc, offline")
+      try await runProgramAwaiting("/usr/bin/tar", ["-xOf", copies + "/" + next, "slot.sav"]).stdout
+        == "v2 pc, offline")
   }
 
   @Test(
@@ -102,7 +104,7 @@ struct OvertakenPendingTests {
   }
 
   @Test("an overtaken archive that cannot become a pre-restore copy is set aside in pending, never uploaded")
-  func retireFails() throws {
+  func retireFails() async throws {
     let pair = try SyncTests.Pair(pcOffsetMs: 86_400_000)
     let copies = pair.pc.paths.preRestoreDirectory(game: "game")
     var pendingName = ""
@@ -113,7 +115,8 @@ struct OvertakenPendingTests {
     }
     let pending = pair.pc.paths.dataDirectory + "/pending/game"
     let aside = pending + "/" + Vault.overtakenPrefix + pendingName
-    #expect(try runProgram("/usr/bin/tar", ["-xOf", aside, "slot.sav"]).stdout == "v2 pc, offline")
+    #expect(
+      try await runProgramAwaiting("/usr/bin/tar", ["-xOf", aside, "slot.sav"]).stdout == "v2 pc, offline")
     let stored = try FileManager.default.contentsOfDirectory(atPath: pair.dir.sub("cloud/game"))
     #expect(!stored.contains(pendingName), "the overtaken archive was uploaded")
   }

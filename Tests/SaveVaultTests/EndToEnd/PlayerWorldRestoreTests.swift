@@ -12,19 +12,20 @@ import Testing
 @Suite("The player's world: restores, conflicts and strays", .tags(.large))
 struct PlayerWorldRestoreTests {
   @Test("with no room for the pre-restore copy, restore refuses before swapping and says where")
-  func noRoomForTheCopy() throws {
-    let disk = try DiskFullTests.SmallDisk(2, label: "no-room")
+  func noRoomForTheCopy() async throws {
+    let disk = try await DiskFullTests.SmallDisk(2, label: "no-room")
     let world = try Sandbox.world("no-room")
     let save = world.path("saves/Game")
     try writeFile(save + "/slot.sav", Data(repeating: 0x5a, count: 600 << 10))
-    try world.on("deck").ok(["backup", "--save-dir", save])
+    try await world.on("deck").ok(["backup", "--save-dir", save])
     try writeFile(save + "/slot.sav", Data(repeating: 0x7b, count: 600 << 10))
     let before = tree(save)
     // The save is on another filesystem than $XDG_DATA_HOME, which is full.
     let data = ["XDG_DATA_HOME": disk.path + "/data"]
     try makeDirectory(disk.path + "/data")
     disk.fill()
-    let restore = try world.on("deck").run(["restore", "--save-dir", save, "--latest"], environment: data)
+    let restore = try await world.on("deck").runAwaiting(
+      ["restore", "--save-dir", save, "--latest"], environment: data)
     #expect(restore.code == 1, "exit \(restore.code): \(restore.stderr)")
     #expect(restore.stderr.contains("nothing was restored"), "\(restore.stderr)")
     #expect(!restore.stderr.contains("container '\(disk.path)"), "SaveVault's own folder called a container")
@@ -34,7 +35,7 @@ struct PlayerWorldRestoreTests {
   }
 
   @Test("symlinks leading outside and FIFOs stay in the save through a restore and its undo")
-  func outsideLinksSurvive() throws {
+  func outsideLinksSurvive() async throws {
     let world = try Sandbox.world("outside-links")
     let save = world.path("saves/Game")
     try writeFile(save + "/slot.sav", "v1")
@@ -44,7 +45,7 @@ struct PlayerWorldRestoreTests {
     try FileManager.default.createSymbolicLink(atPath: save + "/up", withDestinationPath: "../../Documents")
     try #require(mkfifo(save + "/pipe", 0o600) == 0)
     try #require(mkfifo(save + "/shared.pipe", 0o666) == 0 && chmod(save + "/shared.pipe", 0o666) == 0)
-    try world.on("deck").ok(["backup", "--save-dir", save])
+    try await world.on("deck").ok(["backup", "--save-dir", save])
     try writeFile(save + "/slot.sav", "v2")
     func expectKept(_ moment: String) {
       #expect(
@@ -61,36 +62,36 @@ struct PlayerWorldRestoreTests {
         lstat(save + "/shared.pipe", &info) == 0 && info.st_mode & 0o777 == 0o666,
         "a FIFO's mode changed \(moment)")
     }
-    let restore = try world.on("deck").ok(["restore", "--save-dir", save, "--latest"])
+    let restore = try await world.on("deck").ok(["restore", "--save-dir", save, "--latest"])
     #expect(text(save + "/slot.sav") == "v1")
     expectKept("after the restore")
     #expect(!restore.stderr.contains(".savevault-kept"), "\(restore.stderr)")
     let beside = try FileManager.default.contentsOfDirectory(atPath: world.path("saves"))
     #expect(beside == ["Game"], "kept beside the save: \(beside)")
-    try world.on("deck").ok(["restore", "--save-dir", save, "--undo"])
+    try await world.on("deck").ok(["restore", "--save-dir", save, "--undo"])
     #expect(text(save + "/slot.sav") == "v2")
     expectKept("after the undo")
     #expect(text(world.path("Documents/notes.txt")) == "outside", "the link's target was touched")
   }
 
   @Test("backup in a conflict asks (nobody here: exit 3, nothing uploaded); --force says what it went over")
-  func backupInConflict() throws {
+  func backupInConflict() async throws {
     let world = try Sandbox.world("backup-conflict")
     let deck = world.path("deck/Game")
     let pc = world.path("pc/Game")
     try writeFile(pc + "/slot.sav", "pc v1")
-    try world.on("pc").ok(["backup", "--save-dir", pc])
-    try world.on("deck").ok(["sync", "--save-dir", deck])
+    try await world.on("pc").ok(["backup", "--save-dir", pc])
+    try await world.on("deck").ok(["sync", "--save-dir", deck])
     try writeFile(pc + "/slot.sav", "pc v2")
-    try world.on("pc").ok(["backup", "--save-dir", pc])
+    try await world.on("pc").ok(["backup", "--save-dir", pc])
     try writeFile(deck + "/slot.sav", "deck v2")
     let before = world.archives("Game")
-    let asked = try world.on("deck").run(["backup", "--save-dir", deck])
+    let asked = try await world.on("deck").runAwaiting(["backup", "--save-dir", deck])
     #expect(asked.code == 3, "exit \(asked.code): \(asked.stdout) \(asked.stderr)")
     #expect(asked.stderr.contains("-pc.tar") && asked.stderr.contains("--force"), "\(asked.stderr)")
     #expect(world.archives("Game") == before)
     let forced = try jsonObject(
-      try world.on("deck").ok(["backup", "--save-dir", deck, "--force", "--json"]).stdout)
+      try await world.on("deck").ok(["backup", "--save-dir", deck, "--force", "--json"]).stdout)
     let overrode = try #require(forced["overrodeArchive"] as? String, "\(forced)")
     #expect(overrode.hasSuffix("-pc.tar"))
     #expect(forced["newerCloudArchive"] == nil, "our upload is the latest now: \(forced)")
@@ -98,44 +99,46 @@ struct PlayerWorldRestoreTests {
   }
 
   @Test("a stray packsave- file with no time or device is never latest, never pruned, still restorable")
-  func strayArchiveName() throws {
+  func strayArchiveName() async throws {
     let world = try Sandbox.world("stray")
     let save = world.path("saves/Game")
     try writeFile(save + "/slot.sav", "real")
-    try world.on("deck").ok(["backup", "--save-dir", save])
+    try await world.on("deck").ok(["backup", "--save-dir", save])
     // A plain tar someone copied in by hand, newer on disk than every archive.
     let stray = world.cloud + "/Game/packsave-garbage.tar"
     try writeFile(world.path("stray/slot.sav"), "stray")
-    let tar = try runProgram(
+    let tar = try await runProgramAwaiting(
       try #require(which("tar")), ["-cf", stray, "-C", world.path("stray"), "slot.sav"])
     try #require(tar.code == 0, "\(tar.stderr)")
     setModified(stray, ns: 4_102_444_800_000_000_000)  // 2100
-    let status = try world.on("deck").status(["--save-dir", save])
+    let status = try await world.on("deck").status(["--save-dir", save])
     #expect(status["state"] as? String == "in-sync", "\(status)")
     #expect((lookup(status, "cloud.latest") as? String)?.hasSuffix("-deck.tar") == true)
-    let list = try jsonObject(try world.on("deck").ok(["list", "--save-dir", save, "--json"]).stdout)
+    let list = try jsonObject(try await world.on("deck").ok(["list", "--save-dir", save, "--json"]).stdout)
     #expect((list["unrecognized"] as? [[String: Any]])?.first?["name"] as? String == "packsave-garbage.tar")
     #expect((list["archives"] as? [[String: Any]])?.count == 1)
     try writeFile(save + "/slot.sav", "real, later")
-    try world.on("deck").ok(["backup", "--save-dir", save])
-    try world.on("deck").ok(["prune", "--save-dir", save, "--keep", "1"])
+    try await world.on("deck").ok(["backup", "--save-dir", save])
+    try await world.on("deck").ok(["prune", "--save-dir", save, "--keep", "1"])
     #expect(FileManager.default.fileExists(atPath: stray), "prune deleted the stray file")
     #expect(world.archives("Game").filter { $0 != "packsave-garbage.tar" }.count == 1)
-    try world.on("deck").ok(["restore", "--save-dir", save, "--archive", "packsave-garbage.tar"])
+    try await world.on("deck").ok(["restore", "--save-dir", save, "--archive", "packsave-garbage.tar"])
     #expect(text(save + "/slot.sav") == "stray")
   }
 
   @Test("a save folder that is a mount point: add refuses it, restore refuses before anything changes")
-  func mountPointSave() throws {
-    let disk = try DiskFullTests.SmallDisk(4, label: "mounted-save")
+  func mountPointSave() async throws {
+    let disk = try await DiskFullTests.SmallDisk(4, label: "mounted-save")
     let world = try Sandbox.world("mounted-save")
     let save = disk.path
     try writeFile(save + "/slot.sav", "v1")
-    try world.on("deck").ok(["backup", "--save-dir", save, "--game", "Game"])
+    try await world.on("deck").ok(["backup", "--save-dir", save, "--game", "Game"])
     try writeFile(save + "/slot.sav", "v2")
-    let add = try world.on("deck").run(["add", "Game", "--save-dir", save])
+    let add = try await world.on("deck").runAwaiting(["add", "Game", "--save-dir", save])
     #expect(add.code == 2 && add.stderr.contains("mount point"), "exit \(add.code): \(add.stderr)")
-    let restore = try world.on("deck").run(["restore", "--save-dir", save, "--game", "Game", "--latest"])
+    let restore = try await world.on("deck").runAwaiting([
+      "restore", "--save-dir", save, "--game", "Game", "--latest",
+    ])
     #expect(
       restore.code == 1 && restore.stderr.contains("mount point"), "exit \(restore.code): \(restore.stderr)")
     #expect(text(save + "/slot.sav") == "v2")
@@ -146,32 +149,35 @@ struct PlayerWorldRestoreTests {
   @Test(
     "pre-restore copies: list --pre-restore shows them; prune --keep-pre-restore thins them, never the newest"
   )
-  func preRestoreCopies() throws {
+  func preRestoreCopies() async throws {
     let world = try Sandbox.world("pre-restore-list")
     let save = world.path("saves/Game")
     try writeFile(save + "/slot.sav", "v0")
-    try world.on("deck").ok(["backup", "--save-dir", save])
+    try await world.on("deck").ok(["backup", "--save-dir", save])
     for version in 1...3 {
       try writeFile(save + "/slot.sav", "v\(version)")
-      try world.on("deck").ok(["restore", "--save-dir", save, "--latest"])
+      try await world.on("deck").ok(["restore", "--save-dir", save, "--latest"])
     }
     let listed = try jsonObject(
-      try world.on("deck").ok(["list", "--pre-restore", "--save-dir", save, "--json"]).stdout)
+      try await world.on("deck").ok(["list", "--pre-restore", "--save-dir", save, "--json"]).stdout)
     let copies = try #require(listed["copies"] as? [[String: Any]], "\(listed)")
     #expect(copies.count == 3)
     #expect(copies.first?["isUndo"] as? Bool == true)
-    let text = try world.on("deck").ok(["list", "--pre-restore", "--save-dir", save]).stdout
+    let text = try await world.on("deck").ok(["list", "--pre-restore", "--save-dir", save]).stdout
     #expect(text.contains("restore --undo puts this back"), "\(text)")
-    #expect(try world.on("deck").run(["prune", "--save-dir", save, "--keep-pre-restore", "0"]).code == 2)
+    #expect(
+      try await world.on("deck").runAwaiting(["prune", "--save-dir", save, "--keep-pre-restore", "0"]).code
+        == 2)
     let pruned = try jsonObject(
-      try world.on("deck").ok(["prune", "--save-dir", save, "--keep-pre-restore", "1", "--json"]).stdout)
+      try await world.on("deck").ok(["prune", "--save-dir", save, "--keep-pre-restore", "1", "--json"]).stdout
+    )
     #expect((pruned["preRestoreDeleted"] as? [String])?.count == 2, "\(pruned)")
     #expect(world.archives("Game").count == 1, "the container was not asked to be pruned")
     let after = try jsonObject(
-      try world.on("deck").ok(["list", "--pre-restore", "--save-dir", save, "--json"]).stdout)
+      try await world.on("deck").ok(["list", "--pre-restore", "--save-dir", save, "--json"]).stdout)
     #expect(
       (after["copies"] as? [[String: Any]])?.first?["name"] as? String == copies.first?["name"] as? String)
-    try world.on("deck").ok(["restore", "--save-dir", save, "--undo"])
+    try await world.on("deck").ok(["restore", "--save-dir", save, "--undo"])
     #expect(FileManager.default.contents(atPath: save + "/slot.sav") == Data("v3".utf8))
   }
 }

@@ -13,13 +13,13 @@ import Testing
 @Suite("The player's world: saves that must not be lost", .tags(.medium))
 struct PlayerWorldTests {
   /// deck backs up a 100-hour save; pc syncs it down. Returns the world and deck's save folder.
-  func deckAndPcAgree(_ label: String) throws -> (Sandbox, deck: String, pc: String) {
+  func deckAndPcAgree(_ label: String) async throws -> (Sandbox, deck: String, pc: String) {
     let world = try Sandbox.world(label)
     let deck = world.path("sd/Game")
     let pc = world.path("pc/Game")
     try writeFile(deck + "/slot.sav", "100 hours")
-    try world.on("deck").ok(["backup", "--save-dir", deck])
-    try world.on("pc").ok(["sync", "--save-dir", pc])
+    try await world.on("deck").ok(["backup", "--save-dir", deck])
+    try await world.on("pc").ok(["sync", "--save-dir", pc])
     try #require(text(pc + "/slot.sav") == "100 hours")
     return (world, deck, pc)
   }
@@ -27,12 +27,12 @@ struct PlayerWorldTests {
   @Test(
     "an unmounted save during a wrapped game: the fresh save is not uploaded, the other device keeps its own",
     arguments: ["prompt", "upload", "skip"])
-  func unmountedSaveDuringWrap(policy: String) throws {
-    let (world, deck, pc) = try deckAndPcAgree("unmounted-\(policy)")
+  func unmountedSaveDuringWrap(policy: String) async throws {
+    let (world, deck, pc) = try await deckAndPcAgree("unmounted-\(policy)")
     try FileManager.default.moveItem(atPath: deck, toPath: world.path("sd/Game.unmounted"))
     let before = world.archives("Game")
     // The game starts on an empty folder and writes a new game's save.
-    let wrap = try world.on("deck").run(
+    let wrap = try await world.on("deck").runAwaiting(
       [
         "wrap", "--save-dir", deck, "--on-conflict", policy, "--", "/bin/sh", "-c",
         "mkdir -p '\(deck)' && echo 'new game, 0 hours' > '\(deck)/slot.sav'",
@@ -40,45 +40,46 @@ struct PlayerWorldTests {
     #expect(wrap.code == 0, "wrap exits with the game's code: \(wrap.stderr)")
     #expect(text(deck + "/slot.sav") == "new game, 0 hours\n")
     #expect(world.archives("Game") == before, "the new game's save was uploaded: \(wrap.stderr)")
-    #expect(try world.on("deck").state(["--save-dir", deck]) == "conflict")
+    #expect(try await world.on("deck").state(["--save-dir", deck]) == "conflict")
     // A later plain sync, another run: still asked, never settled by itself.
-    let later = try world.on("deck").run(["sync", "--save-dir", deck, "--on-conflict", policy])
+    let later = try await world.on("deck").runAwaiting(["sync", "--save-dir", deck, "--on-conflict", policy])
     #expect(later.code == (policy == "skip" ? 0 : 3), "exit \(later.code): \(later.stdout) \(later.stderr)")
     #expect(world.archives("Game") == before)
     // The other device still has nothing to take.
-    let other = try world.on("pc").ok(["sync", "--save-dir", pc])
+    let other = try await world.on("pc").ok(["sync", "--save-dir", pc])
     #expect(other.stdout.contains("in-sync"), "\(other.stdout)")
     #expect(text(pc + "/slot.sav") == "100 hours")
   }
 
   @Test(
     "an unanswered deletion holds across runs: the save coming back different is asked about, not uploaded")
-  func deletionHoldsAcrossRuns() throws {
-    let (world, deck, _) = try deckAndPcAgree("deletion-runs")
+  func deletionHoldsAcrossRuns() async throws {
+    let (world, deck, _) = try await deckAndPcAgree("deletion-runs")
     try FileManager.default.moveItem(atPath: deck, toPath: world.path("sd/Game.unmounted"))
-    #expect(try world.on("deck").run(["sync", "--save-dir", deck]).code == 3)
+    #expect(try await world.on("deck").runAwaiting(["sync", "--save-dir", deck]).code == 3)
     try writeFile(deck + "/slot.sav", "something else")
     let before = world.archives("Game")
-    #expect(try world.on("deck").run(["sync", "--save-dir", deck]).code == 3)
-    #expect(try world.on("deck").run(["backup", "--save-dir", deck]).code == 3, "backup asks too")
+    #expect(try await world.on("deck").runAwaiting(["sync", "--save-dir", deck]).code == 3)
+    #expect(
+      try await world.on("deck").runAwaiting(["backup", "--save-dir", deck]).code == 3, "backup asks too")
     #expect(world.archives("Game") == before)
     // The player puts the real save back (the card is mounted): identical, so in sync again.
     try FileManager.default.removeItem(atPath: deck)
     try FileManager.default.moveItem(atPath: world.path("sd/Game.unmounted"), toPath: deck)
-    #expect(try world.on("deck").state(["--save-dir", deck]) == "in-sync")
-    try world.on("deck").ok(["sync", "--save-dir", deck])
+    #expect(try await world.on("deck").state(["--save-dir", deck]) == "in-sync")
+    try await world.on("deck").ok(["sync", "--save-dir", deck])
     try writeFile(deck + "/slot.sav", "101 hours")
-    let sync = try world.on("deck").ok(["sync", "--save-dir", deck])
+    let sync = try await world.on("deck").ok(["sync", "--save-dir", deck])
     #expect(sync.stdout.contains("uploaded"), "a change after the answer is an upload again: \(sync.stdout)")
   }
 
   @Test("no policy uploads a missing save: the cloud keeps the last good one, and prune keeps it too")
-  func policyNeverUploadsMissingSave() throws {
-    let (world, deck, pc) = try deckAndPcAgree("policy-missing")
+  func policyNeverUploadsMissingSave() async throws {
+    let (world, deck, pc) = try await deckAndPcAgree("policy-missing")
     try FileManager.default.removeItem(atPath: deck)
     let before = world.archives("Game")
     for policy in ["upload", "newer"] {
-      let sync = try world.on("deck").run(["sync", "--save-dir", deck, "--on-conflict", policy])
+      let sync = try await world.on("deck").runAwaiting(["sync", "--save-dir", deck, "--on-conflict", policy])
       #expect(sync.code == (policy == "upload" ? 3 : 0), "\(policy): exit \(sync.code): \(sync.stderr)")
       #expect(world.archives("Game") == before, "\(policy) uploaded an empty save")
     }
@@ -86,10 +87,10 @@ struct PlayerWorldTests {
     // makes the deletion the latest on purpose, twice.
     #expect(text(deck + "/slot.sav") == "100 hours")
     try FileManager.default.removeItem(atPath: deck + "/slot.sav")
-    try world.on("deck").ok(["backup", "--save-dir", deck, "--force"])
-    try world.on("deck").ok(["backup", "--save-dir", deck, "--force"])
+    try await world.on("deck").ok(["backup", "--save-dir", deck, "--force"])
+    try await world.on("deck").ok(["backup", "--save-dir", deck, "--force"])
     let pruned = try jsonObject(
-      try world.on("pc").ok(["prune", "--save-dir", pc, "--keep", "1", "--json"]).stdout)
+      try await world.on("pc").ok(["prune", "--save-dir", pc, "--keep", "1", "--json"]).stdout)
     #expect(
       world.archives("Game").contains(before[0]),
       "prune deleted the last archive that holds a save: \(pruned)")
@@ -97,59 +98,61 @@ struct PlayerWorldTests {
   }
 
   @Test("a rollback sticks: the older archive restored on purpose is uploaded by the next sync")
-  func rollbackSticks() throws {
+  func rollbackSticks() async throws {
     let world = try Sandbox.world("rollback")
     let save = world.path("saves/Game")
     for version in ["v1", "v2", "v3 corrupt"] {
       try writeFile(save + "/slot.sav", version)
-      try world.on("deck").ok(["backup", "--save-dir", save])
+      try await world.on("deck").ok(["backup", "--save-dir", save])
     }
     let archives = world.archives("Game")
     try #require(archives.count == 3)
-    let restore = try world.on("deck").ok(["restore", "--save-dir", save, "--archive", archives[1]])
+    let restore = try await world.on("deck").ok(["restore", "--save-dir", save, "--archive", archives[1]])
     #expect(restore.stdout.contains("next sync"), "the restore says what happens next: \(restore.stdout)")
-    let json = try world.on("deck").status(["--save-dir", save])
+    let json = try await world.on("deck").status(["--save-dir", save])
     #expect(json["state"] as? String == "local-changed")
-    let sync = try world.on("deck").ok(["sync", "--save-dir", save])
+    let sync = try await world.on("deck").ok(["sync", "--save-dir", save])
     #expect(sync.stdout.contains("uploaded"), "\(sync.stdout)")
     #expect(text(save + "/slot.sav") == "v2", "the newer corrupt save came back")
     let latest = try #require(world.archives("Game").last)
-    #expect(try fileInPreRestoreCopy(world.cloud + "/Game/" + latest, "slot.sav") == "v2")
-    #expect(try world.on("deck").state(["--save-dir", save]) == "in-sync")
+    #expect(try await fileInPreRestoreCopy(world.cloud + "/Game/" + latest, "slot.sav") == "v2")
+    #expect(try await world.on("deck").state(["--save-dir", save]) == "in-sync")
   }
 
   @Test("two folders with the same last name are not one game: refused with a hint, fine with --game")
-  func twoFoldersOneName() throws {
+  func twoFoldersOneName() async throws {
     let world = try Sandbox.world("same-name")
     let stardew = world.path("Stardew/Saves")
     let celeste = world.path("Celeste/Saves")
     try writeFile(stardew + "/farm.xml", "farm")
     try writeFile(celeste + "/slot.sav", "slot")
-    try world.on("deck").ok(["backup", "--save-dir", stardew])
+    try await world.on("deck").ok(["backup", "--save-dir", stardew])
     for command in [["backup"], ["sync"], ["status"], ["restore", "--latest"]] {
-      let result = try world.on("deck").run(command + ["--save-dir", celeste])
+      let result = try await world.on("deck").runAwaiting(command + ["--save-dir", celeste])
       #expect(result.code == 2, "\(command): exit \(result.code)")
       #expect(result.stderr.contains("--game") && result.stderr.contains(stardew), "\(result.stderr)")
     }
     #expect(world.archives("Saves").count == 1)
     // Reading the container only is no matter of where the save lies.
-    try world.on("deck").ok(["list", "--save-dir", celeste])
-    try world.on("deck").ok(["backup", "--save-dir", celeste, "--game", "Celeste"])
+    try await world.on("deck").ok(["list", "--save-dir", celeste])
+    try await world.on("deck").ok(["backup", "--save-dir", celeste, "--game", "Celeste"])
     #expect(world.archives("Celeste").count == 1)
     // Another device whose folder of that name is its own first: a name is bound per device.
     try writeFile(world.path("pc/Celeste/Saves/slot.sav"), "pc slot")
-    #expect(try world.on("pc").run(["status", "--save-dir", world.path("pc/Celeste/Saves")]).code == 0)
+    #expect(
+      try await world.on("pc").runAwaiting(["status", "--save-dir", world.path("pc/Celeste/Saves")]).code == 0
+    )
   }
 
   @Test("nested or shared save folders are refused by add, named by doctor, and never restored over")
-  func nestedGames() throws {
+  func nestedGames() async throws {
     let world = try Sandbox.world("nested")
     let outer = world.path("saves/Outer")
     let inner = outer + "/Inner"
     try writeFile(inner + "/slot.sav", "inner")
-    try world.on("deck").ok(["add", "Outer", "--save-dir", outer])
+    try await world.on("deck").ok(["add", "Outer", "--save-dir", outer])
     for (name, folder) in [("Inner", inner), ("Same", outer), ("Parent", world.path("saves"))] {
-      let add = try world.on("deck").run(["add", name, "--save-dir", folder])
+      let add = try await world.on("deck").runAwaiting(["add", name, "--save-dir", folder])
       #expect(add.code == 2, "\(name): exit \(add.code)")
       #expect(add.stderr.contains("Outer"), "\(add.stderr)")
     }
@@ -157,10 +160,10 @@ struct PlayerWorldTests {
     let config = world.on("deck").home + "/.config/savevault/config.json"
     try writeFile(
       config, #"{"games": {"Outer": {"saveDir": "\#(outer)"}, "Inner": {"saveDir": "\#(inner)"}}}"#)
-    let doctor = try world.on("deck").run(["doctor"])
+    let doctor = try await world.on("deck").runAwaiting(["doctor"])
     #expect(doctor.code == 2 && doctor.stdout.contains("overlaps"), "\(doctor.stdout)")
     for game in ["Outer", "Inner"] {
-      #expect(try world.on("deck").run(["sync", "--game", game]).code == 2)
+      #expect(try await world.on("deck").runAwaiting(["sync", "--game", game]).code == 2)
     }
     #expect(world.archives("Outer").isEmpty && world.archives("Inner").isEmpty)
   }
@@ -168,7 +171,7 @@ struct PlayerWorldTests {
   @Test(
     "a container inside the save, or a save holding SaveVault's folders, is refused naming both",
     arguments: ["backup", "sync", "wrap", "add", "doctor", "restore"])
-  func containerInsideSave(command: String) throws {
+  func containerInsideSave(command: String) async throws {
     let world = try Sandbox.world("inside-\(command)")
     let save = world.path("Game")
     try writeFile(save + "/slot.sav", "slot")
@@ -183,7 +186,7 @@ struct PlayerWorldTests {
       default: return [command] + target
       }
     }
-    let result = try world.on("deck").run(arguments(save, inside))
+    let result = try await world.on("deck").runAwaiting(arguments(save, inside))
     // wrap never blocks play: it refuses to sync, says why, and runs the game.
     #expect(
       result.code == (command == "wrap" ? 0 : 2), "exit \(result.code): \(result.stdout) \(result.stderr)")
@@ -195,36 +198,36 @@ struct PlayerWorldTests {
       world.archives("Game").isEmpty
         && ((try? FileManager.default.contentsOfDirectory(atPath: inside)) ?? []).isEmpty)
     // The whole home as a save directory holds SaveVault's own folders.
-    let home = try world.on("deck").run(arguments(world.on("deck").home, nil))
+    let home = try await world.on("deck").runAwaiting(arguments(world.on("deck").home, nil))
     #expect(home.code == (command == "wrap" ? 0 : 2), "exit \(home.code): \(home.stderr)")
     #expect((home.stdout + home.stderr).contains(".local/share/savevault"), "\(home.stdout) \(home.stderr)")
   }
 
   @Test("a symlink to the container is the same container: no new device, no conflict")
-  func containerThroughSymlink() throws {
+  func containerThroughSymlink() async throws {
     let world = try Sandbox.world("symlink-container")
     let save = world.path("saves/Game")
     try writeFile(save + "/slot.sav", "slot")
-    try world.on("deck").ok(["backup", "--save-dir", save])
+    try await world.on("deck").ok(["backup", "--save-dir", save])
     let link = world.path("linked-cloud")
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: world.cloud)
-    let status = try world.on("deck").status(["--save-dir", save, "--container", link])
+    let status = try await world.on("deck").status(["--save-dir", save, "--container", link])
     #expect(status["state"] as? String == "in-sync")
     #expect(status["ledger"] is [String: Any], "the agreement is not known through the link: \(status)")
   }
 
   @Test("a bind mount of the container is the same container: the agreement follows it")
-  func containerThroughBindMount() throws {
+  func containerThroughBindMount() async throws {
     try #require(getuid() == 0, "a bind mount needs root (CI runs as root)")
     let world = try Sandbox.world("bind-container")
     let save = world.path("saves/Game")
     try writeFile(save + "/slot.sav", "slot")
-    try world.on("deck").ok(["backup", "--save-dir", save])
+    try await world.on("deck").ok(["backup", "--save-dir", save])
     let mounted = world.path("nas")
     try makeDirectory(mounted)
-    try #require(try runProgram("/bin/mount", ["--bind", world.cloud, mounted]).code == 0)
-    defer { _ = try? runProgram("/bin/umount", ["-l", mounted]) }
-    let status = try world.on("deck").status(["--save-dir", save, "--container", mounted])
+    try #require(try await runProgramAwaiting("/bin/mount", ["--bind", world.cloud, mounted]).code == 0)
+    defer { unmountLazily(mounted) }
+    let status = try await world.on("deck").status(["--save-dir", save, "--container", mounted])
     #expect(status["state"] as? String == "in-sync")
     #expect(status["ledger"] is [String: Any], "the agreement is not known through the mount: \(status)")
   }
@@ -232,11 +235,11 @@ struct PlayerWorldTests {
   @Test(
     "drive and network both gone at launch: the new game's save is kept on the device, never uploaded unasked"
   )
-  func unmountedAndOffline() throws {
-    let (world, deck, pc) = try deckAndPcAgree("unmounted-offline")
+  func unmountedAndOffline() async throws {
+    let (world, deck, pc) = try await deckAndPcAgree("unmounted-offline")
     try FileManager.default.moveItem(atPath: deck, toPath: world.path("sd/Game.unmounted"))
     try FileManager.default.moveItem(atPath: world.cloud, toPath: world.path("cloud.away"))
-    let wrap = try world.on("deck").run(
+    let wrap = try await world.on("deck").runAwaiting(
       [
         "wrap", "--save-dir", deck, "--", "/bin/sh", "-c",
         "mkdir -p '\(deck)' && echo 'new game' > '\(deck)/slot.sav'",
@@ -245,23 +248,23 @@ struct PlayerWorldTests {
     #expect(wrap.stderr.contains("missing or empty"), "wrap says it noted the missing save: \(wrap.stderr)")
     try FileManager.default.moveItem(atPath: world.path("cloud.away"), toPath: world.cloud)
     let before = world.archives("Game")
-    let sync = try world.on("deck").run(["sync", "--save-dir", deck, "--on-conflict", "upload"])
+    let sync = try await world.on("deck").runAwaiting(["sync", "--save-dir", deck, "--on-conflict", "upload"])
     #expect(sync.code == 3, "exit \(sync.code): \(sync.stdout) \(sync.stderr)")
     #expect(world.archives("Game") == before, "the new game's save (or its pending archive) was uploaded")
-    try world.on("pc").ok(["sync", "--save-dir", pc])
+    try await world.on("pc").ok(["sync", "--save-dir", pc])
     #expect(text(pc + "/slot.sav") == "100 hours")
   }
 
   @Test("a game pointed at a new folder is not a deletion: the new folder gets the cloud's save")
-  func gameMovedToNewFolder() throws {
+  func gameMovedToNewFolder() async throws {
     let world = try Sandbox.world("moved")
     let old = world.path("old/Game")
     let new = world.path("new/Game")
     try writeFile(old + "/slot.sav", "slot")
-    try world.on("deck").ok(["add", "Game", "--save-dir", old])
-    try world.on("deck").ok(["backup", "--game", "Game"])
-    try world.on("deck").ok(["add", "Game", "--save-dir", new, "--replace"])
-    let sync = try world.on("deck").ok(["sync", "--game", "Game"])
+    try await world.on("deck").ok(["add", "Game", "--save-dir", old])
+    try await world.on("deck").ok(["backup", "--game", "Game"])
+    try await world.on("deck").ok(["add", "Game", "--save-dir", new, "--replace"])
+    let sync = try await world.on("deck").ok(["sync", "--game", "Game"])
     #expect(!sync.stdout.contains("deleted"), "\(sync.stdout)")
     #expect(text(new + "/slot.sav") == "slot")
     #expect(text(old + "/slot.sav") == "slot", "the old folder is left alone")
@@ -274,7 +277,7 @@ struct PlayerWorldTests {
 struct ConflictQuestionTests {
   /// Runs `sync` for `save` as `device` at a terminal, typing each of `answers` once the
   /// question (or the request to answer again) is on the screen. Returns the screen and code.
-  func syncAtTerminal(_ world: Sandbox, _ device: String, _ save: String, answers: [String]) throws
+  func syncAtTerminal(_ world: Sandbox, _ device: String, _ save: String, answers: [String]) async throws
     -> (screen: String, code: Int32)
   {
     let session = try world.on(device).startAtTerminal(["sync", "--save-dir", save])
@@ -282,23 +285,26 @@ struct ConflictQuestionTests {
     for answer in answers {
       seen += 1
       let marker = seen == 1 ? "[s] " : "Please answer"
-      #expect(session.waitForOutput(containing: marker, timeout: 30), "no question: \(session.output)")
+      #expect(
+        await session.waitForOutputAwaiting(containing: marker, timeout: 30), "no question: \(session.output)"
+      )
       session.type(answer + "\n")
     }
     session.closeInput()
-    let result = try #require(session.wait(timeout: 30), "sync did not finish: \(session.output)")
+    let result = try #require(
+      await session.waitAwaiting(timeout: 30), "sync did not finish: \(session.output)")
     return (result.stdout, result.code)
   }
 
   @Test("a missing save is asked about with restore or skip only; 'u' is not taken")
-  func deletionOffersNoUpload() throws {
+  func deletionOffersNoUpload() async throws {
     let world = try Sandbox.world("question-deleted")
     let save = world.path("saves/Game")
     try writeFile(save + "/slot.sav", "100 hours")
-    try world.on("deck").ok(["backup", "--save-dir", save])
+    try await world.on("deck").ok(["backup", "--save-dir", save])
     try FileManager.default.removeItem(atPath: save)
     let before = world.archives("Game")
-    let (screen, code) = try syncAtTerminal(world, "deck", save, answers: ["u", "r"])
+    let (screen, code) = try await syncAtTerminal(world, "deck", save, answers: ["u", "r"])
     #expect(screen.contains("missing or empty"), "\(screen)")
     #expect(screen.contains("Restore cloud [r], or skip [s]?") && !screen.contains("[u]"), "\(screen)")
     #expect(screen.contains("backup --force"), "says how to make the deletion the latest: \(screen)")
@@ -308,13 +314,13 @@ struct ConflictQuestionTests {
   }
 
   @Test("a device that never agreed is told so, not that both sides changed since they agreed")
-  func noAgreementSaysSo() throws {
+  func noAgreementSaysSo() async throws {
     let world = try Sandbox.world("question-new-device")
     try writeFile(world.path("pc/Game/slot.sav"), "pc")
-    try world.on("pc").ok(["backup", "--save-dir", world.path("pc/Game")])
+    try await world.on("pc").ok(["backup", "--save-dir", world.path("pc/Game")])
     let deck = world.path("deck/Game")
     try writeFile(deck + "/slot.sav", "deck")
-    let (screen, code) = try syncAtTerminal(world, "deck", deck, answers: ["s"])
+    let (screen, code) = try await syncAtTerminal(world, "deck", deck, answers: ["s"])
     #expect(screen.contains("has not agreed with the cloud about this save folder yet"), "\(screen)")
     #expect(!screen.contains("since they last agreed"), "\(screen)")
     #expect(code == 0, "exit \(code): \(screen)")

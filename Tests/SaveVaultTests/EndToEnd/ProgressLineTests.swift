@@ -7,19 +7,19 @@ import Testing
 @Suite("Progress line: cleared before the result", .tags(.medium))
 struct ProgressLineTests {
   @Test("restore's progress line is cleared before 'Restored …' is printed")
-  func clearedBeforeResult() throws {
+  func clearedBeforeResult() async throws {
     let sandbox = try Sandbox("progress-line", environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm"])
     let save = sandbox.path("save/celeste")
     try writeFile(
       save + "/big.bin", Data((0..<4_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }))
     try writeFile(save + "/slot.sav", "chapter 3")
     let target = ["--save-dir", save, "--container", sandbox.cloud]
-    let backup = try sandbox.run(["backup"] + target)
+    let backup = try await sandbox.runAwaiting(["backup"] + target)
     try #require(backup.code == 0, "\(backup.stderr)")
     try writeFile(save + "/slot.sav", "chapter 4")
 
     // A slow extraction after its second report, so that the bar is drawn.
-    let result = try sandbox.runAtTerminal(
+    let result = try await sandbox.runAtTerminal(
       ["restore", "--latest"] + target,
       environment: ["SAVEVAULT_FAILPOINTS": "progress.extracting=sleep:800@2"])
     #expect(result.code == 0, "\(result.stdout)")

@@ -7,7 +7,7 @@ import Testing
 @Suite("Relative paths in the config file are taken from the config file's folder", .tags(.medium))
 struct RelativeConfigPathTests {
   @Test("a relative saveDir and folder container resolve against the config file's folder, from any folder")
-  func relativeToConfigFile() throws {
+  func relativeToConfigFile() async throws {
     let player = try Sandbox("relative")
     let folder = player.home + "/.config/savevault"
     try writeFile(folder + "/saves/celeste/slot1.sav", "chapter 3")
@@ -19,7 +19,7 @@ struct RelativeConfigPathTests {
     let install = player.dir.sub("steamapps/common/Celeste")
     try writeFile(install + "/saves/celeste/slot1.sav", "the install folder's file")
 
-    let backup = try player.run(["backup", "--game", "celeste", "--json"], in: install)
+    let backup = try await player.runAwaiting(["backup", "--game", "celeste", "--json"], in: install)
     #expect(backup.code == 0, "\(backup.stderr)")
     let container = player.home + "/cloud/celeste"
     let archives = ((try? FileManager.default.contentsOfDirectory(atPath: container)) ?? []).filter {
@@ -29,11 +29,11 @@ struct RelativeConfigPathTests {
     #expect(
       !FileManager.default.fileExists(atPath: install + "/../../cloud"), "the install folder's ../../cloud")
     let status = try jsonObject(
-      try player.run(["status", "--game", "celeste", "--json"], in: "/").stdout)
+      try await player.runAwaiting(["status", "--game", "celeste", "--json"], in: "/").stdout)
     #expect(lookup(status, "local.saveDir") as? String == folder + "/saves/celeste")
     #expect(status["state"] as? String == "in-sync")
 
-    let doctor = try player.run(["doctor"], in: install)
+    let doctor = try await player.runAwaiting(["doctor"], in: install)
     let line =
       doctor.stdout.split(separator: "\n").first { $0.split(separator: " ").dropFirst().first == "save-dir" }
       ?? ""
@@ -41,7 +41,7 @@ struct RelativeConfigPathTests {
   }
 
   @Test("with --config, relative paths in that file are its folder's; flags stay the current folder's")
-  func explicitConfig() throws {
+  func explicitConfig() async throws {
     let player = try Sandbox("relative-config")
     try writeFile(player.dir.sub("setup/saves/hk/user1.dat"), "geo 1200")
     try writeFile(
@@ -51,13 +51,13 @@ struct RelativeConfigPathTests {
     try makeDirectory(elsewhere + "/mine")
     try makeDirectory(player.dir.sub("setup/cloud"))
     let run = { (arguments: [String]) in
-      try player.run(arguments, in: elsewhere)
+      try await player.runAwaiting(arguments, in: elsewhere)
     }
-    let backup = try run(["--config", "../setup/savevault.json", "backup", "--game", "hk"])
+    let backup = try await run(["--config", "../setup/savevault.json", "backup", "--game", "hk"])
     #expect(backup.code == 0, "\(backup.stderr)")
     #expect(player.archives("hk", in: player.dir.sub("setup/cloud")).count == 1)
     // A --container flag is the current folder's.
-    let flagged = try run([
+    let flagged = try await run([
       "--config", "../setup/savevault.json", "backup", "--game", "hk", "--container", "mine",
     ])
     #expect(flagged.code == 0, "\(flagged.stderr)")

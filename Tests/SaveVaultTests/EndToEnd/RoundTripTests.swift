@@ -58,7 +58,7 @@ struct RoundTripTests {
     let box = try Sandbox("roundtrip-\(kind)", device: "pc")
     let bucket = CloudEndToEndTests.newBucket()
     _ = try server.container(bucket: bucket, prefix: "saves")
-    let proxy = try LatencyProxy(in: box, to: server)
+    let proxy = try await LatencyProxy(in: box, to: server)
     let environment = server.environment().merging(["AWS_ENDPOINT_URL": proxy.endpoint]) { $1 }
     try writeFile(box.save + "/slot.sav", "level 1")
     let target = box.target("s3://\(bucket)/saves")
@@ -106,7 +106,7 @@ struct RoundTripTests {
     let box = try Sandbox("roundtrip-parts-\(kind)", device: "pc")
     let bucket = CloudEndToEndTests.newBucket()
     let check = try server.container(bucket: bucket, prefix: "saves")
-    let proxy = try LatencyProxy(in: box, to: server)
+    let proxy = try await LatencyProxy(in: box, to: server)
     let environment = server.environment().merging([
       "AWS_ENDPOINT_URL": proxy.endpoint, "SAVEVAULT_S3_PART_MIB": "5",
     ]) { $1 }
@@ -202,7 +202,7 @@ extension RoundTripTests {
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
 
-    init(in box: Sandbox, to server: S3TestServer) throws {
+    init(in box: Sandbox, to server: S3TestServer) async throws {
       let python = try requiredProgram("python3")
       let script = repositoryRoot + "/bench/latency_proxy.py"
       log = box.path("requests.log")
@@ -218,12 +218,12 @@ extension RoundTripTests {
         stderr: .file(errors))
       registerForExit(process.processIdentifier)
       // The first line is the port it listens on, printed once it listens.
-      _ = process.waitForOutput(containing: "\n", timeout: 60)
+      _ = await process.waitForOutputAwaiting(containing: "\n", timeout: 60)
       let line = process.stdout.prefix { $0 != "\n" }
       guard let port = Int(line) else {
         let said = text(errors) ?? ""
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.waitAwaiting()
         unregisterForExit(process.processIdentifier)
         throw ProxyError(message: "\(script) did not start: \(said)")
       }

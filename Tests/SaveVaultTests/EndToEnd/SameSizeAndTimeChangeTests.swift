@@ -12,8 +12,8 @@ import Testing
 @Suite("Changes that keep size and modification time, through the binary", .tags(.medium))
 struct SameSizeAndTimeChangeTests {
 
-  func state(_ box: Sandbox, _ save: String) throws -> String? {
-    let status = try box.run(["status", "--save-dir", save, "--json"])
+  func state(_ box: Sandbox, _ save: String) async throws -> String? {
+    let status = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     try #require(status.code == 0, "status failed: \(status.stderr)")
     return try jsonObject(status.stdout)["state"] as? String
   }
@@ -25,7 +25,7 @@ struct SameSizeAndTimeChangeTests {
   }
 
   /// A sandbox whose save `farm` (`farm.sav` and `other`) is backed up.
-  func backedUp(_ label: String, other: String) throws -> (Sandbox, String) {
+  func backedUp(_ label: String, other: String) async throws -> (Sandbox, String) {
     let box = try Sandbox(label, device: "testbox")
     let save = box.path("saves/farm")
     try writeFile(save + "/farm.sav", "year 3, 40 cows")
@@ -34,36 +34,36 @@ struct SameSizeAndTimeChangeTests {
     } else {
       try writeFile(save + "/" + other, "x")
     }
-    let backup = try box.run(["backup", "--save-dir", save])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
     return (box, save)
   }
 
   @Test("other bytes of the same size under the old time are a local change; the same bytes are not")
-  func sameSizeAndTime() throws {
-    let (box, save) = try backedUp("cp-p", other: "other.sav")
+  func sameSizeAndTime() async throws {
+    let (box, save) = try await backedUp("cp-p", other: "other.sav")
     let time = try modifiedNs(save + "/farm.sav")
 
     // What `cp -p` of another copy does: new bytes, same size, the copy's (here the old) time.
     try writeFile(save + "/farm.sav", "year 1, 02 cows", modifiedNs: time)
     #expect(try modifiedNs(save + "/farm.sav") == time)
-    #expect(try state(box, save) == "local-changed")
+    #expect(try await state(box, save) == "local-changed")
 
     // What `rsync -a` does: a new file renamed over the old one, with the old time.
     try writeFile(box.path("copy.sav"), "year 1, 03 cows", modifiedNs: time)
     #expect(rename(box.path("copy.sav"), save + "/farm.sav") == 0)
-    #expect(try state(box, save) == "local-changed")
+    #expect(try await state(box, save) == "local-changed")
 
     // The agreed bytes again, under the old time or a new one: nothing changed.
     try writeFile(save + "/farm.sav", "year 3, 40 cows", modifiedNs: time)
-    #expect(try state(box, save) == "in-sync")
+    #expect(try await state(box, save) == "in-sync")
     try writeFile(save + "/farm.sav", "year 3, 40 cows", modifiedNs: time + 5_000_000_000)
-    #expect(try state(box, save) == "in-sync")
+    #expect(try await state(box, save) == "in-sync")
   }
 
   @Test("an agreement written before change times were recorded reads as in sync, not as a change")
-  func agreementFromBefore() throws {
-    let (box, save) = try backedUp("old-agreement", other: "empty/")
+  func agreementFromBefore() async throws {
+    let (box, save) = try await backedUp("old-agreement", other: "empty/")
 
     // The files an earlier SaveVault wrote: six fields per index line, and a metadata digest
     // computed without change times and inodes (here: any other digest).
@@ -82,8 +82,8 @@ struct SameSizeAndTimeChangeTests {
     json["metadataDigest"] = String(repeating: "0", count: 64)
     try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: record))
 
-    #expect(try state(box, save) == "in-sync")
-    let again = try box.run(["backup", "--save-dir", save, "--json"])
+    #expect(try await state(box, save) == "in-sync")
+    let again = try await box.runAwaiting(["backup", "--save-dir", save, "--json"])
     #expect(try jsonObject(again.stdout)["outcome"] as? String == "unchanged", "backup: \(again.stdout)")
   }
 }

@@ -7,24 +7,24 @@ import Testing
 // make against the built binary.
 
 /// Runs `script` in `shell` (`-c`) with the binary on PATH.
-private func shell(_ shell: String, _ script: String, environment extra: [String: String] = [:]) throws
+private func shell(_ shell: String, _ script: String, environment extra: [String: String] = [:]) async throws
   -> RunResult
 {
   let program = try #require(which(shell), "\(shell) is not installed (scripts/install-deps.sh --test)")
   var environment = ["PATH": pathWithBinary(), "HOME": "/tmp", "LANG": "C.UTF-8"]
   environment.merge(extra) { $1 }
-  return try runProgram(program, ["-c", script], environment: environment)
+  return try await runProgramAwaiting(program, ["-c", script], environment: environment)
 }
 
 /// The commands `savevault --help` lists.
-private func helpCommands() throws -> [String] {
-  let help = try savevault(["--help"])
+private func helpCommands() async throws -> [String] {
+  let help = try await savevault(["--help"])
   let block = help.components(separatedBy: "Commands:\n").last?.components(separatedBy: "\n\n").first ?? ""
   return block.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
 }
 
-private func savevault(_ arguments: [String]) throws -> String {
-  let result = try runProgram(
+private func savevault(_ arguments: [String]) async throws -> String {
+  let result = try await runProgramAwaiting(
     savevaultBinary, arguments, environment: ["HOME": "/tmp", "PATH": "/usr/bin:/bin"])
   #expect(result.code == 0, "savevault \(arguments): exit \(result.code), \(result.stderr)")
   return result.stdout
@@ -33,13 +33,13 @@ private func savevault(_ arguments: [String]) throws -> String {
 @Suite("Shell integration: completions, manual page, make install", .tags(.medium))
 struct ShellIntegrationTests {
   @Test("the bash script parses and completes commands, options, policies and game names")
-  func bash() throws {
+  func bash() async throws {
     let dir = TemporaryDirectory("bash-completion")
-    try writeFile(dir.sub("bash"), try savevault(["completions", "bash"]))
+    try writeFile(dir.sub("bash"), try await savevault(["completions", "bash"]))
     try writeFile(
       dir.sub("config.json"),
       #"{"games": {"celeste": {"saveDir": "/x"}, "Hollow Knight": {"saveDir": "/y"}}}"#)
-    let syntax = try shell("bash", "bash -n '\(dir.sub("bash"))'")
+    let syntax = try await shell("bash", "bash -n '\(dir.sub("bash"))'")
     #expect(syntax.code == 0, "bash -n: \(syntax.stderr)")
     // Each line: the words on the command line (the last is being completed) → COMPREPLY.
     let script = """
@@ -56,7 +56,7 @@ struct ShellIntegrationTests {
       complete_line savevault doctor --
       complete_line savevault completions ''
       """
-    let result = try shell("bash", script)
+    let result = try await shell("bash", script)
     #expect(result.code == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
       Set($0.split(separator: "|").map(String.init))
@@ -73,9 +73,9 @@ struct ShellIntegrationTests {
   }
 
   @Test("every command of the help has its options in the completions")
-  func followsHelp() throws {
-    let script = try savevault(["completions", "bash"])
-    let commands = try helpCommands()
+  func followsHelp() async throws {
+    let script = try await savevault(["completions", "bash"])
+    let commands = try await helpCommands()
     #expect(commands.contains("doctor") && commands.contains("backup"), "\(commands)")
     for command in commands {
       #expect(script.contains("    \(command)) words=\""), "no case for \(command)")
@@ -85,20 +85,20 @@ struct ShellIntegrationTests {
   }
 
   @Test("the zsh script parses")
-  func zsh() throws {
+  func zsh() async throws {
     let dir = TemporaryDirectory("zsh-completion")
-    try writeFile(dir.sub("_savevault"), try savevault(["completions", "zsh"]))
-    let result = try shell("zsh", "zsh -n '\(dir.sub("_savevault"))'")
+    try writeFile(dir.sub("_savevault"), try await savevault(["completions", "zsh"]))
+    let result = try await shell("zsh", "zsh -n '\(dir.sub("_savevault"))'")
     #expect(result.code == 0, "zsh -n: \(result.stderr)")
   }
 
   @Test("the fish script parses and completes")
-  func fish() throws {
+  func fish() async throws {
     let dir = TemporaryDirectory("fish-completion")
-    try writeFile(dir.sub("savevault.fish"), try savevault(["completions", "fish"]))
-    let syntax = try shell("fish", "fish -n '\(dir.sub("savevault.fish"))'")
+    try writeFile(dir.sub("savevault.fish"), try await savevault(["completions", "fish"]))
+    let syntax = try await shell("fish", "fish -n '\(dir.sub("savevault.fish"))'")
     #expect(syntax.code == 0, "fish -n: \(syntax.stderr)")
-    let result = try shell(
+    let result = try await shell(
       "fish",
       "source '\(dir.sub("savevault.fish"))'; complete -C 'savevault restore --l'; echo ---; complete -C 'savevault '"
     )
@@ -111,16 +111,16 @@ struct ShellIntegrationTests {
   }
 
   @Test("the manual page renders with man, with every command and the exit codes")
-  func manual() throws {
+  func manual() async throws {
     let dir = TemporaryDirectory("manpage")
-    try writeFile(dir.sub("savevault.1"), try savevault(["manpage"]))
-    let result = try shell(
+    try writeFile(dir.sub("savevault.1"), try await savevault(["manpage"]))
+    let result = try await shell(
       "bash", "man --warnings -l '\(dir.sub("savevault.1"))'", environment: ["MANWIDTH": "80"])
     #expect(result.code == 0, "man: \(result.stderr)")
     #expect(result.stderr.isEmpty, "groff warnings: \(result.stderr)")
     let page = result.stdout
     #expect(page.contains("SAVEVAULT(1)"))
-    for command in try helpCommands() {
+    for command in try await helpCommands() {
       #expect(page.contains("savevault \(command)"), "no \(command) in the page")
     }
     #expect(page.contains("savevault restore [TARGET] (--latest | --archive NAME | --undo) [--json]"))
@@ -129,11 +129,11 @@ struct ShellIntegrationTests {
   }
 
   @Test("make install PREFIX installs the binary, the page and three completions; uninstall removes them")
-  func makeInstall() throws {
+  func makeInstall() async throws {
     let dir = TemporaryDirectory("make-install")
     let prefix = dir.sub("usr")
     let make = try #require(which("make"), "make is not installed")
-    let installed = try runProgram(
+    let installed = try await runProgramAwaiting(
       make, ["-C", repositoryRoot, "install", "PREFIX=\(prefix)", "SAVEVAULT=\(savevaultBinary)"],
       environment: ["PATH": pathWithBinary()])
     #expect(installed.code == 0, "make install: \(installed.stderr)")
@@ -145,9 +145,9 @@ struct ShellIntegrationTests {
       let data = FileManager.default.contents(atPath: prefix + "/" + file) ?? Data()
       #expect(!data.isEmpty, "\(file) is missing or empty")
     }
-    let version = try runProgram(prefix + "/bin/savevault", ["--version"])
+    let version = try await runProgramAwaiting(prefix + "/bin/savevault", ["--version"])
     #expect(version.stdout.hasPrefix("savevault "))
-    let removed = try runProgram(
+    let removed = try await runProgramAwaiting(
       make, ["-C", repositoryRoot, "uninstall", "PREFIX=\(prefix)"], environment: ["PATH": pathWithBinary()])
     #expect(removed.code == 0, "make uninstall: \(removed.stderr)")
     for file in files {

@@ -31,12 +31,12 @@ struct SignalTests {
     ]
 
   @Test("a signal during backup: nothing stored, nothing left", arguments: backupCases)
-  func duringBackup(_ test: Case) throws {
+  func duringBackup(_ test: Case) async throws {
     let rig = try CrashRig(test.kind)
-    try rig.backUp(1)
+    try await rig.backUp(1)
     try rig.writeState(2)
     let before = (rig.saveState(), try rig.containerArchives())
-    let result = try rig.run(["backup"], failpoints: test.failpoint)
+    let result = try await rig.runAwaiting(["backup"], failpoints: test.failpoint)
     CrashTally.signals.add()
     #expect(result.code == 128 + test.signal, "exit \(result.code): \(result.stderr)")
     #expect(result.stderr.contains("stopped by"), "stderr: \(result.stderr)")
@@ -44,7 +44,7 @@ struct SignalTests {
     #expect(try rig.containerArchives() == before.1, "an interrupted backup stored an archive")
     #expect(rig.containerTemporaries() == [], "an interrupted backup left a temporary")
     #expect(try rig.openMultipartUploads() == [], "an interrupted backup left a multipart upload")
-    #expect(try rig.run(["backup"]).code == 0)
+    #expect(try await rig.runAwaiting(["backup"]).code == 0)
   }
 
   static let restoreCases: [Case] = [
@@ -55,12 +55,12 @@ struct SignalTests {
   ]
 
   @Test("a signal during restore before the swap: the save untouched, no staging", arguments: restoreCases)
-  func duringRestore(_ test: Case) throws {
+  func duringRestore(_ test: Case) async throws {
     let rig = try CrashRig(test.kind)
-    let first = try rig.backUp(1)
-    try rig.backUp(2)
+    let first = try await rig.backUp(1)
+    try await rig.backUp(2)
     let before = rig.saveState()
-    let result = try rig.run(["restore", "--archive", first], failpoints: test.failpoint)
+    let result = try await rig.runAwaiting(["restore", "--archive", first], failpoints: test.failpoint)
     CrashTally.signals.add()
     #expect(result.code == 128 + test.signal, "exit \(result.code): \(result.stderr)")
     #expect(rig.saveState() == before)
@@ -69,33 +69,36 @@ struct SignalTests {
   }
 
   @Test("a signal after the swap: the restore finishes, then exits 128+N")
-  func afterSwap() throws {
+  func afterSwap() async throws {
     let rig = try CrashRig(.folder)
-    let archive = try rig.backUp(1)
+    let archive = try await rig.backUp(1)
     let first = rig.saveState()
-    try rig.backUp(2)
+    try await rig.backUp(2)
     let second = rig.saveState()
-    let result = try rig.run(["restore", "--archive", archive], failpoints: "restore.swapped=signal:15")
+    let result = try await rig.runAwaiting(
+      ["restore", "--archive", archive], failpoints: "restore.swapped=signal:15")
     CrashTally.signals.add()
     #expect(result.code == 143, "exit \(result.code): \(result.stderr)")
     #expect(rig.saveState() == first)
     #expect(rig.leftovers() == [])
     #expect(
-      try rig.recoverableStates().filter { $0 == second }.count == 2, "v2: its archive and a pre-restore copy"
+      try await rig.recoverableStates().filter { $0 == second }.count == 2,
+      "v2: its archive and a pre-restore copy"
     )
     // The older archive was restored on purpose: a rollback, which the next sync uploads.
-    let status = try jsonObject(try rig.run(["status", "--json"]).stdout)
+    let status = try jsonObject(try await rig.runAwaiting(["status", "--json"]).stdout)
     #expect(status["state"] as? String == "local-changed")
     #expect((status["repaired"] as? [Any])?.isEmpty == true)
   }
 
   @Test("a signal before the swap: 'the restore did not happen; the save is as it was'")
-  func restoreStoppedBefore() throws {
+  func restoreStoppedBefore() async throws {
     let rig = try CrashRig(.folder)
-    let first = try rig.backUp(1)
-    try rig.backUp(2)
+    let first = try await rig.backUp(1)
+    try await rig.backUp(2)
     let before = rig.saveState()
-    let result = try rig.run(["restore", "--archive", first], failpoints: "progress.extracting=signal:2@1")
+    let result = try await rig.runAwaiting(
+      ["restore", "--archive", first], failpoints: "progress.extracting=signal:2@1")
     #expect(result.code == 130, "exit \(result.code): \(result.stderr)")
     #expect(
       result.stderr.contains("stopped by SIGINT: the restore did not happen; the save is as it was"),
@@ -104,12 +107,13 @@ struct SignalTests {
   }
 
   @Test("a signal after the swap: 'the restore had finished'")
-  func restoreStoppedAfter() throws {
+  func restoreStoppedAfter() async throws {
     let rig = try CrashRig(.folder)
-    let first = try rig.backUp(1)
+    let first = try await rig.backUp(1)
     let restoredState = rig.saveState()
-    try rig.backUp(2)
-    let result = try rig.run(["restore", "--archive", first], failpoints: "restore.swapped=signal:2")
+    try await rig.backUp(2)
+    let result = try await rig.runAwaiting(
+      ["restore", "--archive", first], failpoints: "restore.swapped=signal:2")
     #expect(result.code == 130, "exit \(result.code): \(result.stderr)")
     #expect(result.stderr.contains("stopped by SIGINT after the restore had finished"), "\(result.stderr)")
     #expect(rig.saveState() == restoredState)
@@ -137,59 +141,67 @@ struct SignalTests {
   }
 
   @Test("kill -TERM from outside during backup, kill -HUP during restore (signals not blocked)")
-  func realSignals() throws {
+  func realSignals() async throws {
     let rig = try CrashRig(.folder)
-    let first = try rig.backUp(1)
+    let first = try await rig.backUp(1)
     try rig.writeState(2)
     let archives = try rig.containerArchives()
 
     let backup = try rig.start(["backup"], failpoints: "progress.packing=pause:30000@2")
-    #expect(eventually { !rig.containerTemporaries().isEmpty }, "the backup never started writing")
-    kill(backup.pid, SIGTERM)
-    #expect(backup.wait() == 143, "stderr: \(backup.stderr)")
+    withinWindow {
+      #expect(eventually { !rig.containerTemporaries().isEmpty }, "the backup never started writing")
+      kill(backup.pid, SIGTERM)
+    }
+    #expect(await backup.waitAwaiting() == 143, "stderr: \(backup.stderr)")
     #expect(rig.containerTemporaries() == [])
     #expect(try rig.containerArchives() == archives)
     CrashTally.signals.add()
 
-    try #require(try rig.run(["backup"]).code == 0)
+    try #require(try await rig.runAwaiting(["backup"]).code == 0)
     let before = rig.saveState()
     let restore = try rig.start(
       ["restore", "--archive", first], failpoints: "progress.extracting=pause:30000@1")
-    #expect(eventually { !rig.leftovers().isEmpty }, "the restore never started extracting")
-    kill(restore.pid, SIGHUP)
-    #expect(restore.wait() == 129, "stderr: \(restore.stderr)")
+    withinWindow {
+      #expect(eventually { !rig.leftovers().isEmpty }, "the restore never started extracting")
+      kill(restore.pid, SIGHUP)
+    }
+    #expect(await restore.waitAwaiting() == 129, "stderr: \(restore.stderr)")
     #expect(rig.saveState() == before)
     #expect(rig.leftovers() == [])
     CrashTally.signals.add()
   }
 
   @Test("no checkpoint within 2 s: exit 128+N anyway; the next run removes what was left")
-  func stalledCommandStillExits() throws {
+  func stalledCommandStillExits() async throws {
     let rig = try CrashRig(.folder)
     try rig.writeState(1)
     let backup = try rig.start(["backup"], failpoints: "progress.packing=sleep:8000@1")
-    #expect(eventually { !rig.containerTemporaries().isEmpty }, "the backup never started writing")
-    kill(backup.pid, SIGTERM)
-    #expect(backup.wait() == 143, "stderr: \(backup.stderr)")
+    withinWindow {
+      #expect(eventually { !rig.containerTemporaries().isEmpty }, "the backup never started writing")
+      kill(backup.pid, SIGTERM)
+    }
+    #expect(await backup.waitAwaiting() == 143, "stderr: \(backup.stderr)")
     #expect(backup.stderr.contains("next run"), "stderr: \(backup.stderr)")
     #expect(try rig.containerArchives() == [])
     CrashTally.signals.add()
-    #expect(try rig.run(["backup"]).code == 0)
+    #expect(try await rig.runAwaiting(["backup"]).code == 0)
     #expect(rig.containerTemporaries() == [], "the next backup removes the stalled run's temporary")
     #expect(try rig.containerArchives().count == 1)
   }
 
   @Test("SIGTERM during wrap's sync before the game: the game is not started, exit 143")
-  func wrapStoppedBeforeTheGame() throws {
+  func wrapStoppedBeforeTheGame() async throws {
     let rig = try CrashRig(.folder)
     try rig.writeState(1)
     let marker = rig.dir.sub("game-ran")
     let program = try SpawnedProgram(
       savevaultBinary, ["wrap"] + rig.target + ["--", "/bin/sh", "-c", "touch \"$0\"", marker],
       environment: rig.environment(failpoints: "progress.packing=pause:30000@2"), output: rig.dir.sub("wrap"))
-    #expect(eventually { !rig.containerTemporaries().isEmpty }, "wrap's sync never started uploading")
-    kill(program.pid, SIGTERM)
-    #expect(program.wait() == 143, "stderr: \(program.stderr)")
+    withinWindow {
+      #expect(eventually { !rig.containerTemporaries().isEmpty }, "wrap's sync never started uploading")
+      kill(program.pid, SIGTERM)
+    }
+    #expect(await program.waitAwaiting() == 143, "stderr: \(program.stderr)")
     #expect(!FileManager.default.fileExists(atPath: marker), "the game started after SIGTERM")
     #expect(rig.containerTemporaries() == [])
     #expect(try rig.containerArchives() == [])

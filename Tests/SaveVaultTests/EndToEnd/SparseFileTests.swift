@@ -58,7 +58,7 @@ struct SparseFileTests {
   }
 
   @Test("a sparse file is archived small and comes back sparse with the same bytes")
-  func sparseFile() throws {
+  func sparseFile() async throws {
     let box = try Sandbox("sparse", device: "testbox")
     let save = box.path("saves/world")
     try makeSparse(save + "/world.img")
@@ -68,7 +68,7 @@ struct SparseFileTests {
     try #require(lstat(save + "/world.img", &made) == 0)
     try #require(Int64(made.st_blocks) * 512 < 1 << 20, "this filesystem does not keep holes")
 
-    let backup = try box.run(["backup", "--save-dir", save, "--json"])
+    let backup = try await box.runAwaiting(["backup", "--save-dir", save, "--json"])
     try #require(backup.code == 0, "backup failed: \(backup.stderr)")
     let name = try #require(try jsonObject(backup.stdout)["archive"] as? String)
     let archive = box.defaultContainer + "/world/" + name
@@ -77,25 +77,26 @@ struct SparseFileTests {
 
     let byTar = box.path("by-tar")
     try makeDirectory(byTar)
-    let extracted = try runProgram(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
+    let extracted = try await runProgramAwaiting(try requiredProgram("tar"), ["-xf", archive, "-C", byTar])
     #expect(extracted.code == 0, "tar -xf failed: \(extracted.stderr)")
     try checkSparse(byTar + "/world.img", by: "GNU tar")
     try checkSparse(byTar + "/reserved.img", by: "GNU tar", hasData: false)
 
     let byPython = box.path("by-tarfile")
     let script = "import sys, tarfile\nwith tarfile.open(sys.argv[1]) as t:\n    t.extractall(sys.argv[2])"
-    let python = try runProgram(try requiredProgram("python3"), ["-c", script, archive, byPython])
+    let python = try await runProgramAwaiting(
+      try requiredProgram("python3"), ["-c", script, archive, byPython])
     #expect(python.code == 0, "tarfile failed: \(python.stderr)")
     try checkSparse(byPython + "/world.img", by: "Python's tarfile")
     try checkSparse(byPython + "/reserved.img", by: "Python's tarfile", hasData: false)
 
     #expect(unlink(save + "/world.img") == 0 && unlink(save + "/reserved.img") == 0)
-    let restore = try box.run(["restore", "--latest", "--save-dir", save, "--json"])
+    let restore = try await box.runAwaiting(["restore", "--latest", "--save-dir", save, "--json"])
     #expect(restore.code == 0, "restore failed: \(restore.stderr)")
     #expect(try jsonObject(restore.stdout)["verified"] as? Bool == true)
     try checkSparse(save + "/world.img", by: "savevault restore")
     try checkSparse(save + "/reserved.img", by: "savevault restore", hasData: false)
-    let status = try box.run(["status", "--save-dir", save, "--json"])
+    let status = try await box.runAwaiting(["status", "--save-dir", save, "--json"])
     #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
   }
 

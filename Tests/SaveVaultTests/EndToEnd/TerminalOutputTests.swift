@@ -21,9 +21,9 @@ struct TerminalOutputTests {
   }
 
   @Test("on a terminal a slow backup draws a bar, and clears it before the result")
-  func barOnTerminal() throws {
+  func barOnTerminal() async throws {
     let (sandbox, arguments) = try slowBackup("bar")
-    let result = try sandbox.runAtTerminal(arguments)
+    let result = try await sandbox.runAtTerminal(arguments)
     #expect(result.code == 0, "\(result.stdout)")
     #expect(result.stdout.contains("\r\(escape)Kpacking"), "no bar: \(result.stdout.debugDescription)")
     #expect(result.stdout.contains("\r\(escape)KBacked up game"), "the bar is not cleared")
@@ -32,9 +32,9 @@ struct TerminalOutputTests {
   @Test(
     "no bar with --json, --quiet or TERM=dumb, even on a terminal",
     arguments: [(["--json"], "xterm"), (["--quiet"], "xterm"), ([], "dumb")])
-  func noBar(extra: [String], term: String) throws {
+  func noBar(extra: [String], term: String) async throws {
     let (sandbox, arguments) = try slowBackup("nobar")
-    let result = try sandbox.runAtTerminal(arguments + extra, environment: ["TERM": term])
+    let result = try await sandbox.runAtTerminal(arguments + extra, environment: ["TERM": term])
     #expect(result.code == 0, "\(result.stdout)")
     #expect(!result.stdout.contains(escape), "escape sequences: \(result.stdout.debugDescription)")
     if extra == ["--json"] {
@@ -44,23 +44,23 @@ struct TerminalOutputTests {
   }
 
   @Test("no bar on a pipe")
-  func noBarOnPipe() throws {
+  func noBarOnPipe() async throws {
     let (sandbox, arguments) = try slowBackup("pipe")
-    let result = try sandbox.run(arguments)
+    let result = try await sandbox.runAwaiting(arguments)
     #expect(result.code == 0, "\(result.stderr)")
     #expect(!result.stderr.contains(escape) && !result.stdout.contains(escape))
   }
 
   @Test("doctor colours its statuses on a terminal only, and never with NO_COLOR or TERM=dumb")
-  func doctorColour() throws {
+  func doctorColour() async throws {
     let sandbox = try Sandbox("colour", environment: ["PATH": "/usr/bin:/bin"])
     try writeFile(sandbox.path("save/game/slot"), "x")
     let arguments = ["doctor", "--save-dir", sandbox.path("save/game"), "--container", sandbox.cloud]
-    let coloured = try sandbox.runAtTerminal(arguments)
+    let coloured = try await sandbox.runAtTerminal(arguments)
     #expect(coloured.code == 0, "\(coloured.stdout)")
     #expect(coloured.stdout.contains("\(escape)32mok"), "no colour: \(coloured.stdout.debugDescription)")
     for plain in [["NO_COLOR": "1"], ["TERM": "dumb"]] {
-      let result = try sandbox.runAtTerminal(arguments, environment: plain)
+      let result = try await sandbox.runAtTerminal(arguments, environment: plain)
       #expect(result.code == 0)
       #expect(result.stdout.contains("ok       container"), "\(plain): \(result.stdout.debugDescription)")
       #expect(!result.stdout.contains(escape), "\(plain): colour: \(result.stdout.debugDescription)")

@@ -6,7 +6,7 @@ import Testing
 @Suite("wrap keeps a log of its messages", .tags(.medium))
 struct WrapLogTests {
   /// The players of `SteamWrapTests`: games celeste (Steam app 504230) and other (10).
-  func player() throws -> Sandbox { try SteamWrapTests().player() }
+  func player() async throws -> Sandbox { try await SteamWrapTests().player() }
 
   /// A game that writes to stdout and stderr, saves its argument and exits 7.
   static let game = "echo \"playing $1\"; echo 'game-stderr-line' >&2; echo \"$1\" > \"$0/slot.sav\"; exit 7"
@@ -27,11 +27,11 @@ struct WrapLogTests {
   @Test(
     "a wrapped game's before and after lines and how it ended are logged, stamped and named; its own output is not"
   )
-  func configuredGame() throws {
-    var player = try player()
+  func configuredGame() async throws {
+    var player = try await player()
     player.extra = ["SteamAppId": "504230"]
     let save = player.dir.sub("saves/celeste")
-    let result = try player.run(["wrap", "--", "/bin/sh", "-c", Self.game, save, "v2"])
+    let result = try await player.runAwaiting(["wrap", "--", "/bin/sh", "-c", Self.game, save, "v2"])
     #expect(result.code == 7, "\(result.stderr)")
     #expect(result.stderr.contains("game-stderr-line"), "the game's stderr is still the game's")
     let lines = logLines(player)
@@ -45,17 +45,19 @@ struct WrapLogTests {
       #expect(messages.contains("celeste: " + line.dropFirst("savevault: ".count)), "not logged: \(line)")
     }
 
-    let again = try player.run(["wrap", "--game", "celeste", "--", "/bin/sh", "-c", "exit 0"])
+    let again = try await player.runAwaiting(["wrap", "--game", "celeste", "--", "/bin/sh", "-c", "exit 0"])
     #expect(again.code == 0, "\(again.stderr)")
     #expect(logLines(player).count > lines.count, "a second wrap appends")
     #expect(logLines(player).starts(with: lines))
   }
 
   @Test("a wrap of a game no config names logs its warning under the Steam app id")
-  func unknownGame() throws {
-    var player = try player()
+  func unknownGame() async throws {
+    var player = try await player()
     player.extra = ["SteamAppId": "999"]
-    let result = try player.run(["wrap", "--", "/bin/sh", "-c", "echo 'game-stderr-line' >&2; exit 3"])
+    let result = try await player.runAwaiting([
+      "wrap", "--", "/bin/sh", "-c", "echo 'game-stderr-line' >&2; exit 3",
+    ])
     #expect(result.code == 3, "\(result.stderr)")
     let messages = logLines(player).map { String($0.dropFirst(20)) }
     #expect(
@@ -68,12 +70,12 @@ struct WrapLogTests {
   }
 
   @Test("a log that cannot be written warns once and leaves wrap's exit code the game's")
-  func unwritableLog() throws {
-    var player = try player()
+  func unwritableLog() async throws {
+    var player = try await player()
     player.extra = ["SteamAppId": "504230"]
     try makeDirectory(logPath(player))
     let save = player.dir.sub("saves/celeste")
-    let result = try player.run(["wrap", "--", "/bin/sh", "-c", Self.game, save, "v2"])
+    let result = try await player.runAwaiting(["wrap", "--", "/bin/sh", "-c", Self.game, save, "v2"])
     #expect(result.code == 7, "\(result.stderr)")
     #expect(result.stdout == "playing v2\n")
     #expect(result.stderr.components(separatedBy: "cannot keep a log").count == 2, "\(result.stderr)")
@@ -82,21 +84,21 @@ struct WrapLogTests {
   }
 
   @Test("a log over 1 MiB is set aside as wrap.log.1 at the next wrap, replacing an older one")
-  func rotation() throws {
-    var player = try player()
+  func rotation() async throws {
+    var player = try await player()
     player.extra = ["SteamAppId": "504230"]
     let old = String(repeating: "2026-01-01 00:00:00 celeste: an old line\n", count: 30_000)
     #expect(old.utf8.count > 1 << 20)
     try writeFile(logPath(player) + ".1", "the oldest log\n")
     try writeFile(logPath(player), old)
-    let result = try player.run(["wrap", "--", "/bin/sh", "-c", "exit 0"])
+    let result = try await player.runAwaiting(["wrap", "--", "/bin/sh", "-c", "exit 0"])
     #expect(result.code == 0, "\(result.stderr)")
     #expect(text(logPath(player) + ".1") == old)
     let lines = logLines(player)
     #expect(lines.contains { $0.dropFirst(20).hasPrefix("celeste: before the game: ") }, "\(lines)")
     #expect(!lines.contains { $0.contains("an old line") })
 
-    let small = try player.run(["wrap", "--", "/bin/sh", "-c", "exit 0"])
+    let small = try await player.runAwaiting(["wrap", "--", "/bin/sh", "-c", "exit 0"])
     #expect(small.code == 0)
     #expect(text(logPath(player) + ".1") == old, "a log under 1 MiB is kept as it is")
     #expect(logLines(player).count > lines.count)

@@ -21,22 +21,23 @@ struct WrapTests {
   }
 
   @Test("wrap passes the game's output and exit code through and uploads what the session changed")
-  func exitCodeAndUpload() throws {
+  func exitCodeAndUpload() async throws {
     let device = try Self.device()
-    try device.run(["sync"] + device.target())
+    try await device.runAwaiting(["sync"] + device.target())
     let game = "echo playing; echo v2 > \"$0/slot.sav\"; exit 7"
-    let result = try device.run(["wrap"] + device.target() + ["--", "/bin/sh", "-c", game, device.save])
+    let result = try await device.runAwaiting(
+      ["wrap"] + device.target() + ["--", "/bin/sh", "-c", game, device.save])
     #expect(result.code == 7, "stderr: \(result.stderr)")
     #expect(result.stdout == "playing\n", "the game owns stdout")
     #expect(device.archives("game").count == 2)
-    #expect(try device.newestSlot() == "v2\n")
+    #expect(try await device.newestSlot() == "v2\n")
     #expect(result.stderr.contains("after the game"), "stderr: \(result.stderr)")
   }
 
   @Test("wrap --json writes one JSON object per phase on stderr")
-  func jsonMessages() throws {
+  func jsonMessages() async throws {
     let device = try Self.device()
-    let result = try device.run(
+    let result = try await device.runAwaiting(
       ["wrap", "--json"] + device.target() + [
         "--", "/bin/sh", "-c", "echo v2 > \"$0/slot.sav\"", device.save,
       ])
@@ -50,7 +51,7 @@ struct WrapTests {
   }
 
   @Test("SIGTERM to wrap reaches the game, and the session is still backed up")
-  func forwardsSigterm() throws {
+  func forwardsSigterm() async throws {
     let device = try Self.device()
     let marker = device.dir.sub("got-term")
     let started = device.dir.sub("started")
@@ -62,51 +63,55 @@ struct WrapTests {
       """
     let wrap = try device.start(
       ["wrap"] + device.target() + ["--", "/bin/sh", "-c", game, device.save, marker, started])
-    #expect(device.waitFor(started), "the game never started")
-    wrap.terminate()  // SIGTERM, as Steam does when the player quits from the overlay
-    wrap.waitUntilExit()
+    withinWindow {
+      #expect(device.waitFor(started), "the game never started")
+      wrap.terminate()  // SIGTERM, as Steam does when the player quits from the overlay
+    }
+    await wrap.waitAwaiting()
     #expect(wrap.terminationStatus == 42, "wrap exits with the game's code")
     #expect(FileManager.default.fileExists(atPath: marker), "the game got SIGTERM")
-    #expect(try device.newestSlot() == "v2\n", "the session was uploaded after the game")
+    #expect(try await device.newestSlot() == "v2\n", "the session was uploaded after the game")
   }
 
   @Test("a wrap killed after the game saved is caught up at the next run: an upload, never a restore over it")
-  func killedWrapCaughtUp() throws {
+  func killedWrapCaughtUp() async throws {
     let device = try Self.device()
-    try device.run(["sync"] + device.target())
+    try await device.runAwaiting(["sync"] + device.target())
     let saved = device.dir.sub("saved")
     let pidFile = device.dir.sub("game.pid")
     let game = "echo $$ > \"$2\"; echo progress > \"$0/slot.sav\"; touch \"$1\"; exec sleep 30"
     let wrap = try device.start(
       ["wrap"] + device.target() + ["--", "/bin/sh", "-c", game, device.save, saved, pidFile])
-    #expect(device.waitFor(saved), "the game never saved")
-    kill(wrap.processIdentifier, SIGKILL)
-    // The orphaned game would keep Foundation's exit-watching descriptor open: end it first.
-    if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
-      let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    {
-      kill(-pid, SIGKILL)
-      kill(pid, SIGKILL)
+    withinWindow {
+      #expect(device.waitFor(saved), "the game never saved")
+      kill(wrap.processIdentifier, SIGKILL)
+      // The orphaned game would keep Foundation's exit-watching descriptor open: end it first.
+      if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+        let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+      {
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+      }
     }
-    wrap.waitUntilExit()
+    await wrap.waitAwaiting()
     #expect(device.archives("game").count == 1, "the post-game backup never ran")
 
-    let next = try device.run(["sync", "--json"] + device.target())
+    let next = try await device.runAwaiting(["sync", "--json"] + device.target())
     #expect(next.code == 0, "stderr: \(next.stderr)")
     let report = try #require(
       try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])
     #expect(report["state"] as? String == "local-changed")
     #expect(report["action"] as? String == "uploaded")
     #expect(device.slot() == "progress\n")
-    #expect(try device.newestSlot() == "progress\n")
+    #expect(try await device.newestSlot() == "progress\n")
   }
 
   @Test("an unreachable container never blocks play: the session is kept and uploaded at the next run")
-  func unreachableContainer() throws {
+  func unreachableContainer() async throws {
     let device = try Self.device()
-    try device.run(["sync"] + device.target())
+    try await device.runAwaiting(["sync"] + device.target())
     try FileManager.default.moveItem(atPath: device.cloud, toPath: device.dir.sub("unmounted"))
-    let result = try device.run(
+    let result = try await device.runAwaiting(
       ["wrap"] + device.target() + [
         "--", "/bin/sh", "-c", "echo offline > \"$0/slot.sav\"; exit 5", device.save,
       ])
@@ -117,38 +122,39 @@ struct WrapTests {
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: pendingFolder)) ?? []).count == 1)
 
     try FileManager.default.moveItem(atPath: device.dir.sub("unmounted"), toPath: device.cloud)
-    let status = try device.run(["status", "--json"] + device.target())
+    let status = try await device.runAwaiting(["status", "--json"] + device.target())
     let pending = (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?[
       "pending"]
     #expect((pending as? [String: Any])?["count"] as? Int == 1, "status shows the pending upload")
-    let sync = try device.run(["sync"] + device.target())
+    let sync = try await device.runAwaiting(["sync"] + device.target())
     #expect(sync.code == 0, "stderr: \(sync.stderr)")
-    #expect(try device.newestSlot() == "offline\n")
+    #expect(try await device.newestSlot() == "offline\n")
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: pendingFolder)) ?? []).isEmpty)
   }
 
   @Test("a game that cannot be started exits 127 and changes nothing")
-  func cannotStart() throws {
+  func cannotStart() async throws {
     let device = try Self.device()
-    let result = try device.run(["wrap"] + device.target() + ["--", "/nonexistent/game-binary"])
+    let result = try await device.runAwaiting(
+      ["wrap"] + device.target() + ["--", "/nonexistent/game-binary"])
     #expect(result.code == 127, "stderr: \(result.stderr)")
     #expect(result.stderr.contains("cannot start"))
-    let usage = try device.run(["wrap"] + device.target())
+    let usage = try await device.runAwaiting(["wrap"] + device.target())
     #expect(usage.code == 2, "wrap without a command is a usage error")
   }
 
   @Test("two savevaults on one game: the second waits its turn, and both archives are whole")
-  func twoProcesses() throws {
+  func twoProcesses() async throws {
     let device = try Self.device()
     let first = try device.start(["backup", "--force"] + device.target())
     let second = try device.start(["backup", "--force"] + device.target())
-    first.waitUntilExit()
-    second.waitUntilExit()
+    await first.waitAwaiting()
+    await second.waitAwaiting()
     #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
     let archives = device.archives("game")
     #expect(archives.count == 2)
     for name in archives {
-      let listing = try runProgram("/usr/bin/tar", ["-tf", device.cloud + "/game/" + name])
+      let listing = try await runProgramAwaiting("/usr/bin/tar", ["-tf", device.cloud + "/game/" + name])
       #expect(listing.code == 0 && listing.stdout.contains(".savevault/manifest.json"), "\(name) is whole")
     }
     #expect(
@@ -157,7 +163,7 @@ struct WrapTests {
   }
 
   @Test("with no wait allowed, the second one exits 6 naming the holder")
-  func busyNamesHolder() throws {
+  func busyNamesHolder() async throws {
     let device = try Self.device()
     // Another savevault holds the lock and has written who it is.
     try makeDirectory(device.dir.sub("home/.local/state/savevault/locks"))
@@ -169,60 +175,59 @@ struct WrapTests {
         "-c", "exec 9>>\"$1\" && \"$2\" -x 9 && echo 'pid 4242, savevault sync' >&9 && exec sleep 60", "sh",
         lockFile, flock,
       ])
-    defer {
-      sleeper.terminate()
-      sleeper.waitUntilExit()
-    }
+    defer { sleeper.terminateAndWait() }
     var held = false
     for _ in 0..<200 where !held {
-      held = try runProgram(flock, ["-n", lockFile, "true"]).code != 0
-      if !held { usleep(20_000) }
+      held = try await runProgramAwaiting(flock, ["-n", lockFile, "true"], gated: false).code != 0
+      if !held { try? await Task.sleep(for: .milliseconds(20)) }
     }
     try #require(held)
     var environment = device.environment
     environment["SAVEVAULT_LOCK_WAIT"] = "0.2"
-    let result = try runProgram(savevaultBinary, ["backup"] + device.target(), environment: environment)
+    // Ungated, this and the probe above: they must run while the sleeper holds the lock.
+    let result = try await runProgramAwaiting(
+      savevaultBinary, ["backup"] + device.target(), environment: environment, gated: false)
     #expect(result.code == 6)
     #expect(result.stderr.contains("pid 4242, savevault sync"), "stderr: \(result.stderr)")
   }
 
   @Test("two devices through sync: upload, first restore, in-sync, local-changed, cloud-changed")
-  func twoDevicesThroughSync() throws {
+  func twoDevicesThroughSync() async throws {
     let pc = try Self.device()
     var deckEnvironment = pc.environment
     deckEnvironment["HOME"] = pc.dir.sub("deck-home")
     deckEnvironment["SAVEVAULT_DEVICE"] = "deck"
     let deckSave = pc.dir.sub("deck-saves/game")
-    func deck(_ arguments: [String]) throws -> [String: Any] {
-      let result = try runProgram(
+    func deck(_ arguments: [String]) async throws -> [String: Any] {
+      let result = try await runProgramAwaiting(
         savevaultBinary, ["sync", "--json", "--save-dir", deckSave, "--container", pc.cloud] + arguments,
         environment: deckEnvironment)
       #expect(result.code == 0, "deck: \(result.stderr)")
       return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
-    func pcSync() throws -> [String: Any] {
-      let result = try pc.run(["sync", "--json"] + pc.target())
+    func pcSync() async throws -> [String: Any] {
+      let result = try await pc.runAwaiting(["sync", "--json"] + pc.target())
       #expect(result.code == 0, "pc: \(result.stderr)")
       return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
     func step(_ report: [String: Any], _ state: String, _ action: String) {
       #expect(report["state"] as? String == state && report["action"] as? String == action, "\(report)")
     }
-    step(try pcSync(), "cloud-empty", "uploaded")
-    step(try deck([]), "local-missing", "restored")
+    step(try await pcSync(), "cloud-empty", "uploaded")
+    step(try await deck([]), "local-missing", "restored")
     #expect(try String(contentsOfFile: deckSave + "/slot.sav", encoding: .utf8) == "v1")
-    step(try deck([]), "in-sync", "none")
+    step(try await deck([]), "in-sync", "none")
     try writeFile(deckSave + "/slot.sav", "deck v2")
-    step(try deck([]), "local-changed", "uploaded")
-    step(try pcSync(), "cloud-changed", "restored")
+    step(try await deck([]), "local-changed", "uploaded")
+    step(try await pcSync(), "cloud-changed", "restored")
     #expect(pc.slot() == "deck v2")
-    step(try pcSync(), "in-sync", "none")
+    step(try await pcSync(), "in-sync", "none")
   }
 
   @Test(
     "with no target, backup, status and sync cover every configured game; one broken game does not stop the others"
   )
-  func everyConfiguredGame() throws {
+  func everyConfiguredGame() async throws {
     let device = try Self.device()
     try writeFile(device.dir.sub("saves/alpha/a.sav"), "alpha")
     try writeFile(device.dir.sub("saves/beta/b.sav"), "beta")
@@ -235,17 +240,18 @@ struct WrapTests {
     try writeFile(device.dir.sub("config/savevault/config.json"), config)
     var environment = device.environment
     environment["XDG_CONFIG_HOME"] = device.dir.sub("config")
-    let sync = try runProgram(savevaultBinary, ["sync", "--json"], environment: environment)
+    let sync = try await runProgramAwaiting(savevaultBinary, ["sync", "--json"], environment: environment)
     #expect(sync.code == 4, "the broken game's container is unavailable: \(sync.stderr)")
     #expect(sync.stderr.contains("broken:"))
-    let status = try runProgram(savevaultBinary, ["status", "--json"], environment: environment)
+    let status = try await runProgramAwaiting(
+      savevaultBinary, ["status", "--json"], environment: environment)
     #expect(status.code == 4)
     let list = try #require(
       try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
     #expect(list.map { $0["game"] as? String } == ["alpha", "beta"])
     #expect(list.allSatisfy { $0["state"] as? String == "in-sync" }, "sync uploaded both: \(status.stdout)")
     try writeFile(device.dir.sub("saves/beta/b.sav"), "beta, later")
-    let backup = try runProgram(savevaultBinary, ["backup"], environment: environment)
+    let backup = try await runProgramAwaiting(savevaultBinary, ["backup"], environment: environment)
     #expect(backup.code == 4)
     #expect(
       backup.stdout.contains("alpha is unchanged") && backup.stdout.contains("Backed up beta"),
@@ -255,14 +261,16 @@ struct WrapTests {
 
 extension Sandbox {
   /// slot.sav as stored in the newest archive.
-  fileprivate func newestSlot() throws -> String {
+  fileprivate func newestSlot() async throws -> String {
     let newest = try #require(
       archives("game").max { (WrapTests.ArchiveNameOrder.key($0)) < (WrapTests.ArchiveNameOrder.key($1)) })
-    return try runProgram("/usr/bin/tar", ["-xOf", cloud + "/game/" + newest, "slot.sav"]).stdout
+    return try await runProgramAwaiting("/usr/bin/tar", ["-xOf", cloud + "/game/" + newest, "slot.sav"])
+      .stdout
   }
 
   fileprivate func slot() -> String? { try? String(contentsOfFile: save + "/slot.sav", encoding: .utf8) }
 
+  /// Polls for `path`, blocking: for a test's time window (`withinWindow`).
   fileprivate func waitFor(_ path: String, seconds: Double = 15) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {

@@ -67,12 +67,24 @@ struct CrashRig {
   /// The arguments naming this rig's save directory and container.
   var target: [String] { ["--save-dir", save, "--container", containerURL] }
 
-  /// Runs `savevault COMMAND ARGS… TARGET` and waits.
+  /// Runs `savevault COMMAND ARGS… TARGET` and waits, blocking the calling thread: for a test's
+  /// time window (`withinWindow`); a test awaits `runAwaiting`.
+  @available(*, noasync, message: "a test awaits runAwaiting, which holds no thread")
   @discardableResult
   func run(_ arguments: [String], failpoints: String? = nil, _ extra: [String: String] = [:]) throws
     -> RunResult
   {
     try sandbox.run(arguments + target, environment: environment(failpoints: failpoints, extra))
+  }
+
+  /// `run`, awaited (`Sandbox.runAwaiting`: it waits for a `ProgramGate` slot unless `gated` is
+  /// false).
+  @discardableResult
+  func runAwaiting(
+    _ arguments: [String], failpoints: String? = nil, _ extra: [String: String] = [:], gated: Bool = true
+  ) async throws -> RunResult {
+    try await sandbox.runAwaiting(
+      arguments + target, environment: environment(failpoints: failpoints, extra), gated: gated)
   }
 
   /// Starts `savevault COMMAND ARGS… TARGET` with no blocked signals and default signal
@@ -103,9 +115,9 @@ struct CrashRig {
 
   /// Writes state `seed` and backs it up; returns the archive's name.
   @discardableResult
-  func backUp(_ seed: UInt64, mebibytes: Int = 3) throws -> String {
+  func backUp(_ seed: UInt64, mebibytes: Int = 3) async throws -> String {
     try writeState(seed, mebibytes: mebibytes)
-    let result = try run(["backup", "--json"])
+    let result = try await runAwaiting(["backup", "--json"])
     try #require(result.code == 0, "backup of state \(seed): \(result.stderr)")
     return try #require(try jsonObject(result.stdout)["archive"] as? String)
   }
@@ -118,7 +130,7 @@ struct CrashRig {
 
   /// Every state this device could get back: each archive in the container and each
   /// pre-restore copy, extracted by GNU tar, and each pre-restore copy that is a folder.
-  func recoverableStates() throws -> [[String: String]] {
+  func recoverableStates() async throws -> [[String: String]] {
     var states: [[String: String]] = []
     let scratch = dir.sub("scratch-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -133,7 +145,8 @@ struct CrashRig {
           defer { close(out) }
           _ = try Vault.copy(from: fd, to: out, name: archive.name)
         }
-        let tar = try runProgram("/usr/bin/tar", ["-xf", file, "-C", scratch + "/x-" + archive.name])
+        let tar = try await runProgramAwaiting(
+          "/usr/bin/tar", ["-xf", file, "-C", scratch + "/x-" + archive.name])
         #expect(tar.code == 0, "GNU tar could not read \(archive.name): \(tar.stderr)")
         states.append(digestTree(scratch + "/x-" + archive.name))
       }
@@ -171,6 +184,9 @@ func digestTree(_ root: String) -> [String: String] {
 }
 
 /// Waits up to `seconds` for `condition`, polling every 10 ms; returns whether it came true.
+/// It blocks the calling thread: for a test's time window (`withinWindow`), where a suspension
+/// could outlast the window.
+@available(*, noasync, message: "poll within a time window (withinWindow)")
 func eventually(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
   let deadline = Date().addingTimeInterval(seconds)
   while Date() < deadline {

@@ -100,7 +100,9 @@ struct Sandbox {
   var environment: [String: String] { environment([:]) }
 
   /// Runs the binary with `arguments` from the test's folder (or `directory`), stdin `stdin`
-  /// (none: /dev/null), and waits for it.
+  /// (none: /dev/null), and waits for it, blocking the calling thread: for the simulation's
+  /// threads of its own and a test's time window (`withinWindow`); a test awaits `runAwaiting`.
+  @available(*, noasync, message: "a test awaits runAwaiting, which holds no thread")
   @discardableResult
   func run(
     _ arguments: [String], stdin: String? = nil, environment more: [String: String] = [:],
@@ -143,8 +145,8 @@ struct Sandbox {
   func ok(
     _ arguments: [String], environment more: [String: String] = [:], in directory: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) throws -> RunResult {
-    let result = try run(arguments, environment: more, in: directory)
+  ) async throws -> RunResult {
+    let result = try await runAwaiting(arguments, environment: more, in: directory)
     try #require(
       result.code == 0,
       "\(device): savevault \(arguments.joined(separator: " ")): exit \(result.code): \(result.stderr)",
@@ -155,12 +157,14 @@ struct Sandbox {
   /// Runs the binary on a pseudo-terminal (util-linux `script`, TERM=xterm unless `more` says
   /// otherwise) and waits; `stdout` is what the terminal received.
   @discardableResult
-  func runAtTerminal(_ arguments: [String], environment more: [String: String] = [:]) throws -> RunResult {
+  func runAtTerminal(_ arguments: [String], environment more: [String: String] = [:]) async throws
+    -> RunResult
+  {
     let script = try #require(
       which("script"), "util-linux 'script' is needed: scripts/install-deps.sh --test")
     try makeDirectory(home)
     let command = ([savevaultBinary] + arguments).map(shellQuoted).joined(separator: " ")
-    return try runProgram(
+    return try await runProgramAwaiting(
       script, ["-qefc", command, "/dev/null"],
       environment: environment(["TERM": "xterm"].merging(more) { $1 }),
       currentDirectory: dir.path)
@@ -196,13 +200,13 @@ struct Sandbox {
   }
 
   /// `status --json` for the target `arguments` name.
-  func status(_ arguments: [String]) throws -> [String: Any] {
-    try jsonObject(try ok(["status", "--json"] + arguments).stdout)
+  func status(_ arguments: [String]) async throws -> [String: Any] {
+    try jsonObject(try await ok(["status", "--json"] + arguments).stdout)
   }
 
   /// The state `status` reports.
-  func state(_ arguments: [String]) throws -> String? {
-    try status(arguments)["state"] as? String
+  func state(_ arguments: [String]) async throws -> String? {
+    try await status(arguments)["state"] as? String
   }
 
   /// The config file as a JSON object.

@@ -288,6 +288,7 @@ final class SpawnedProgram: @unchecked Sendable {
 
   /// Blocks until it ends (not until its outputs are read); returns the exit code, or 128 +
   /// the signal that killed it.
+  @available(*, noasync, message: "a test awaits waitAwaiting(), which holds no thread")
   @discardableResult
   func wait() -> Int32 {
     state.condition.lock()
@@ -370,10 +371,12 @@ final class SpawnedProgram: @unchecked Sendable {
   var terminationReason: TerminationReason { wasSignaled ? .uncaughtSignal : .exit }
   enum TerminationReason { case exit, uncaughtSignal }
   func terminate() { if isRunning { kill(pid, SIGTERM) } }
+  @available(*, noasync, message: "a test awaits waitAwaiting(), which holds no thread")
   func waitUntilExit() { wait() }
 
   /// What it printed and how it ended, once it has ended and its outputs are read (all of
   /// them; a grandchild holding a pipe is waited for up to `drain` seconds when given).
+  @available(*, noasync, message: "a test awaits resultAwaiting(), which holds no thread")
   func result(drain: TimeInterval? = nil) -> RunResult {
     wait()
     state.condition.lock()
@@ -418,6 +421,7 @@ final class SpawnedProgram: @unchecked Sendable {
   var errorOutput: String { stderr }
 
   /// Waits until stdout contains `text`; false when the child ended or time ran out first.
+  @available(*, noasync, message: "a test awaits waitForOutputAwaiting, which holds no thread")
   func waitForOutput(containing text: String, timeout: TimeInterval) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
@@ -455,6 +459,7 @@ final class SpawnedProgram: @unchecked Sendable {
 
   /// Waits for the child to end; nil (and the child killed) when it takes longer than
   /// `timeout`. A grandchild still holding its pipes is waited for up to 5 s.
+  @available(*, noasync, message: "a test awaits waitAwaiting(timeout:), which holds no thread")
   func wait(timeout: TimeInterval) -> RunResult? {
     guard waitForExit(timeout: timeout) else {
       killNow()
@@ -498,6 +503,7 @@ final class SpawnedProgram: @unchecked Sendable {
 /// and waits, blocking the calling thread; `stdin` names a file to read from (else /dev/null).
 /// Never waits for `ProgramGate`: it already holds a thread of its own, and a thread blocked on
 /// the gate could be the one a slot's holder needs to finish.
+@available(*, noasync, message: "a test awaits runProgramAwaiting, which holds no thread")
 @discardableResult
 func runProgram(
   _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
@@ -525,6 +531,16 @@ func runProgramAwaiting(
     ).resultAwaiting()
   }
 }
+
+/// Runs `steps` without a suspension point, holding the calling thread (one of the test pool's)
+/// until they are done: for the part of a test that acts on a process it started while that
+/// process is in a time window (holding a lock, paused at a failpoint, rewriting a file).
+/// Awaited, each step would wait for a thread of the pool again, and with every test in flight
+/// the pool can be busy for seconds (a test's synchronous stretch, a suite of synchronous tests:
+/// up to 9 s measured on a loaded two-core machine), longer than a window of 2 to 20 s. Its runs
+/// are the blocking ones (`Sandbox.run`, `CrashRig.run`, `runProgram`), which never wait for a
+/// `ProgramGate` slot either.
+func withinWindow<Value>(_ steps: () throws -> Value) rethrows -> Value { try steps() }
 
 /// At most `slots` programs (one per core) run at once through `runProgramAwaiting`: without a
 /// limit, every suspended test would start its program at once and they would all share two

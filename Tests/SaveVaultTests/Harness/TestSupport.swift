@@ -212,14 +212,20 @@ final class Counter: @unchecked Sendable {
   }
 }
 
+/// `umount -l path`, blocking: for a `defer`, which cannot await (a clean-up, not a test's run).
+func unmountLazily(_ path: String) {
+  _ = try? runProgram("/bin/umount", ["-l", path])
+}
+
 /// The text of `relative` in a pre-restore copy, which is a folder (the replaced save moved
 /// whole) or a `.tar` (read by GNU tar); nil when it is not there.
-func fileInPreRestoreCopy(_ copy: String, _ relative: String) throws -> String? {
+func fileInPreRestoreCopy(_ copy: String, _ relative: String) async throws -> String? {
   var info = stat()
   if lstat(copy, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
     return try? String(contentsOfFile: copy + "/" + relative, encoding: .utf8)
   }
-  let result = try runProgram(try #require(which("tar"), "tar is needed"), ["-xOf", copy, relative])
+  let result = try await runProgramAwaiting(
+    try #require(which("tar"), "tar is needed"), ["-xOf", copy, relative])
   return result.code == 0 ? result.stdout : nil
 }
 

@@ -160,7 +160,7 @@ struct SyncTests {
   }
 
   @Test("a conflict asks, shows both sides, and keeps the loser")
-  func conflict() throws {
+  func conflict() async throws {
     let pair = try Pair()
     try writeFile(pair.pcSave + "/slot.sav", "v1")
     _ = try pair.pc.sync(pair.pcTarget, policy: .prompt, resolver: NeverAsk())
@@ -183,7 +183,7 @@ struct SyncTests {
     #expect(pair.content(pair.deckSave) == "v2 pc")
     let copy = try #require(restored.preRestoreCopy)
     #expect(
-      try fileInPreRestoreCopy(copy, "slot.sav") == "v2 deck",
+      try await fileInPreRestoreCopy(copy, "slot.sav") == "v2 deck",
       "the losing local save is in the pre-restore copy")
   }
 

@@ -44,7 +44,7 @@ struct PackRestoreTests {
   }
 
   @Test("GNU tar and Python's tarfile read the archive and get the save back")
-  func plainTools() throws {
+  func plainTools() async throws {
     let dir = TemporaryDirectory("plaintools")
     let save = dir.sub("save")
     try makeDemoSave(at: save)
@@ -55,7 +55,7 @@ struct PackRestoreTests {
 
     let gnu = dir.sub("gnu")
     try makeDirectory(gnu)
-    let tar = try runProgram("/usr/bin/tar", ["-xf", archive, "-C", gnu])
+    let tar = try await runProgramAwaiting("/usr/bin/tar", ["-xf", archive, "-C", gnu])
     #expect(tar.code == 0, "\(tar.stderr)")
     #expect(tree(gnu) == tree(save))
 
@@ -72,7 +72,7 @@ struct PackRestoreTests {
                   out[m.name] = ["dir" if m.isdir() else "link:" + m.linkname, m.mode, m.mtime]
           print(json.dumps(out))
       """
-    let result = try runProgram(python, ["-c", script, archive])
+    let result = try await runProgramAwaiting(python, ["-c", script, archive])
     #expect(result.code == 0, "\(result.stderr)")
     let members = try #require(
       JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [Any]])

@@ -20,17 +20,17 @@ struct PreRestoreCopyTests {
   }
 
   /// What an archive holds, as GNU tar extracts it (SaveVault's own folder left out).
-  func unpacked(_ archive: String, in dir: TemporaryDirectory) throws -> [String: String] {
+  func unpacked(_ archive: String, in dir: TemporaryDirectory) async throws -> [String: String] {
     let folder = dir.sub("unpacked-" + (archive as NSString).lastPathComponent)
     try makeDirectory(folder)
     let tar = try #require(which("tar"), "tar is needed")
-    let result = try runProgram(tar, ["-xf", archive, "-C", folder])
+    let result = try await runProgramAwaiting(tar, ["-xf", archive, "-C", folder])
     #expect(result.code == 0, "tar: \(result.stderr)")
     return contentTree(folder).filter { !$0.key.hasPrefix(".savevault") }
   }
 
   @Test("when the replaced folder still matches the copy, the copy is kept and the folder removed")
-  func keptWhenUnchanged() throws {
+  func keptWhenUnchanged() async throws {
     let (dir, vault, target, save) = try setUp("early-kept")
     let before = contentTree(save)
     let scan = try #require(try SaveScan.scan(save))
@@ -39,13 +39,13 @@ struct PreRestoreCopyTests {
     let kept = try #require(vault.keepReplaced(save, target: target, early: early))
     #expect((kept as NSString).lastPathComponent == name)
     #expect(!FileManager.default.fileExists(atPath: save))
-    #expect(try unpacked(kept, in: dir) == before)
+    #expect(try await unpacked(kept, in: dir) == before)
   }
 
   @Test(
     "a rewrite with the same size and the same time after the copy: the folder's bytes are kept, not the copy's"
   )
-  func sameMetadataNewBytes() throws {
+  func sameMetadataNewBytes() async throws {
     let (dir, vault, target, save) = try setUp("early-same-metadata")
     try writeFile(save + "/slot1.sav", "BBBB", modifiedNs: 1_700_000_000_000_000_000)
     let scan = try #require(try SaveScan.scan(save))
@@ -56,11 +56,11 @@ struct PreRestoreCopyTests {
     let after = contentTree(save)
     let kept = try #require(vault.keepReplaced(save, target: target, early: early))
     #expect((kept as NSString).lastPathComponent != name, "the stale copy was taken for the folder")
-    #expect(try unpacked(kept, in: dir) == after, "the bytes written last are not kept")
+    #expect(try await unpacked(kept, in: dir) == after, "the bytes written last are not kept")
   }
 
   @Test("when the folder changed after the copy was packed, the folder is packed again and nothing is lost")
-  func repackedWhenChanged() throws {
+  func repackedWhenChanged() async throws {
     let (dir, vault, target, save) = try setUp("early-changed")
     let scan = try #require(try SaveScan.scan(save))
     let early = try #require(vault.startPreRestoreCopy(of: scan, target: target))
@@ -69,7 +69,7 @@ struct PreRestoreCopyTests {
     let after = contentTree(save)
     let kept = try #require(vault.keepReplaced(save, target: target, early: early))
     #expect((kept as NSString).lastPathComponent != name)
-    #expect(try unpacked(kept, in: dir) == after)
+    #expect(try await unpacked(kept, in: dir) == after)
     let folder = (kept as NSString).deletingLastPathComponent
     #expect(FileManager.default.fileExists(atPath: folder + "/" + name), "the earlier state was deleted")
   }
@@ -90,7 +90,7 @@ struct PreRestoreCopyTests {
   }
 
   @Test("a refused archive leaves no pre-restore copy behind, and a real restore leaves exactly one")
-  func restoreLeavesOneCopy() throws {
+  func restoreLeavesOneCopy() async throws {
     let (dir, vault, target, save) = try setUp("early-restore")
     _ = try vault.backup(target, force: false)
     let container = try vault.makeContainer(target, vault.paths) as? FolderContainer
@@ -107,6 +107,6 @@ struct PreRestoreCopyTests {
     let copies = try vault.preRestoreStore().list(game: target.game)
     #expect(copies.count == 1)
     let kept = try #require(report.preRestoreCopy)
-    #expect(try unpacked(kept, in: dir) == edited)
+    #expect(try await unpacked(kept, in: dir) == edited)
   }
 }

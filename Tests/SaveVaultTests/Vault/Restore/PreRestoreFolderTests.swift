@@ -93,8 +93,8 @@ struct PreRestoreFolderTests {
   }
 
   @Test("a save on another filesystem than the pre-restore folder is packed into a .tar copy")
-  func otherFilesystemPacks() throws {
-    let disk = try DiskFullTests.SmallDisk(64, label: "folder-otherfs")
+  func otherFilesystemPacks() async throws {
+    let disk = try await DiskFullTests.SmallDisk(64, label: "folder-otherfs")
     let (dir, vault, target, save) = try setUp("folder-otherfs-home", save: disk.path + "/save")
     _ = dir
     _ = try vault.backup(target, force: false)
@@ -105,7 +105,7 @@ struct PreRestoreFolderTests {
     #expect(copy.hasSuffix(".tar"), "not packed: \(copy)")
     let unpacked = disk.dir.sub("unpacked")
     try makeDirectory(unpacked)
-    let tar = try runProgram(try #require(which("tar")), ["-xf", copy, "-C", unpacked])
+    let tar = try await runProgramAwaiting(try #require(which("tar")), ["-xf", copy, "-C", unpacked])
     #expect(tar.code == 0, "tar: \(tar.stderr)")
     #expect(contentTree(unpacked).filter { !$0.key.hasPrefix(".savevault") } == replaced)
     #expect(

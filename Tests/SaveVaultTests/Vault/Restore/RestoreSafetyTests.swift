@@ -32,7 +32,7 @@ struct RestoreSafetyTests {
   }
 
   @Test("entries an archive cannot hold stay in the save through a restore; the replaced save is kept whole")
-  func keepsUnarchivable() throws {
+  func keepsUnarchivable() async throws {
     let (dir, vault, target, save) = try setUp("unarchivable")
     try writeFile(save + "/slot.sav", "one")
     _ = try vault.backup(target, force: false)
@@ -53,7 +53,7 @@ struct RestoreSafetyTests {
       .filter { $0.hasPrefix(Vault.keptPrefix("save")) }
     #expect(kept.isEmpty, "nothing is left beside the save: \(kept)")
     let copy = try #require(report.preRestoreCopy)
-    #expect(try fileInPreRestoreCopy(copy, "slot.sav") == "two")
+    #expect(try await fileInPreRestoreCopy(copy, "slot.sav") == "two")
     #expect(try String(contentsOfFile: dir.sub("shared/cfg"), encoding: .utf8) == "outside")
   }
 
