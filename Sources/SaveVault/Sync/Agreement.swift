@@ -30,19 +30,25 @@ public struct Agreement: Codable, Equatable, Sendable {
   /// `fail`): it stays one, whatever happens to the local save meanwhile, until the player
   /// settles it. Nil when there is none.
   public var unanswered: UnansweredConflict?
+  /// What `archive` descends from (its header's `ancestry`): what this device's next upload
+  /// names after it. Nil when unknown (an agreement of an earlier version, or on an archive
+  /// whose content was found identical to the save); then the upload reads it from the
+  /// archive's header.
+  public var ancestry: [String]?
 
   /// The record's keys on disk: a question left unanswered is kept under `unresolved`, as
   /// earlier versions wrote it.
   private enum CodingKeys: String, CodingKey {
     case game, container, archive, metadataDigest, contentDigest, files, bytes, agreedAtMs, saveDir,
-      realSaveDir, saveMount, rolledBackFrom
+      realSaveDir, saveMount, rolledBackFrom, ancestry
     case unanswered = "unresolved"
   }
 
   public init(
     game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
     files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
-    saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil
+    saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil,
+    ancestry: [String]? = nil
   ) {
     self.game = game
     self.container = container
@@ -57,6 +63,7 @@ public struct Agreement: Codable, Equatable, Sendable {
     self.saveMount = saveMount
     self.rolledBackFrom = rolledBackFrom
     self.unanswered = unanswered
+    self.ancestry = ancestry
   }
 
   /// The archive the cloud's latest must be for the cloud to count as unchanged since the

@@ -35,7 +35,7 @@ public enum SinceAgreement: Sendable, Equatable {
   case unanswered(identicalContent: Bool, wasDeletion: Bool = false)
 
   /// An agreement with only the two facts of the table: no rollback, and a cloud that, if it
-  /// changed, changed by one archive made by a device that knew the agreed one.
+  /// changed, changed by one archive that descends from the agreed one.
   static func recorded(localChanged: Bool, cloudLatestIsAgreed: Bool) -> SinceAgreement {
     .recorded(Recorded(localChanged: localChanged, cloudLatestIsAgreed: cloudLatestIsAgreed))
   }
@@ -57,21 +57,21 @@ public enum SinceAgreement: Sendable, Equatable {
     public var agreedArchiveIsListed: Bool
     /// Whether the local save holds the content of the cloud's latest archive.
     public var latestIdenticalToLocal: Bool?
-    /// Whether the cloud's latest was made by a device that had the archive latest at the
-    /// agreement (or a later one) in its listing: its header's `madeOver`. True for an archive
-    /// that does not say.
-    public var latestMadeOverAgreed: Bool?
+    /// Whether the cloud's latest descends from the archive latest at the agreement: its
+    /// header's `ancestry` names it (an archive of an earlier version: its `madeOver`). True
+    /// for an archive that does not say.
+    public var latestDescendsFromAgreed: Bool?
 
     /// The facts that cost a download, gathered only when they can change the plan.
     public enum Fact: Sendable, CaseIterable {
       case latestIdenticalToLocal
-      case latestMadeOverAgreed
+      case latestDescendsFromAgreed
     }
 
     init(
       localChanged: Bool, isRollback: Bool = false, cloudLatestIsAgreed: Bool,
       newArchivesSinceAgreement: Int? = nil, agreedArchiveIsListed: Bool = true,
-      latestIdenticalToLocal: Bool? = nil, latestMadeOverAgreed: Bool? = nil
+      latestIdenticalToLocal: Bool? = nil, latestDescendsFromAgreed: Bool? = nil
     ) {
       self.localChanged = localChanged
       self.isRollback = isRollback
@@ -79,7 +79,7 @@ public enum SinceAgreement: Sendable, Equatable {
       self.newArchivesSinceAgreement = newArchivesSinceAgreement ?? (cloudLatestIsAgreed ? 0 : 1)
       self.agreedArchiveIsListed = agreedArchiveIsListed
       self.latestIdenticalToLocal = latestIdenticalToLocal
-      self.latestMadeOverAgreed = latestMadeOverAgreed
+      self.latestDescendsFromAgreed = latestDescendsFromAgreed
     }
 
     /// The value of `fact` (nil when not gathered).
@@ -87,13 +87,13 @@ public enum SinceAgreement: Sendable, Equatable {
       get {
         switch fact {
         case .latestIdenticalToLocal: latestIdenticalToLocal
-        case .latestMadeOverAgreed: latestMadeOverAgreed
+        case .latestDescendsFromAgreed: latestDescendsFromAgreed
         }
       }
       set {
         switch fact {
         case .latestIdenticalToLocal: latestIdenticalToLocal = newValue
-        case .latestMadeOverAgreed: latestMadeOverAgreed = newValue
+        case .latestDescendsFromAgreed: latestDescendsFromAgreed = newValue
         }
       }
     }
@@ -160,8 +160,9 @@ public enum Decision {
   ///   local change. Both changed into the same content, the cloud by that one archive alone
   ///   (this device's upload whose agreement a kill cut short, or another device that made the
   ///   same change), is `in-sync`; two new archives are asked about, whatever their content.
-  ///   A cloud change by an archive made without the agreed one in the container (a device that
-  ///   uploaded at the same moment as this one) is a `conflict`: both changed since they agreed.
+  ///   A cloud change by an archive that does not descend from the agreed one (made apart from
+  ///   this device's save, at the same moment as it) is a `conflict`: both changed since they
+  ///   agreed.
   ///   With no agreement, identical content is `in-sync` and anything else a `conflict`: never a
   ///   guess. A conflict or deletion left unanswered stays a `conflict` until the content is
   ///   identical to the cloud's.
@@ -252,11 +253,11 @@ public enum Decision {
             ? "only the local save changed since the agreement; uploading it"
             : "the player restored an older archive over the cloud's latest; uploading it as the latest")
       case (false, false):
-        guard since.latestMadeOverAgreed != false else {
+        guard since.latestDescendsFromAgreed != false else {
           return SyncPlan(
             state: .conflict, step: .ask(.bothChanged),
             reason:
-              "the cloud's latest was made without the agreed archive in the container (uploaded at the same moment as it): both changed since the agreement; asking, or applying the conflict policy"
+              "the cloud's latest does not descend from the agreed archive (it was made apart from this device's save, at the same moment as it): both changed since the agreement; asking, or applying the conflict policy"
           )
         }
         return SyncPlan(

@@ -31,7 +31,7 @@ extension Vault {
       avoiding: Set(preRestoreCopies(game: target.game).map(\.modifiedMs)), compression: target.compression,
       locations: target.archiveLocations,
       // It goes up only while the cloud's latest is still the one agreed (`uploadPending`).
-      madeOver: record.map { [$0.cloudLatestWhenAgreed] } ?? [])
+      ancestry: uploadAncestry(record: record, over: nil, container: nil, game: target.game))
     return store.root + "/" + target.game + "/" + archive.name
   }
 

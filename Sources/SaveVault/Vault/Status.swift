@@ -248,29 +248,18 @@ extension Vault {
       verbose(
         "the save folder is on another filesystem than at the last agreement: its drive is not mounted?")
     }
-    /// Whether the latest archive was made by a device that knew `agreed`, or something newer,
-    /// was in the container: its header's `madeOver` names it or a later archive (a list may
-    /// lack an archive pruned since, or one cut off its end). True for archives that do not
-    /// say, or whose start cannot be read as an archive. Reads the archive's start.
-    ///
-    /// The fact `latestMadeOverAgreed`: false only ever turns a cloud change into a question
-    /// (`Decision.plan`). It catches the device that finished its upload first at the same
-    /// moment as another (the one that finished second sees the other's archive in its listing
-    /// after the upload, `concurrentUpload`), as long as no third device has uploaded over the
-    /// other's archive since: `madeOver` is what a device had listed, not what its save came
-    /// from.
-    func latestWasMade(over agreed: String) throws -> Bool {
+    /// Whether the latest archive descends from `agreed` (`ArchiveHeader.descends`): the fact
+    /// `latestDescendsFromAgreed`, which false only ever turns a cloud change into a question
+    /// (`Decision.plan`). It catches two uploads made apart at the same moment (or by two
+    /// devices of one name), whatever either device listed, on the device whose archive is not
+    /// the latest. True for archives whose start cannot be read as an archive. Reads the
+    /// archive's start.
+    func latestDescends(from agreed: String) throws -> Bool {
       guard let latest else { return true }
       let header = try container.readStart(
         game: target.game, name: latest.name, count: ArchiveContents.headerBytes
       ) { fd in ArchiveContents.header(fd: fd, archiveName: latest.name) }
-      guard let madeOver = header?.madeOver else { return true }
-      let agreedMs = ArchiveName(parsing: agreed)?.createdMs
-      return madeOver.contains(agreed)
-        || madeOver.contains { name in
-          guard let agreedMs, let listedMs = ArchiveName(parsing: name)?.createdMs else { return false }
-          return listedMs > agreedMs
-        }
+      return header?.descends(from: agreed) ?? true
     }
     func isIdentical(to latest: StoredArchive, scan: SaveScan) throws -> Bool {
       if let record, latest.name == record.archive {
@@ -346,14 +335,14 @@ extension Vault {
           let identical = try isIdentical(to: latest, scan: scan)
           verbose("'\(latest.name)' \(identical ? "holds" : "does not hold") the content of the local save")
           since.latestIdenticalToLocal = identical
-        case .latestMadeOverAgreed:
-          let madeOver = try latestWasMade(over: record.cloudLatestWhenAgreed)
-          if !madeOver {
+        case .latestDescendsFromAgreed:
+          let descends = try latestDescends(from: record.cloudLatestWhenAgreed)
+          if !descends {
             verbose(
-              "'\(latest.name)' was made without '\(record.cloudLatestWhenAgreed)' in the container (uploaded at the same moment)"
+              "'\(latest.name)' does not descend from '\(record.cloudLatestWhenAgreed)' (made apart from this device's save)"
             )
           }
-          since.latestMadeOverAgreed = madeOver
+          since.latestDescendsFromAgreed = descends
         }
       }
       return .bothHaveSaves(.recorded(since))

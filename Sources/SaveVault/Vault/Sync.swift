@@ -49,8 +49,10 @@ extension Vault {
     let found = try assess(target, container: container)
     var report = SyncReport(game: target.game, state: found.state, action: .none)
 
-    func upload() throws {
-      let backup = try performBackup(target, container: container, seen: found.seen, force: true)
+    /// `chosen`: the cloud's latest, when the player chose to upload over it.
+    func upload(over chosen: StoredArchive? = nil) throws {
+      let backup = try performBackup(
+        target, container: container, seen: found.seen, force: true, over: chosen)
       report.action = .uploaded
       report.archive = backup.archive
     }
@@ -84,7 +86,7 @@ extension Vault {
         report.decidedBy = by
         verbose("conflict settled by \(by): \(choice.rawValue)")
         switch choice {
-        case .upload: try upload()
+        case .upload: try upload(over: found.latest)
         case .restore: try restore()
         case .skip:
           report.action = .skipped
@@ -141,13 +143,13 @@ extension Vault {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
           content: try Fingerprint(scan: scan).contentEntries(known: agreements.loadIndex(target) ?? [:]),
-          rolledBackFrom: record.rolledBackFrom)
+          rolledBackFrom: record.rolledBackFrom, ancestry: record.ancestry)
       }
       return nil
     }
     try recordAgreement(
       target: target, archive: latest.name, scan: scan,
-      content: try Fingerprint(scan: scan).contentEntries())
+      content: try Fingerprint(scan: scan).contentEntries(), ancestry: nil)
     return latest.name
   }
 

@@ -139,7 +139,7 @@ extension Vault {
     else { return kept }
     try recordAgreement(
       target: target, archive: journal.archive, scan: restored, content: entries,
-      rolledBackFrom: journal.rolledBackFrom)
+      rolledBackFrom: journal.rolledBackFrom, ancestry: journal.ancestry)
     if !isLive { note("recorded the interrupted restore of '\(journal.archive)' as this device's agreement") }
     return kept
   }
