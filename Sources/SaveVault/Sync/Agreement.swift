@@ -35,12 +35,18 @@ public struct Agreement: Codable, Equatable, Sendable {
   /// whose content was found identical to the save); then the upload reads it from the
   /// archive's header.
   public var ancestry: [String]?
+  /// The folders that held the save's locations at the agreement (each location's parent up
+  /// to its filesystem's root), as they were: one of them made anew since (the game
+  /// uninstalled and installed again, its Proton prefix or Steam user folder deleted) means
+  /// the save there is a new one, not the agreed save changed. Nil in agreements of earlier
+  /// versions.
+  public var enclosingFolders: [FolderIdentity]?
 
   /// The record's keys on disk: a question left unanswered is kept under `unresolved`, as
   /// earlier versions wrote it.
   private enum CodingKeys: String, CodingKey {
     case game, container, archive, metadataDigest, contentDigest, files, bytes, agreedAtMs, saveDir,
-      realSaveDir, saveMount, rolledBackFrom, ancestry
+      realSaveDir, saveMount, rolledBackFrom, ancestry, enclosingFolders
     case unanswered = "unresolved"
   }
 
@@ -48,7 +54,7 @@ public struct Agreement: Codable, Equatable, Sendable {
     game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
     files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
     saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil,
-    ancestry: [String]? = nil
+    ancestry: [String]? = nil, enclosingFolders: [FolderIdentity]? = nil
   ) {
     self.game = game
     self.container = container
@@ -64,6 +70,7 @@ public struct Agreement: Codable, Equatable, Sendable {
     self.rolledBackFrom = rolledBackFrom
     self.unanswered = unanswered
     self.ancestry = ancestry
+    self.enclosingFolders = enclosingFolders
   }
 
   /// The archive the cloud's latest must be for the cloud to count as unchanged since the

@@ -33,6 +33,10 @@ public enum SinceAgreement: Sendable, Equatable {
   /// A conflict, or a deletion, seen earlier is still unanswered: only content identical to the
   /// cloud's latest ends it.
   case unanswered(identicalContent: Bool, wasDeletion: Bool = false)
+  /// A folder that held the save at the agreement was made anew since (the game uninstalled
+  /// and installed again, its Proton prefix, install or Steam user folder deleted): the save
+  /// there is a new one, not the agreed save changed. Is its content the cloud's latest's?
+  case remade(identicalContent: Bool)
 
   /// An agreement with only the two facts of the table: no rollback, and a cloud that, if it
   /// changed, changed by one archive that descends from the agreed one.
@@ -164,7 +168,10 @@ public enum Decision {
   ///   this device's save, at the same moment as it) is a `conflict`: both changed since they
   ///   agreed.
   ///   With no agreement, identical content is `in-sync` and anything else a `conflict`: never a
-  ///   guess. A conflict or deletion left unanswered stays a `conflict` until the content is
+  ///   guess. A save in a folder made anew since the agreement (a game installed again) is no
+  ///   change of the agreed save: identical content is `in-sync`, anything else a `conflict`
+  ///   (and with no save there, nothing agreed explains it: restore). A conflict or deletion
+  ///   left unanswered stays a `conflict` until the content is
   ///   identical to the cloud's.
   /// - After a game, a restore waits for the next launch.
   /// - A backup never restores: where a sync would, it has nothing to upload, unless the archive
@@ -273,7 +280,7 @@ public enum Decision {
             "both changed since the agreement, into the same content, the cloud by one archive; nothing to do"
         )
       }
-    case .bothHaveSaves(.none(true, _)), .bothHaveSaves(.unanswered(true, _)):
+    case .bothHaveSaves(.none(true, _)), .bothHaveSaves(.unanswered(true, _)), .bothHaveSaves(.remade(true)):
       return SyncPlan(
         state: .inSync, step: .nothing,
         reason: "the local save is the content of the cloud's latest; nothing to do")
@@ -284,6 +291,12 @@ public enum Decision {
           ? "the save folder is on another drive than at the agreement"
           : "no agreement about this save folder on this device")
           + ", and it differs from the cloud's latest; asking, or applying the conflict policy")
+    case .bothHaveSaves(.remade(false)):
+      return SyncPlan(
+        state: .conflict, step: .ask(.reappeared),
+        reason:
+          "a folder that held the save was made anew since the agreement (the game installed again, or its prefix deleted), and the save there differs from the cloud's latest: it is asked about, never uploaded as a change; asking, or applying the conflict policy"
+      )
     case .bothHaveSaves(.unanswered(false, let wasDeletion)):
       return SyncPlan(
         state: .conflict, step: .ask(wasDeletion ? .reappeared : .stillUnanswered),

@@ -89,6 +89,11 @@ extension Vault {
     case .nothing, .restore, .restoreAtNextLaunch:
       break  // a backup's plan never restores
     }
+    // A location gone with its folder, made anew since (a game installed again), the rest as
+    // agreed: nothing to upload, and no agreement either; a sync restores it.
+    if let remade = found.remadeFolder, found.hasSave, found.facts == .noLocalSave(.unexplained) {
+      throw VaultError.locationMissing(game: target.game, path: remade)
+    }
     return try nothingToUpload(found, target: target)
   }
 
@@ -317,12 +322,20 @@ extension Vault {
       files: scan.fileCount, bytes: scan.byteCount, agreedAtMs: context.clock(),
       saveDir: target.saveDirectory, realSaveDir: scan.root,
       saveMount: Platform.mountPoint(of: scan.root),
-      rolledBackFrom: rolledBackFrom, ancestry: ancestry)
+      rolledBackFrom: rolledBackFrom, ancestry: ancestry, enclosingFolders: Self.enclosingFolders(target))
     try agreements.save(record, index: index)
   }
 }
 
 extension Vault {
+  /// The folders that hold the target's locations now, each once (`Agreement.enclosingFolders`).
+  static func enclosingFolders(_ target: Target) -> [FolderIdentity] {
+    var seen = Set<String>()
+    return target.locations.flatMap { location in
+      FolderIdentity.enclosing(location.path, mountPoint: Platform.mountPoint(of: location.path))
+    }.filter { seen.insert($0.path).inserted }
+  }
+
   /// Why a backup that follows its plan uploads, for the log.
   static func uploadReason(_ found: Assessment) -> String {
     guard let record = found.agreement else { return "uploading: this device has agreed on nothing yet" }

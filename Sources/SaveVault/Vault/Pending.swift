@@ -91,11 +91,19 @@ extension Vault {
       ?? container.read(game: target.game, name: newest.name) { fd in
         try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
       }
+    // What it descends from is in its header; the folders that held its save are the ones the
+    // agreement it was made under recorded (they may have been made anew since: a new save).
+    let header = try? store.readStart(
+      game: target.game, name: newest.name, count: ArchiveContents.headerBytes
+    ) {
+      fd in ArchiveContents.header(fd: fd, archiveName: newest.name)
+    }
     let agreement = Agreement(
       game: target.game, container: target.agreementKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock(), saveDir: target.saveDirectory,
       realSaveDir: Platform.realPath(target.saveDirectory) ?? target.saveDirectory,
-      saveMount: Platform.mountPoint(of: target.saveDirectory))
+      saveMount: Platform.mountPoint(of: target.saveDirectory), ancestry: header?.ancestry,
+      enclosingFolders: record?.enclosingFolders)
     try agreements.save(agreement, index: [])
     return newest.name
   }

@@ -155,6 +155,8 @@ struct Assessment {
   var facts: SyncFacts
   /// The save folder the kept agreement was about, when the game now names another one.
   var movedFrom: String?
+  /// A folder that held the save at the agreement and was made anew since (nil: none).
+  var remadeFolder: String?
 
   var latest: StoredArchive? { archives.first }
 
@@ -248,6 +250,14 @@ extension Vault {
       verbose(
         "the save folder is on another filesystem than at the last agreement: its drive is not mounted?")
     }
+    // A folder that held the save, made anew since the agreement: the save there (if any) is a
+    // new one, never the agreed save changed.
+    let remade = record?.enclosingFolders.flatMap(FolderIdentity.firstReplaced)?.path
+    if let remade {
+      verbose(
+        "'\(remade)' was made anew since the last agreement (the game installed again, or its prefix deleted?)"
+      )
+    }
     /// Whether the latest archive descends from `agreed` (`ArchiveHeader.descends`): the fact
     /// `latestDescendsFromAgreed`, which false only ever turns a cloud change into a question
     /// (`Decision.plan`). It catches two uploads made apart at the same moment (or by two
@@ -279,11 +289,39 @@ extension Vault {
         return false
       }
     }
+    /// Whether `scan` is the agreed save but for the locations whose folders were made anew
+    /// since, which hold no file: a game of several locations whose prefix went, say, with its
+    /// Steam Cloud folder as agreed.
+    func isAgreedButForEmptyRemade(_ scan: SaveScan, record: Agreement) throws -> Bool {
+      guard !target.isOneFolder, let recorded = record.enclosingFolders,
+        let index = agreements.loadIndex(target)
+      else { return false }
+      let remadeNames = target.locations.filter { location in
+        FolderIdentity.firstReplaced(recorded.filter { location.path.hasPrefix($0.path + "/") }) != nil
+      }.map(\.name)
+      func isRemade(_ path: String) -> Bool {
+        remadeNames.contains { path == $0 || path.hasPrefix($0 + "/") }
+      }
+      guard !scan.entries.contains(where: { isRemade($0.path) && $0.kind != .directory }) else {
+        return false
+      }
+      let agreed = index.values.filter { !isRemade($0.path) }
+        .map { file in
+          switch file.kind {
+          case .directory: ManifestEntry(path: file.path, kind: .directory)
+          case .symlink: ManifestEntry(path: file.path, kind: .symlink, target: file.detail)
+          case .file: ManifestEntry(path: file.path, kind: .file, size: file.size, sha256: file.detail)
+          }
+        }
+      let now = try Fingerprint(scan: scan).contentEntries(known: index).filter { !isRemade($0.path) }
+      return ContentDigest.of(agreed) == ContentDigest.of(now)
+    }
     let facts = try gatherFacts()
     func gatherFacts() throws -> SyncFacts {
       guard let latest else { return .cloudEmpty(hasSave: scan.map { !$0.isEmpty } ?? false) }
       guard let scan, !scan.isEmpty else {
-        guard let record else { return .noLocalSave(.unexplained) }
+        // Gone with a folder that held it (a game uninstalled): no deletion of the player's.
+        guard let record, remade == nil else { return .noLocalSave(.unexplained) }
         // A missing or empty save agreed on as such with the cloud's latest (a deletion that
         // was uploaded, or an empty backup that was restored): nothing to restore or ask.
         if record.archive == latest.name, record.rolledBackFrom == nil,
@@ -304,6 +342,16 @@ extension Vault {
           .none(
             identicalContent: try isIdentical(to: latest, scan: scan), isOnOtherDrive: isOnOtherDrive)
         )
+      }
+      // Before a question left unanswered: a save in folders made anew is only ever the
+      // player's to upload, never a policy's. Nothing there, and the rest of the save as
+      // agreed: it went with its folders, and the cloud's is restored.
+      if remade != nil {
+        if try isAgreedButForEmptyRemade(scan, record: record) {
+          verbose("the save went with the folders made anew; the rest of it is as agreed")
+          return .noLocalSave(.unexplained)
+        }
+        return .bothHaveSaves(.remade(identicalContent: try isIdentical(to: latest, scan: scan)))
       }
       if let unanswered = record.unanswered {
         verbose("a \(unanswered.kind.rawValue) seen at \(unanswered.seenAtMs) ms is still unanswered")
@@ -350,6 +398,7 @@ extension Vault {
     let plan = Decision.plan(facts, phase: .full)
     verbose("state: \(plan.state.rawValue)")
     return Assessment(
-      scan: scan, archives: archives, agreement: record, facts: facts, movedFrom: movedFrom)
+      scan: scan, archives: archives, agreement: record, facts: facts, movedFrom: movedFrom,
+      remadeFolder: remade)
   }
 }

@@ -139,7 +139,8 @@ extension Vault {
     guard found.state == .inSync, let latest = found.latest, let scan = found.scan else { return nil }
     let record = found.agreement
     if let record, record.archive == latest.name, record.unanswered == nil {
-      if record.metadataDigest != scan.metadataDigest || record.saveMount == nil {
+      if record.metadataDigest != scan.metadataDigest || record.saveMount == nil || found.remadeFolder != nil
+      {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
           content: try Fingerprint(scan: scan).contentEntries(known: agreements.loadIndex(target) ?? [:]),

@@ -125,6 +125,12 @@ struct DecisionTests {
       "agreement: the cloud's latest does not descend from the agreed archive, which is gone from the container",
       since(cloudLatestIsAgreed: false, agreedArchiveIsListed: false, descendsFromAgreed: false), .conflict,
       .ask(.bothChanged)),
+    Row(
+      "a save in folders made anew since the agreement (the game installed again), its content the cloud's",
+      .bothHaveSaves(.remade(identicalContent: true)), .inSync, .nothing),
+    Row(
+      "a save in folders made anew since the agreement (the game installed again), different content",
+      .bothHaveSaves(.remade(identicalContent: false)), .conflict, .ask(.reappeared)),
   ]
 
   @Test("the decision table, every row, before and after a game, and for a backup", arguments: rows)
