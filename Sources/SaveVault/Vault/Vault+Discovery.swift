@@ -160,7 +160,8 @@ extension Vault {
     }
     var written =
       try JSONSerialization.jsonObject(with: JSONEncoder.stable.encode(entry)) as? [String: Any] ?? [:]
-    if let container = game.containerURL { written["container"] = container }
+    let container = try game.containerURL.map { url throws(ConfigError) in try storedContainer(url) }
+    written["container"] = container
     let target = try resolve(TargetRequest(game: name, configFile: configFile))
     return try editGames(configFile) { games, path in
       let isPresent = games[name] != nil
@@ -171,7 +172,7 @@ extension Vault {
       }
       games[name] = written
       return AddGameReport(
-        game: name, saveDir: target.saveDirectory, container: game.containerURL, steamAppId: entry.steamAppId,
+        game: name, saveDir: target.saveDirectory, container: container, steamAppId: entry.steamAppId,
         configFile: path, replaced: isPresent, saveDirExists: Self.exists(target.saveDirectory),
         locations: locations, title: entry.title)
     }
