@@ -1,6 +1,7 @@
 /// Where one game stands: `status`'s answer. Its JSON has the contract's fields
 /// (`game`, `state`, `local.modifiedMs`, `local.files`, `local.bytes`, `cloud.latest`,
-/// `cloud.modifiedMs`, `cloud.count`), with `null` for what does not exist.
+/// `cloud.modifiedMs`, `cloud.count`), with `null` for what does not exist, and more
+/// (`cloud.localOnly`: the container is the embedded default).
 public struct StatusReport: Encodable, Sendable, Equatable {
   public struct Local: Encodable, Sendable, Equatable {
     public var saveDir: String
@@ -29,6 +30,8 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     public var device: String?
     public var bytes: Int64?
     public var count: Int
+    /// Whether the container is the embedded default: the backups are on this device only.
+    public var isLocalOnly: Bool
 
     public func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: Key.self)
@@ -38,8 +41,9 @@ public struct StatusReport: Encodable, Sendable, Equatable {
       try c.encode(device, forKey: .device)
       try c.encode(bytes, forKey: .bytes)
       try c.encode(count, forKey: .count)
+      try c.encode(isLocalOnly, forKey: .localOnly)
     }
-    enum Key: String, CodingKey { case container, latest, modifiedMs, device, bytes, count }
+    enum Key: String, CodingKey { case container, latest, modifiedMs, device, bytes, count, localOnly }
   }
 
   public struct Agreed: Encodable, Sendable, Equatable {
@@ -212,7 +216,8 @@ extension Vault {
         skipped: scan?.skipped.count ?? 0),
       cloud: .init(
         container: target.containerURL, latest: latest?.name, modifiedMs: latest?.modifiedMs,
-        device: latest?.device, bytes: latest?.size, count: found.archives.count),
+        device: latest?.device, bytes: latest?.size, count: found.archives.count,
+        isLocalOnly: paths.isDefaultContainer(target.container)),
       agreement: found.agreement.map {
         .init(
           archive: $0.archive, agreedAtMs: $0.agreedAtMs, saveDir: $0.saveDir,

@@ -100,11 +100,13 @@ struct DiscoveryEndToEndTests {
     "add --detect writes the locations with placeholders; wrap under Steam adopts a game the config lacks")
   func addAndWrap() throws {
     let world = try World("add-wrap")
-    let added = try world.onDesktop.run(["add", "Disco Elysium", "--detect"])
+    // A relative container is the current folder's (the test's), stored absolute.
+    let added = try world.onDesktop.run(["add", "Disco Elysium", "--detect", "--container", "cloud"])
     #expect(added.code == 0, "\(added.stderr)")
     let config = try world.onDesktop.configObject()
     let games = config["games"] as? [String: Any] ?? [:]
     let disco = games["Disco Elysium"] as? [String: Any] ?? [:]
+    #expect(disco["container"] as? String == world.dir.sub("cloud"), "\(disco)")
     #expect(
       (disco["locations"] as? [String])?.first == "<winLocalAppDataLow>/ZAUM Studio/Disco Elysium/SaveGames",
       "\(games)")
@@ -115,6 +117,9 @@ struct DiscoveryEndToEndTests {
 
     let unknown = try world.onDesktop.run(["add", "Half-Life 3", "--detect"])
     #expect(unknown.code == 2, "\(unknown.stderr)")
+    let badURL = try world.onDesktop.run(["add", "Control", "--detect", "--container", "ftp://nas/saves"])
+    #expect(badURL.code == 2 && badURL.stderr.contains("ftp"), "a container URL is checked: \(badURL.stderr)")
+    #expect(try world.onDesktop.configObject() as NSDictionary == config as NSDictionary, "nothing written")
 
     let wrapped = try world.onDeck.run(["wrap", "--", "/bin/true"], environment: ["SteamAppId": "1145360"])
     #expect(wrapped.code == 0, "\(wrapped.stderr)")
