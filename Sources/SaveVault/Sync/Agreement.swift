@@ -30,19 +30,23 @@ public struct Agreement: Codable, Equatable, Sendable {
   /// `fail`): it stays one, whatever happens to the local save meanwhile, until the player
   /// settles it. Nil when there is none.
   public var unanswered: UnansweredConflict?
+  /// The agreed archive's locations, as this device keeps them (nil for a one-folder game, and
+  /// in records written before they were kept).
+  public var archiveLocations: [AgreedLocation]?
 
   /// The record's keys on disk: a question left unanswered is kept under `unresolved`, as
   /// earlier versions wrote it.
   private enum CodingKeys: String, CodingKey {
     case game, container, archive, metadataDigest, contentDigest, files, bytes, agreedAtMs, saveDir,
-      realSaveDir, saveMount, rolledBackFrom
+      realSaveDir, saveMount, rolledBackFrom, archiveLocations
     case unanswered = "unresolved"
   }
 
   public init(
     game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
     files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
-    saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil
+    saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil,
+    archiveLocations: [AgreedLocation]? = nil
   ) {
     self.game = game
     self.container = container
@@ -57,6 +61,7 @@ public struct Agreement: Codable, Equatable, Sendable {
     self.saveMount = saveMount
     self.rolledBackFrom = rolledBackFrom
     self.unanswered = unanswered
+    self.archiveLocations = archiveLocations
   }
 
   /// The archive the cloud's latest must be for the cloud to count as unchanged since the

@@ -304,10 +304,11 @@ extension Vault {
   /// save as `scan` shows it.
   /// Archives still pending were made before this agreement: they become pre-restore copies
   /// first, so that no later run uploads them over it (whatever the devices' clocks say).
-  /// `rolledBackFrom` is the cloud's newer latest when the player restored an older archive.
+  /// `rolledBackFrom` is the cloud's newer latest when the player restored an older archive;
+  /// `unplaced` are the archive's locations this device has no place for.
   func recordAgreement(
     target: Target, archive: String, scan: SaveScan, content: [ManifestEntry],
-    rolledBackFrom: String? = nil
+    rolledBackFrom: String? = nil, unplaced: [ArchiveLocation] = []
   ) throws {
     retirePending((try? pendingStore().archivesNewestFirst(game: target.game)) ?? [], target: target)
     let index = AgreedFile.entries(scan: scan, content: content)
@@ -320,7 +321,7 @@ extension Vault {
       files: scan.fileCount, bytes: scan.byteCount, agreedAtMs: context.clock(),
       saveDir: target.saveDirectory, realSaveDir: scan.root,
       saveMount: Platform.mountPoint(of: scan.root),
-      rolledBackFrom: rolledBackFrom)
+      rolledBackFrom: rolledBackFrom, archiveLocations: Self.agreedLocations(target, unplaced: unplaced))
     try agreements.save(record, index: index)
   }
 }

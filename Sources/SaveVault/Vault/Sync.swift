@@ -141,7 +141,7 @@ extension Vault {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
           content: try Fingerprint(scan: scan).contentEntries(known: agreements.loadIndex(target) ?? [:]),
-          rolledBackFrom: record.rolledBackFrom)
+          rolledBackFrom: record.rolledBackFrom, unplaced: record.unplacedLocations.map(\.archived))
       }
       return nil
     }
