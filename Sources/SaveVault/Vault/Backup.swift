@@ -163,10 +163,17 @@ extension Vault {
     let unagreed = Self.unagreedLatest(record: record, archives: archives)
     if let why { verbose(why) }
     try context.checkpoint("backup.listed")  // decided from `archives`; nothing stored yet
+    let carried = try carryForward(
+      target, seen: seen, container: container, uploadsWithout: uploadsWithoutMissingLocations)
+    defer { carried.map { removeCarried($0.folder) } }
     let (stored, manifest, packed) = try storeSettled(
       scan, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1,
-      madeOver: archives.prefix(ArchiveHeader.madeOverLimit).map(\.name))
+      madeOver: archives.prefix(ArchiveHeader.madeOverLimit).map(\.name), carried: carried)
     try context.failpoints.hit("backup.stored")  // not a checkpoint: once stored, the agreement is recorded
+    for location in carried?.locations ?? [] {
+      context.log.warning(
+        "kept '\(location.portable.template)' from \(carried?.archive ?? ""): it has no place on this device")
+    }
     var report = BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
       files: manifest.files, bytes: manifest.bytes, archiveBytes: stored.size,
@@ -186,7 +193,9 @@ extension Vault {
       return report
     }
     do {
-      try recordAgreement(target: target, archive: stored.name, scan: packed, content: manifest.entries)
+      try recordAgreement(
+        target: target, archive: stored.name, scan: packed, content: manifest.entries,
+        unplaced: carried?.locations ?? [])
     } catch {
       throw VaultError.io(
         path: paths.agreementsDirectory,
@@ -222,18 +231,20 @@ extension Vault {
 
   /// Packs a live save: when a file changes while it is read (the game is still writing), the
   /// half-made archive is dropped (the container never shows it), the save is scanned again
-  /// and packed again, up to `attempts` times; then the backup fails naming the file. Returns
-  /// the scan that was packed.
+  /// and packed again, up to `attempts` times; then the backup fails naming the file. What
+  /// `carried` holds is packed with it, under its own names. Returns the scan of the save that
+  /// was packed (without what was carried).
   func storeSettled(
     _ scan: SaveScan, target: Target, in container: any Container, notBefore: Int64, madeOver: [String],
-    attempts: Int = 4
+    carried: CarriedLocations? = nil, attempts: Int = 4
   ) throws -> (StoredArchive, Manifest, SaveScan) {
     var current = scan
     for attempt in 1...attempts {
       do {
         let (stored, manifest) = try store(
-          current, game: target.game, device: target.device, in: container, notBefore: notBefore,
-          compression: target.compression, locations: target.archiveLocations, madeOver: madeOver)
+          current.merging(carried?.scan), game: target.game, device: target.device, in: container,
+          notBefore: notBefore, compression: target.compression,
+          locations: target.archiveLocations.map { $0 + (carried?.locations ?? []) }, madeOver: madeOver)
         return (stored, manifest, current)
       } catch ArchiveError.changedWhileReading(let path) where attempt < attempts {
         verbose("'\(path)' changed while it was read; packing again (attempt \(attempt + 1))")
