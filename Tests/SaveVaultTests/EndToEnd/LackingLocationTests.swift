@@ -11,11 +11,7 @@ import Testing
 struct LackingLocationTests {
   /// A Steam install in `device`'s home with app 4000 ("Lacking") and the Steam user `user`.
   static func steam(_ device: Sandbox, user: String) throws -> String {
-    let steam = device.home + "/.local/share/Steam"
-    try writeFile(
-      steam + "/steamapps/appmanifest_4000.acf",
-      "\"AppState\"\n{\n\t\"appid\"\t\"4000\"\n\t\"name\"\t\"Lacking\"\n\t\"installdir\"\t\"Lacking\"\n}\n")
-    try makeDirectory(steam + "/steamapps/common/Lacking")
+    let steam = try device.steamGame(4000, "Lacking")
     try makeDirectory(steam + "/userdata/" + user)
     return steam
   }
@@ -89,7 +85,8 @@ struct LackingLocationTests {
     let latest = try #require(archives.last)
     #expect(try Self.member(desktop, latest, "1-Saves/slot.sav") == "desktop 2\n")
     #expect(
-      try Self.member(desktop, latest, "2-remote/cloud.sav") == Self.member(deck, first, "2-remote/cloud.sav"),
+      try Self.member(desktop, latest, "2-remote/cloud.sav")
+        == Self.member(deck, first, "2-remote/cloud.sav"),
       "the cloud's latest lost the second location")
     let header = try Self.headerLocations(desktop, latest)
     let portable = try #require(header["2-remote"]?["portable"] as? [String: Any], "\(header)")
@@ -121,17 +118,15 @@ struct LackingLocationTests {
   /// whole), and the player uploads the desktop's own save over it.
   static func unplaceableWorld(_ label: String) throws -> (deck: Sandbox, desktop: Sandbox, nope: String) {
     let deck = try Sandbox("lacking-\(label)", device: "deck")
-    let steam = deck.home + "/.local/share/Steam"
-    try writeFile(
-      steam + "/steamapps/appmanifest_999.acf",
-      "\"AppState\"\n{\n\t\"appid\"\t\"999\"\n\t\"name\"\t\"Nope\"\n\t\"installdir\"\t\"Nope\"\n}\n")
-    try makeDirectory(steam + "/steamapps/common/Nope")
+    let steam = try deck.steamGame(999, "Nope")
     let nope = steam + "/steamapps/compatdata/999/pfx/drive_c/users/steamuser/Documents/Nope"
     try writeFile(nope + "/slot.sav", "the deck's save\n")
     try writeFile(deck.path("deck/Saves/1.sav"), "deck one\n")
     let config: [String: Any] = [
       "container": deck.cloud,
-      "games": ["lacking": ["locations": [deck.path("deck/Saves"), "<winDocuments>/Nope"], "steamAppId": "999"]],
+      "games": [
+        "lacking": ["locations": [deck.path("deck/Saves"), "<winDocuments>/Nope"], "steamAppId": "999"]
+      ],
     ]
     try makeDirectory((deck.config as NSString).deletingLastPathComponent)
     try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: deck.config))
@@ -154,11 +149,14 @@ struct LackingLocationTests {
     let second = try #require(desktop.archives("lacking").last)
     #expect(second != first)
     #expect(try Self.member(desktop, second, "1-Saves/mine.sav") == "the desktop's own\n")
-    #expect(try Self.member(desktop, second, "2-Nope/slot.sav") == "the deck's save\n", "dropped from the cloud")
+    #expect(
+      try Self.member(desktop, second, "2-Nope/slot.sav") == "the deck's save\n", "dropped from the cloud")
     let header = try Self.headerLocations(desktop, second)
     #expect(header["2-Nope"]?["path"] as? String == nope, "kept as the archive said it: \(header)")
     let portable = header["2-Nope"]?["portable"] as? [String: Any]
-    #expect(portable?["template"] as? String == "<winDocuments>/Nope" && portable?["storeGameID"] as? String == "999")
+    #expect(
+      portable?["template"] as? String == "<winDocuments>/Nope"
+        && portable?["storeGameID"] as? String == "999")
 
     // Played again: the next upload carries it from the archive this device agreed on.
     #expect(try desktop.state(["--game", "lacking"]) == "in-sync")
@@ -177,7 +175,9 @@ struct LackingLocationTests {
     #expect(try deck.state(["--game", "lacking"]) == "in-sync")
   }
 
-  @Test("an upload that cannot carry a location (its archive damaged) is refused (exit 5); --force uploads without it")
+  @Test(
+    "an upload that cannot carry a location (its archive damaged) is refused (exit 5); --force uploads without it"
+  )
   func carryingImpossible() throws {
     let (_, desktop, _) = try Self.unplaceableWorld("damaged")
     try desktop.ok(["sync", "--game", "lacking", "--on-conflict", "upload"])
@@ -192,11 +192,51 @@ struct LackingLocationTests {
     try writeFile(desktop.path("desktop/Saves/mine.sav"), "the desktop's second\n")
     let refused = try desktop.run(["sync", "--game", "lacking"])
     #expect(refused.code == 5, "exit \(refused.code): \(refused.stderr)")
-    #expect(refused.stderr.contains("<winDocuments>/Nope") && refused.stderr.contains(agreed), "\(refused.stderr)")
+    #expect(
+      refused.stderr.contains("<winDocuments>/Nope") && refused.stderr.contains(agreed), "\(refused.stderr)")
     #expect(desktop.archives("lacking").count == 2, "nothing uploaded")
     let forced = try desktop.run(["backup", "--game", "lacking", "--force"])
     #expect(forced.code == 0, "\(forced.stderr)")
     #expect(forced.stderr.contains("<winDocuments>/Nope"), "says what the upload lacks: \(forced.stderr)")
     #expect(desktop.archives("lacking").count == 3)
+  }
+
+  @Test("a restore that placed a location, killed once its journal is written, is finished with it")
+  func killedPlacingRestore() throws {
+    let (_, desktop, remote) = try Self.issueWorld("killed-restore")
+    let killed = try desktop.run(
+      ["restore", "--game", "lacking", "--latest"],
+      environment: ["SAVEVAULT_FAILPOINTS": "restore.journaled=kill"])
+    #expect(killed.wasSignaled, "the kill never fired: \(killed.stderr)")
+    try desktop.ok(["status", "--game", "lacking"])  // finishes the restore
+    #expect(text(remote + "/cloud.sav") == "steam cloud 1\n")
+    #expect(try desktop.state(["--game", "lacking"]) == "in-sync")
+    try writeFile(remote + "/cloud.sav", "desktop cloud 2\n")
+    try desktop.ok(["sync", "--game", "lacking"])
+    let latest = try #require(desktop.archives("lacking").last)
+    #expect(try Self.member(desktop, latest, "2-remote/cloud.sav") == "desktop cloud 2\n")
+  }
+
+  /// After a game the container is gone (the game moves it away): a pending archive would go
+  /// up later without the location this device carries forward, so none is kept; the save
+  /// stays as the game left it, and the next sync uploads it with that location.
+  @Test("no pending archive drops a location carried forward: the next sync uploads the save with it")
+  func noPendingWithoutCarried() throws {
+    let (_, desktop, _) = try Self.unplaceableWorld("pending")
+    try desktop.ok(["sync", "--game", "lacking", "--on-conflict", "upload"])
+    let game = "echo played > \"$0/mine.sav\"; mv \"$1\" \"$1.away\""
+    let wrap = try desktop.run([
+      "wrap", "--game", "lacking", "--", "/bin/sh", "-c", game, desktop.path("desktop/Saves"), desktop.cloud,
+    ])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    #expect(
+      wrap.stderr.contains("<winDocuments>/Nope"), "says why no pending archive was kept: \(wrap.stderr)")
+    let pending = desktop.home + "/.local/share/savevault/pending/lacking"
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: pending)) ?? []).isEmpty)
+    try FileManager.default.moveItem(atPath: desktop.cloud + ".away", toPath: desktop.cloud)
+    try desktop.ok(["sync", "--game", "lacking"])
+    let latest = try #require(desktop.archives("lacking").last)
+    #expect(try Self.member(desktop, latest, "1-Saves/mine.sav") == "played\n")
+    #expect(try Self.member(desktop, latest, "2-Nope/slot.sav") == "the deck's save\n")
   }
 }
