@@ -41,12 +41,15 @@ public struct Agreement: Codable, Equatable, Sendable {
   /// the save there is a new one, not the agreed save changed. Nil in agreements of earlier
   /// versions.
   public var enclosingFolders: [FolderIdentity]?
+  /// The agreed archive's locations, as this device keeps them (nil for a one-folder game, and
+  /// in records written before they were kept).
+  public var archiveLocations: [AgreedLocation]?
 
   /// The record's keys on disk: a question left unanswered is kept under `unresolved`, as
   /// earlier versions wrote it.
   private enum CodingKeys: String, CodingKey {
     case game, container, archive, metadataDigest, contentDigest, files, bytes, agreedAtMs, saveDir,
-      realSaveDir, saveMount, rolledBackFrom, ancestry, enclosingFolders
+      realSaveDir, saveMount, rolledBackFrom, ancestry, enclosingFolders, archiveLocations
     case unanswered = "unresolved"
   }
 
@@ -54,7 +57,8 @@ public struct Agreement: Codable, Equatable, Sendable {
     game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
     files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
     saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil,
-    ancestry: [String]? = nil, enclosingFolders: [FolderIdentity]? = nil
+    ancestry: [String]? = nil, enclosingFolders: [FolderIdentity]? = nil,
+    archiveLocations: [AgreedLocation]? = nil
   ) {
     self.game = game
     self.container = container
@@ -71,6 +75,7 @@ public struct Agreement: Codable, Equatable, Sendable {
     self.unanswered = unanswered
     self.ancestry = ancestry
     self.enclosingFolders = enclosingFolders
+    self.archiveLocations = archiveLocations
   }
 
   /// The archive the cloud's latest must be for the cloud to count as unchanged since the

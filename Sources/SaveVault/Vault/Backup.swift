@@ -173,10 +173,17 @@ extension Vault {
     if let why { verbose(why) }
     try context.checkpoint("backup.listed")  // decided from `archives`; nothing stored yet
     let ancestry = uploadAncestry(record: record, over: chosen?.name, container: container, game: target.game)
+    let carried = try carryForward(
+      target, seen: seen, container: container, uploadsWithout: uploadsWithoutMissingLocations)
+    defer { carried.map { removeCarried($0.folder) } }
     let (stored, manifest, packed) = try storeSettled(
       scan, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1,
-      ancestry: ancestry)
+      ancestry: ancestry, carried: carried)
     try context.failpoints.hit("backup.stored")  // not a checkpoint: once stored, the agreement is recorded
+    for location in carried?.locations ?? [] {
+      context.log.warning(
+        "kept '\(location.portable.template)' from \(carried?.archive ?? ""): it has no place on this device")
+    }
     // No listing after the upload: another device's upload made at the same moment is seen by
     // whichever device's archive is not the latest, at its next run, as a latest that does not
     // descend from its own save (`ancestry`, in `assess`).
@@ -186,7 +193,8 @@ extension Vault {
       skipped: packed.skipped.map(\.path), overrodeArchive: unagreed?.name)
     do {
       try recordAgreement(
-        target: target, archive: stored.name, scan: packed, content: manifest.entries, ancestry: ancestry)
+        target: target, archive: stored.name, scan: packed, content: manifest.entries, ancestry: ancestry,
+        unplaced: carried?.locations ?? [])
     } catch {
       throw VaultError.io(
         path: paths.agreementsDirectory,
@@ -223,18 +231,20 @@ extension Vault {
 
   /// Packs a live save: when a file changes while it is read (the game is still writing), the
   /// half-made archive is dropped (the container never shows it), the save is scanned again
-  /// and packed again, up to `attempts` times; then the backup fails naming the file. Returns
-  /// the scan that was packed.
+  /// and packed again, up to `attempts` times; then the backup fails naming the file. What
+  /// `carried` holds is packed with it, under its own names. Returns the scan of the save that
+  /// was packed (without what was carried).
   func storeSettled(
     _ scan: SaveScan, target: Target, in container: any Container, notBefore: Int64, ancestry: [String],
-    attempts: Int = 4
+    carried: CarriedLocations? = nil, attempts: Int = 4
   ) throws -> (StoredArchive, Manifest, SaveScan) {
     var current = scan
     for attempt in 1...attempts {
       do {
         let (stored, manifest) = try store(
-          current, game: target.game, device: target.device, in: container, notBefore: notBefore,
-          compression: target.compression, locations: target.archiveLocations, ancestry: ancestry)
+          current.merging(carried?.scan), game: target.game, device: target.device, in: container,
+          notBefore: notBefore, compression: target.compression,
+          locations: target.archiveLocations.map { $0 + (carried?.locations ?? []) }, ancestry: ancestry)
         return (stored, manifest, current)
       } catch ArchiveError.changedWhileReading(let path) where attempt < attempts {
         verbose("'\(path)' changed while it was read; packing again (attempt \(attempt + 1))")
@@ -306,10 +316,11 @@ extension Vault {
   /// Archives still pending were made before this agreement: they become pre-restore copies
   /// first, so that no later run uploads them over it (whatever the devices' clocks say).
   /// `rolledBackFrom` is the cloud's newer latest when the player restored an older archive;
-  /// `ancestry`, what `archive` descends from (nil when unknown).
+  /// `ancestry`, what `archive` descends from (nil when unknown); `unplaced`, the archive's
+  /// locations this device has no place for.
   func recordAgreement(
     target: Target, archive: String, scan: SaveScan, content: [ManifestEntry],
-    rolledBackFrom: String? = nil, ancestry: [String]?
+    rolledBackFrom: String? = nil, ancestry: [String]?, unplaced: [ArchiveLocation] = []
   ) throws {
     retirePending((try? pendingStore().archivesNewestFirst(game: target.game)) ?? [], target: target)
     let index = AgreedFile.entries(scan: scan, content: content)
@@ -322,7 +333,8 @@ extension Vault {
       files: scan.fileCount, bytes: scan.byteCount, agreedAtMs: context.clock(),
       saveDir: target.saveDirectory, realSaveDir: scan.root,
       saveMount: Platform.mountPoint(of: scan.root),
-      rolledBackFrom: rolledBackFrom, ancestry: ancestry, enclosingFolders: Self.enclosingFolders(target))
+      rolledBackFrom: rolledBackFrom, ancestry: ancestry, enclosingFolders: Self.enclosingFolders(target),
+      archiveLocations: Self.agreedLocations(target, unplaced: unplaced))
     try agreements.save(record, index: index)
   }
 }

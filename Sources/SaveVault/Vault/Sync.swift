@@ -144,7 +144,8 @@ extension Vault {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
           content: try Fingerprint(scan: scan).contentEntries(known: agreements.loadIndex(target) ?? [:]),
-          rolledBackFrom: record.rolledBackFrom, ancestry: record.ancestry)
+          rolledBackFrom: record.rolledBackFrom, ancestry: record.ancestry,
+          unplaced: record.unplacedLocations.map(\.archived))
       }
       return nil
     }

@@ -24,8 +24,14 @@ public struct Vault: Sendable {
   }
 
   /// Resolves flags, config and environment into a target, and refuses (`ConfigError`) a save
-  /// directory placed where SaveVault would lose saves (`Placement`).
+  /// directory placed where SaveVault would lose saves (`Placement`). The target has the
+  /// locations this device placed for the game besides its own list (`withAgreedLocations`).
   public func resolve(_ request: TargetRequest) throws(ConfigError) -> Target {
+    withAgreedLocations(try resolveListed(request))
+  }
+
+  /// `resolve`, with the game's own list of locations only.
+  private func resolveListed(_ request: TargetRequest) throws(ConfigError) -> Target {
     let target: Target
     do {
       target = try Target.resolve(

@@ -51,11 +51,14 @@ struct RestoreJournal: GameRecord, Equatable {
   var rolledBackFrom: String? = nil
   /// What the archive restored descends from (its header's `ancestry`; nil when it does not say).
   var ancestry: [String]? = nil
+  /// The archive's locations the game's own list lacks, placed by this restore: part of the
+  /// save it restores.
+  var added: [AgreedLocation]? = nil
 }
 
 extension RestoreJournal {
   private enum Key: String, CodingKey {
-    case game, container, archive, moves, contentDigest, commit, undoing, rolledBackFrom, ancestry
+    case game, container, archive, moves, contentDigest, commit, undoing, rolledBackFrom, ancestry, added
     // A one-folder restore's journal as earlier versions wrote it.
     case destination, staging, aside
   }
@@ -69,6 +72,7 @@ extension RestoreJournal {
     undoing = try values.decodeIfPresent(UndoPoint.self, forKey: .undoing)
     rolledBackFrom = try values.decodeIfPresent(String.self, forKey: .rolledBackFrom)
     ancestry = try values.decodeIfPresent([String].self, forKey: .ancestry)
+    added = try values.decodeIfPresent([AgreedLocation].self, forKey: .added)
     if let moves = try values.decodeIfPresent([Move].self, forKey: .moves) {
       self.moves = moves
       commit = try values.decodeIfPresent(Commit.self, forKey: .commit) ?? .journal
@@ -94,6 +98,7 @@ extension RestoreJournal {
     try values.encodeIfPresent(undoing, forKey: .undoing)
     try values.encodeIfPresent(rolledBackFrom, forKey: .rolledBackFrom)
     try values.encodeIfPresent(ancestry, forKey: .ancestry)
+    try values.encodeIfPresent(added, forKey: .added)
   }
 }
 
