@@ -50,6 +50,10 @@ public struct ArchiveHeader: Codable, Equatable, Sendable {
   /// only where `ancestry` is absent; never written.
   public var madeOver: [String]?
 
+  /// What this archive descends from, as far as it says: its `ancestry`, or in an archive of
+  /// an earlier version its `madeOver` (what that version took it to descend from).
+  public var lineage: [String]? { ancestry ?? madeOver }
+
   /// How many names `ancestry` holds at most: the newest ones.
   public static let ancestryLimit = 64
 
@@ -65,21 +69,34 @@ public struct ArchiveHeader: Codable, Equatable, Sendable {
     self.ancestry = ancestry
   }
 
-  /// Whether this archive's save descends from `archive`: its `ancestry` names it, or is full
-  /// and names only later archives (the list keeps the newest). For an archive of an earlier
-  /// version, its `madeOver` names it or a later archive; one that says neither is taken to.
-  public func descends(from archive: String) -> Bool {
+  /// Whether this archive's save descends from another archive, as far as its header tells.
+  public enum Descent: Equatable, Sendable {
+    case descends
+    case apart
+    /// Its `ancestry` is full and names only later archives: whether the oldest of them,
+    /// `oldest`, descends from it is the question.
+    case beyond(oldest: String)
+  }
+
+  /// Whether this archive's save descends from `archive`: its `ancestry` names it (or, full,
+  /// may reach it beyond its oldest name). For an archive of an earlier version, its
+  /// `madeOver` names it or a later archive; one that says neither is taken to.
+  public func descent(from archive: String) -> Descent {
     let ms = ArchiveName(parsing: archive)?.createdMs
     let isLater = { (name: String) in
       guard let ms, let listed = ArchiveName(parsing: name)?.createdMs else { return false }
       return listed > ms
     }
     if let ancestry {
-      return ancestry.contains(archive)
-        || (ancestry.count >= Self.ancestryLimit && ancestry.allSatisfy(isLater))
+      if ancestry.contains(archive) { return .descends }
+      guard ancestry.count >= Self.ancestryLimit, ancestry.allSatisfy(isLater), let oldest = ancestry.last
+      else {
+        return .apart
+      }
+      return .beyond(oldest: oldest)
     }
-    guard let madeOver else { return true }
-    return madeOver.contains(archive) || madeOver.contains(where: isLater)
+    guard let madeOver else { return .descends }
+    return madeOver.contains(archive) || madeOver.contains(where: isLater) ? .descends : .apart
   }
 }
 

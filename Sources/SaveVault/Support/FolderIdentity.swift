@@ -24,38 +24,57 @@ public struct FolderIdentity: Codable, Equatable, Sendable {
     return FolderIdentity(path: path, inode: UInt64(info.st_ino), bornNs: born >= 0 ? Int64(born) : nil)
   }
 
-  /// Whether `now`, the folder at this path now, is another folder than this one. The device
-  /// number is not compared: a btrfs subvolume gets another one at each mount.
+  /// Whether `now`, the folder at this path now, is another folder than this one: another
+  /// birth time where the filesystem records one, else another inode. (The device number is
+  /// not compared: a btrfs subvolume gets another one at each mount.)
   public func isReplaced(by now: FolderIdentity) -> Bool {
-    guard now.inode == inode else { return true }
-    guard let bornNs, let nowBorn = now.bornNs else { return false }
-    return bornNs != nowBorn
+    if let bornNs, let nowBorn = now.bornNs { return bornNs != nowBorn }
+    return now.inode != inode
   }
 
-  /// The folders that hold `path`, as they are now: its parent, that one's parent, and so on
-  /// up to the root of the filesystem `path` is on (not included: a drive mounted there or
-  /// not is another question). Empty on a FUSE filesystem, whose inode numbers may be made up
-  /// at each mount.
-  public static func enclosing(_ path: String, mountPoint: String?) -> [FolderIdentity] {
+  /// The folders that hold `path`, as they are now: the nearest existing folder above it
+  /// (symlinks resolved), that one's parent, and so on up to the root of its filesystem (not
+  /// included: a drive mounted there or not is another question). Empty on a filesystem whose
+  /// inode numbers or birth times do not last (FAT and exFAT number folders anew at each
+  /// mount, network and FUSE filesystems may make them up, overlayfs copies folders up).
+  public static func enclosing(_ path: String) -> [FolderIdentity] {
+    guard var folder = nearestAbove(path), !isUnstable(folder) else { return [] }
     var folders: [FolderIdentity] = []
-    var current = (path as NSString).deletingLastPathComponent
-    while !current.isEmpty, current != "/", current != mountPoint {
-      if let identity = of(current) {
-        if folders.isEmpty, isFUSE(current) { return [] }
-        folders.append(identity)
-      }
-      current = (current as NSString).deletingLastPathComponent
+    while folder != "/", !folder.isEmpty {
+      let parent = (folder as NSString).deletingLastPathComponent
+      var here = stat()
+      var above = stat()
+      guard stat(folder, &here) == 0, stat(parent, &above) == 0, here.st_dev == above.st_dev,
+        let identity = of(folder)
+      else { break }
+      folders.append(identity)
+      folder = parent
     }
     return folders
   }
 
-  /// Whether the folder at `path` is on a FUSE filesystem (`statfs` magic 0x65735546).
-  static func isFUSE(_ path: String) -> Bool {
+  /// The nearest existing folder above `path`, symlinks resolved.
+  public static func nearestAbove(_ path: String) -> String? {
+    var current = (path as NSString).deletingLastPathComponent
+    while current.count > 1, Platform.realPath(current) == nil {
+      current = (current as NSString).deletingLastPathComponent
+    }
+    return Platform.realPath(current)
+  }
+
+  /// The filesystems (`statfs` magic numbers) whose folders' inode numbers or birth times do
+  /// not last: vfat, exFAT, CIFS, SMB2, 9p, overlayfs, FUSE.
+  static let unstable: Set<Int64> = [
+    0x4D44, 0x2011_BAB0, 0xFF53_4D42, 0xFE53_4D42, 0x0102_1997, 0x794C_7630, 0x6573_5546,
+  ]
+
+  /// Whether the folder at `path` is on a filesystem of `unstable`.
+  static func isUnstable(_ path: String) -> Bool {
     #if os(Linux)
       let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard fd >= 0 else { return false }
+      guard fd >= 0 else { return true }
       defer { close(fd) }
-      return savevault_filesystem_type(fd) == 0x6573_5546
+      return unstable.contains(Int64(savevault_filesystem_type(fd)))
     #else
       return false
     #endif

@@ -94,15 +94,17 @@ extension Vault {
     if let remade = found.remadeFolder, found.hasSave, found.facts == .noLocalSave(.unexplained) {
       throw VaultError.locationMissing(game: target.game, path: remade)
     }
-    return try nothingToUpload(found, target: target)
+    return try nothingToUpload(found, target: target, container: container)
   }
 
   /// `backup`'s answer when its plan uploads nothing: the save is `unchanged`, on the cloud's
   /// latest when the save is its content (that agreement recorded first), else on the archive
   /// this device agreed on, checked as an upload of it would be (a missing or empty save, a
   /// missing location or a save over the limits is refused; what is skipped is warned about).
-  private func nothingToUpload(_ found: Assessment, target: Target) throws -> BackupReport {
-    if let identical = try agreeOnIdentical(found, target: target) {
+  private func nothingToUpload(_ found: Assessment, target: Target, container: any Container) throws
+    -> BackupReport
+  {
+    if let identical = try agreeOnIdentical(found, target: target, container: container) {
       verbose("the save is the content of '\(identical)'; nothing to upload")
       return BackupReport(
         game: target.game, container: target.containerURL, outcome: .unchanged, archive: identical,
@@ -205,6 +207,15 @@ extension Vault {
     return report
   }
 
+  /// What the archive `name` in `container` says it descends from (`ArchiveHeader.lineage`, read
+  /// from its first 256 KiB); nil when it says nothing or cannot be read.
+  func archiveLineage(_ name: String, game: String, in container: any Container) -> [String]? {
+    let header = try? container.readStart(game: game, name: name, count: ArchiveContents.headerBytes) {
+      fd in ArchiveContents.header(fd: fd, archiveName: name)
+    }
+    return header?.lineage
+  }
+
   /// What an upload's save descends from (`ArchiveHeader.ancestry`): the archive this device
   /// agreed on (and the newer latest a rollback chose over it) and `chosen`, the cloud's latest
   /// the player chose to upload over, each with what it descends from. What the agreement does
@@ -214,11 +225,7 @@ extension Vault {
     -> [String]
   {
     func read(_ name: String) -> [String]? {
-      guard let container else { return nil }
-      let header = try? container.readStart(game: game, name: name, count: ArchiveContents.headerBytes) {
-        fd in ArchiveContents.header(fd: fd, archiveName: name)
-      }
-      return header?.ancestry
+      container.flatMap { archiveLineage(name, game: game, in: $0) }
     }
     var parents: [(name: String, ancestry: [String]?)] = []
     if let chosen, chosen != record?.archive { parents.append((chosen, read(chosen))) }
@@ -343,9 +350,9 @@ extension Vault {
   /// The folders that hold the target's locations now, each once (`Agreement.enclosingFolders`).
   static func enclosingFolders(_ target: Target) -> [FolderIdentity] {
     var seen = Set<String>()
-    return target.locations.flatMap { location in
-      FolderIdentity.enclosing(location.path, mountPoint: Platform.mountPoint(of: location.path))
-    }.filter { seen.insert($0.path).inserted }
+    return target.locations.flatMap { FolderIdentity.enclosing($0.path) }.filter {
+      seen.insert($0.path).inserted
+    }
   }
 
   /// Why a backup that follows its plan uploads, for the log.

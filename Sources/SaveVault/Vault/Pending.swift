@@ -110,7 +110,7 @@ extension Vault {
       game: target.game, container: target.agreementKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock(), saveDir: target.saveDirectory,
       realSaveDir: Platform.realPath(target.saveDirectory) ?? target.saveDirectory,
-      saveMount: Platform.mountPoint(of: target.saveDirectory), ancestry: header?.ancestry,
+      saveMount: Platform.mountPoint(of: target.saveDirectory), ancestry: header?.lineage,
       enclosingFolders: record?.enclosingFolders, archiveLocations: Self.agreedLocations(target))
     try agreements.save(agreement, index: [])
     return newest.name

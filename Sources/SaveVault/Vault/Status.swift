@@ -263,18 +263,31 @@ extension Vault {
         "'\(remade)' was made anew since the last agreement (the game installed again, or its prefix deleted?)"
       )
     }
-    /// Whether the latest archive descends from `agreed` (`ArchiveHeader.descends`): the fact
+    /// Whether the latest archive descends from `agreed` (`ArchiveHeader.descent`): the fact
     /// `latestDescendsFromAgreed`, which false only ever turns a cloud change into a question
     /// (`Decision.plan`). It catches two uploads made apart at the same moment (or by two
     /// devices of one name), whatever either device listed, on the device whose archive is not
-    /// the latest. True for archives whose start cannot be read as an archive. Reads the
-    /// archive's start.
+    /// the latest. Reads the latest archive's start; where its ancestry is full and names only
+    /// later archives, the start of the oldest of them, and so on (at most 16 in all; beyond,
+    /// or with one gone from the container, it cannot be told: false, and the player is asked).
+    /// True for archives whose start cannot be read as an archive.
     func latestDescends(from agreed: String) throws -> Bool {
-      guard let latest else { return true }
-      let header = try container.readStart(
-        game: target.game, name: latest.name, count: ArchiveContents.headerBytes
-      ) { fd in ArchiveContents.header(fd: fd, archiveName: latest.name) }
-      return header?.descends(from: agreed) ?? true
+      guard var name = latest?.name else { return true }
+      for _ in 0..<16 {
+        let current = name
+        let header = try container.readStart(
+          game: target.game, name: current, count: ArchiveContents.headerBytes
+        ) { fd in ArchiveContents.header(fd: fd, archiveName: current) }
+        guard let header else { return current == latest?.name }
+        switch header.descent(from: agreed) {
+        case .descends: return true
+        case .apart: return false
+        case .beyond(let oldest):
+          guard archives.contains(where: { $0.name == oldest }) else { return false }
+          name = oldest
+        }
+      }
+      return false
     }
     func isIdentical(to latest: StoredArchive, scan: SaveScan) throws -> Bool {
       if let record, latest.name == record.archive {
@@ -302,8 +315,12 @@ extension Vault {
         let index = agreements.loadIndex(target)
       else { return false }
       let remadeNames = target.locations.filter { location in
-        FolderIdentity.firstReplaced(recorded.filter { location.path.hasPrefix($0.path + "/") }) != nil
+        let above = FolderIdentity.nearestAbove(location.path) ?? location.path
+        return FolderIdentity.firstReplaced(
+          recorded.filter { above == $0.path || above.hasPrefix($0.path + "/") })
+          != nil
       }.map(\.name)
+      guard !remadeNames.isEmpty else { return false }
       func isRemade(_ path: String) -> Bool {
         remadeNames.contains { path == $0 || path.hasPrefix($0 + "/") }
       }

@@ -71,7 +71,7 @@ extension Vault {
     }
     switch plan.step {
     case .nothing:
-      try agreeOnIdentical(found, target: target)
+      try agreeOnIdentical(found, target: target, container: container)
     case .upload:
       try upload()
     case .restore:
@@ -135,7 +135,7 @@ extension Vault {
   /// save rewritten with the same bytes, an agreement from a version that kept less), so that the
   /// next look needs no hashing; that returns nil too.
   @discardableResult
-  func agreeOnIdentical(_ found: Assessment, target: Target) throws -> String? {
+  func agreeOnIdentical(_ found: Assessment, target: Target, container: any Container) throws -> String? {
     guard found.state == .inSync, let latest = found.latest, let scan = found.scan else { return nil }
     let record = found.agreement
     if let record, record.archive == latest.name, record.unanswered == nil {
@@ -151,7 +151,8 @@ extension Vault {
     }
     try recordAgreement(
       target: target, archive: latest.name, scan: scan,
-      content: try Fingerprint(scan: scan).contentEntries(), ancestry: nil)
+      content: try Fingerprint(scan: scan).contentEntries(),
+      ancestry: archiveLineage(latest.name, game: target.game, in: container))
     return latest.name
   }
 

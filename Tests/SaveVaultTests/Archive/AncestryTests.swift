@@ -36,26 +36,29 @@ struct AncestryTests {
     #expect(made.last == Self.name(Int64(101 - ArchiveHeader.ancestryLimit + 1)))
   }
 
-  @Test("descends: named in the ancestry; an archive made apart does not; a full list of later names does")
-  func descends() {
+  @Test(
+    "descent: named in the ancestry; an archive made apart is not; a full list of later names reaches beyond")
+  func descent() {
     let header = Self.header(ancestry: [Self.name(30), Self.name(10)])
-    #expect(header.descends(from: Self.name(30)))
-    #expect(header.descends(from: Self.name(10)))
+    #expect(header.descent(from: Self.name(30)) == .descends)
+    #expect(header.descent(from: Self.name(10)) == .descends)
     // Made at the same moment as the archive at 30 by another device: not in the ancestry.
-    #expect(!header.descends(from: Self.name(31, "desk")))
-    #expect(!header.descends(from: Self.name(20)))
-    // A full list that names only later archives: the agreed one fell off its end.
-    let full = Self.header(ancestry: (1...ArchiveHeader.ancestryLimit).map { Self.name(Int64(100 + $0)) })
-    #expect(full.descends(from: Self.name(50)))
-    #expect(!full.descends(from: Self.name(150, "desk")))
+    #expect(header.descent(from: Self.name(31, "desk")) == .apart)
+    #expect(header.descent(from: Self.name(20)) == .apart)
+    // A full list that names only later archives: whether its oldest descends is the question.
+    let full = Self.header(
+      ancestry: (1...ArchiveHeader.ancestryLimit).reversed().map { Self.name(Int64(100 + $0)) })
+    #expect(full.descent(from: Self.name(50)) == .beyond(oldest: Self.name(101)))
+    #expect(full.descent(from: Self.name(150, "desk")) == .apart)
   }
 
   @Test("an archive of an earlier version is read by its madeOver; one that says nothing is taken to descend")
   func earlierArchives() {
     let earlier = Self.header(madeOver: [Self.name(30), Self.name(10)])
-    #expect(earlier.descends(from: Self.name(10)))
-    #expect(earlier.descends(from: Self.name(20)), "a later archive is listed")
-    #expect(!earlier.descends(from: Self.name(40)))
-    #expect(Self.header().descends(from: Self.name(40)))
+    #expect(earlier.descent(from: Self.name(10)) == .descends)
+    #expect(earlier.descent(from: Self.name(20)) == .descends, "a later archive is listed")
+    #expect(earlier.descent(from: Self.name(40)) == .apart)
+    #expect(Self.header().descent(from: Self.name(40)) == .descends)
+    #expect(earlier.lineage == [Self.name(30), Self.name(10)], "what an upload over it names after it")
   }
 }

@@ -117,6 +117,22 @@ struct ConcurrencyTests {
   }
 
   @Test(
+    "a device whose save was made apart stays asked however many uploads follow (beyond the 64 names an archive keeps)"
+  )
+  func longAfterARace() throws {
+    let two = try TwoDevices()
+    try two.uploadApartDeskLatest()
+    for round in 1...(ArchiveHeader.ancestryLimit + 2) {
+      try writeFile(two.deskSave + "/progress.txt", "desk round \(round)\n")
+      let backup = try two.deskRun(["backup"])
+      #expect(backup.wait() == 0, "desk's backup \(round): \(backup.stderr)")
+    }
+    let deck = try two.deck.run(["sync", "--json", "--on-conflict", "fail"])
+    #expect(deck.code == 3, "deck must still be asked, not restored over: \(deck.stdout) \(deck.stderr)")
+    #expect(try jsonObject(deck.stdout)["state"] as? String == "conflict")
+  }
+
+  @Test(
     "an upload the player chose over the cloud's latest descends from it: the device that made that latest restores it unasked"
   )
   func choiceTakesTheLatest() throws {

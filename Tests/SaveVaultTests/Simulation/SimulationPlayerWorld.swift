@@ -50,7 +50,11 @@ extension SimulationScenario {
   /// while `wrap` runs it. A new game's save is owed like any (the game made it), but no
   /// container may hold it unless the player says so on this device (`reinstalledSaves`).
   func reinstall(_ device: SimulatedDevice) throws {
-    guard device.agreedArchive != nil, let folder = device.parentFolders.first else { return }
+    // Not while a restore stopped midway has folders beside the save (the uninstall would
+    // take them, and the save set aside in them, with it: the world's doing, not a promise).
+    guard device.agreedArchive != nil, device.leftovers.isEmpty, !device.wasKilled,
+      let folder = device.parentFolders.first, FileManager.default.fileExists(atPath: folder)
+    else { return }
     gameOverwrites(device)
     try? FileManager.default.removeItem(atPath: folder)
     made(device.state)  // what is left of a save of several locations: the uninstall's doing

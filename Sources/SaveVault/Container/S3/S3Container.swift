@@ -164,10 +164,13 @@ public final class S3Container: Container, @unchecked Sendable {
         try checkpoint("s3.stored")
         // Where the server ignores `If-None-Match`, another upload of the same name (a device
         // of the same name, in the same millisecond) may have replaced this one after the HEAD
-        // before it: a HEAD after it sees that, and the archive goes again under the next name.
+        // before it: a HEAD after it sees that (another size, or another MD5 where the server's
+        // ETags are MD5s), and the archive goes again under the next name.
         // An upload that lands after this HEAD still replaces it unseen: such a server leaves
         // that window open.
-        if !isConditional, let etag, let stored = try client.head(key), stored.etag != etag {
+        if !isConditional, let etag, let stored = try client.head(key), stored.etag != etag,
+          stored.size != written || (etag == sent.md5Hex && stored.etag.map(Self.isMD5) == true)
+        {
           throw ContainerError.alreadyExists(container: displayName, name: name)
         }
         return (written, etag)
