@@ -12,4 +12,9 @@ const char *savevault_build_commit(void);
 /// set (Linux; -1 elsewhere). Swift's Glibc module does not bring in `sys/statfs.h`.
 long long savevault_filesystem_type(int fd);
 
+/// When the folder or file at `path` (following symlinks) was made, in ns since 1970, or -1
+/// when its filesystem does not record it (`statx`'s birth time on Linux). Swift's Glibc module
+/// does not bring in `statx`.
+long long savevault_birth_time_ns(const char *path);
+
 #endif

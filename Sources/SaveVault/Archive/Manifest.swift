@@ -38,16 +38,81 @@ public struct ArchiveHeader: Codable, Equatable, Sendable {
   /// For a game of several locations: each location's top-level folder, portable form and
   /// folder where the archive was made. Absent for a one-folder save, whose content is at the top.
   public var locations: [ArchiveLocation]?
-  /// The archives the container held, as far as the device that made this one knew (its
-  /// listing before the upload, the newest `madeOverLimit`, newest first): a device that agreed
-  /// on an archive missing from this list and named after all of it sees that this one was
-  /// made without its save, by a device uploading at the same moment, and asks rather than
-  /// restoring it. Absent in archives of older versions and other tools, which are taken as
-  /// made over everything.
+  /// The archives this one's save descends from, newest first, at most `ancestryLimit`: the
+  /// archive the device that made it had agreed on (and the cloud's newer latest a rollback
+  /// chose over it), the cloud's latest the player chose to upload over, and what those
+  /// descend from in turn. A device that agreed on an archive this list lacks sees a save made
+  /// apart from its own (a conflict), however the two were listed. Absent in archives of other
+  /// tools and of versions before it.
+  public var ancestry: [String]?
+  /// What versions before `ancestry` wrote instead: the archives their device had listed
+  /// before the upload (a device that merely listed another's archive named it too). Read
+  /// only where `ancestry` is absent; never written.
   public var madeOver: [String]?
 
-  /// How many names `madeOver` holds at most.
-  public static let madeOverLimit = 64
+  /// What this archive descends from, as far as it says: its `ancestry`, or in an archive of
+  /// an earlier version its `madeOver` (what that version took it to descend from).
+  public var lineage: [String]? { ancestry ?? madeOver }
+
+  /// How many names `ancestry` holds at most: the newest ones.
+  public static let ancestryLimit = 64
+
+  public init(
+    format: Int, game: String, device: String, createdMs: Int64, locations: [ArchiveLocation]? = nil,
+    ancestry: [String]? = nil
+  ) {
+    self.format = format
+    self.game = game
+    self.device = device
+    self.createdMs = createdMs
+    self.locations = locations
+    self.ancestry = ancestry
+  }
+
+  /// Whether this archive's save descends from another archive, as far as its header tells.
+  public enum Descent: Equatable, Sendable {
+    case descends
+    case apart
+    /// Its `ancestry` is full and names only later archives: whether the oldest of them,
+    /// `oldest`, descends from it is the question.
+    case beyond(oldest: String)
+  }
+
+  /// Whether this archive's save descends from `archive`: its `ancestry` names it (or, full,
+  /// may reach it beyond its oldest name). For an archive of an earlier version, its
+  /// `madeOver` names it or a later archive; one that says neither is taken to.
+  public func descent(from archive: String) -> Descent {
+    let ms = ArchiveName(parsing: archive)?.createdMs
+    let isLater = { (name: String) in
+      guard let ms, let listed = ArchiveName(parsing: name)?.createdMs else { return false }
+      return listed > ms
+    }
+    if let ancestry {
+      if ancestry.contains(archive) { return .descends }
+      guard ancestry.count >= Self.ancestryLimit, ancestry.allSatisfy(isLater), let oldest = ancestry.last
+      else {
+        return .apart
+      }
+      return .beyond(oldest: oldest)
+    }
+    guard let madeOver else { return .descends }
+    return madeOver.contains(archive) || madeOver.contains(where: isLater) ? .descends : .apart
+  }
+}
+
+extension ArchiveHeader {
+  /// The ancestry of an archive whose parents are `parents` (each with its own ancestry, nil
+  /// when unknown): every name once, newest first, at most `ancestryLimit`.
+  public static func ancestry(parents: [(name: String, ancestry: [String]?)]) -> [String] {
+    var seen = Set<String>()
+    let names = parents.flatMap { [$0.name] + ($0.ancestry ?? []) }.filter { seen.insert($0).inserted }
+    let ordered = names.enumerated().sorted { a, b in
+      let (x, y) = (ArchiveName(parsing: a.element)?.createdMs, ArchiveName(parsing: b.element)?.createdMs)
+      guard let x, let y, x != y else { return a.offset < b.offset }
+      return x > y
+    }
+    return Array(ordered.map(\.element).prefix(ancestryLimit))
+  }
 }
 
 /// What an archive of several locations says about each: its top-level folder, its portable

@@ -41,6 +41,11 @@ public struct Paths: Sendable, Equatable {
 
   /// The embedded default container, used when no flag, config or variable names one.
   public var defaultContainer: String { dataDirectory + "/container" }
+  /// Whether `location` is the embedded default container, whose backups stay on this device
+  /// (however its path is spelt).
+  public func isDefaultContainer(_ location: ContainerLocation) -> Bool {
+    location == .folder(path: absolute(defaultContainer, in: "/", home: home))
+  }
   /// Where restore keeps the save it replaces.
   public func preRestoreDirectory(game: String) -> String { dataDirectory + "/pre-restore/" + game }
   /// Where this device's agreements live (a folder named `ledger`, as earlier versions made it).

@@ -13,7 +13,8 @@ public enum ExitStatus: Equatable, Hashable, Sendable {
   /// 4: the container is unavailable or refusing.
   case containerUnavailable
   /// 5: an archive refused (corrupt, truncated or hostile) or failing verification; nothing
-  /// was extracted into the save directory.
+  /// was extracted into the save directory (and an upload that must carry a location forward
+  /// from it uploaded nothing).
   case archiveRefused
   /// 6: another savevault holds the game's lock.
   case busy

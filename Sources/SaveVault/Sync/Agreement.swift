@@ -30,19 +30,35 @@ public struct Agreement: Codable, Equatable, Sendable {
   /// `fail`): it stays one, whatever happens to the local save meanwhile, until the player
   /// settles it. Nil when there is none.
   public var unanswered: UnansweredConflict?
+  /// What `archive` descends from (its header's `ancestry`): what this device's next upload
+  /// names after it. Nil when unknown (an agreement of an earlier version, or on an archive
+  /// whose content was found identical to the save); then the upload reads it from the
+  /// archive's header.
+  public var ancestry: [String]?
+  /// The folders that held the save's locations at the agreement (each location's parent up
+  /// to its filesystem's root), as they were: one of them made anew since (the game
+  /// uninstalled and installed again, its Proton prefix or Steam user folder deleted) means
+  /// the save there is a new one, not the agreed save changed. Nil in agreements of earlier
+  /// versions.
+  public var enclosingFolders: [FolderIdentity]?
+  /// The agreed archive's locations, as this device keeps them (nil for a one-folder game, and
+  /// in records written before they were kept).
+  public var archiveLocations: [AgreedLocation]?
 
   /// The record's keys on disk: a question left unanswered is kept under `unresolved`, as
   /// earlier versions wrote it.
   private enum CodingKeys: String, CodingKey {
     case game, container, archive, metadataDigest, contentDigest, files, bytes, agreedAtMs, saveDir,
-      realSaveDir, saveMount, rolledBackFrom
+      realSaveDir, saveMount, rolledBackFrom, ancestry, enclosingFolders, archiveLocations
     case unanswered = "unresolved"
   }
 
   public init(
     game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
     files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
-    saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil
+    saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil,
+    ancestry: [String]? = nil, enclosingFolders: [FolderIdentity]? = nil,
+    archiveLocations: [AgreedLocation]? = nil
   ) {
     self.game = game
     self.container = container
@@ -57,6 +73,9 @@ public struct Agreement: Codable, Equatable, Sendable {
     self.saveMount = saveMount
     self.rolledBackFrom = rolledBackFrom
     self.unanswered = unanswered
+    self.ancestry = ancestry
+    self.enclosingFolders = enclosingFolders
+    self.archiveLocations = archiveLocations
   }
 
   /// The archive the cloud's latest must be for the cloud to count as unchanged since the

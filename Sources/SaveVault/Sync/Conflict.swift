@@ -11,7 +11,8 @@ public enum ConflictKind: String, Sendable, Equatable, Encodable {
   /// A conflict seen earlier was not answered, and the saves still differ.
   case stillUnanswered = "still-unanswered"
   /// The local save was missing when an earlier sync looked (a drive not mounted?), nobody
-  /// answered, and it has come back different from the cloud's: perhaps a new game's save.
+  /// answered, and it has come back different from the cloud's; or it is in folders made anew
+  /// since the agreement (the game uninstalled and installed again): perhaps a new game's save.
   case reappeared
   /// The save folder is on another filesystem than when this device last agreed with the
   /// cloud (its drive not mounted, a folder left where it mounts), and differs from the
@@ -32,7 +33,7 @@ public enum ConflictKind: String, Sendable, Equatable, Encodable {
       "the local save is missing or empty (deleted, or its drive is not mounted) since it last agreed with the cloud"
     case .stillUnanswered: "a conflict seen before is still unanswered, and the two saves still differ"
     case .reappeared:
-      "the local save was missing when last looked at (a drive not mounted?) and has come back different from the cloud's; it may be a new game's save"
+      "the local save went missing since it last agreed with the cloud (a drive not mounted, or the game uninstalled with its folders) and has come back different from the cloud's; it may be a new game's save"
     case .otherDrive:
       "the save folder is on another drive than when it last agreed with the cloud (is its drive mounted?), and it differs from the cloud's save"
     }

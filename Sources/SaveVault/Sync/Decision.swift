@@ -33,9 +33,13 @@ public enum SinceAgreement: Sendable, Equatable {
   /// A conflict, or a deletion, seen earlier is still unanswered: only content identical to the
   /// cloud's latest ends it.
   case unanswered(identicalContent: Bool, wasDeletion: Bool = false)
+  /// A folder that held the save at the agreement was made anew since (the game uninstalled
+  /// and installed again, its Proton prefix, install or Steam user folder deleted): the save
+  /// there is a new one, not the agreed save changed. Is its content the cloud's latest's?
+  case remade(identicalContent: Bool)
 
   /// An agreement with only the two facts of the table: no rollback, and a cloud that, if it
-  /// changed, changed by one archive made by a device that knew the agreed one.
+  /// changed, changed by one archive that descends from the agreed one.
   static func recorded(localChanged: Bool, cloudLatestIsAgreed: Bool) -> SinceAgreement {
     .recorded(Recorded(localChanged: localChanged, cloudLatestIsAgreed: cloudLatestIsAgreed))
   }
@@ -57,21 +61,21 @@ public enum SinceAgreement: Sendable, Equatable {
     public var agreedArchiveIsListed: Bool
     /// Whether the local save holds the content of the cloud's latest archive.
     public var latestIdenticalToLocal: Bool?
-    /// Whether the cloud's latest was made by a device that had the archive latest at the
-    /// agreement (or a later one) in its listing: its header's `madeOver`. True for an archive
-    /// that does not say.
-    public var latestMadeOverAgreed: Bool?
+    /// Whether the cloud's latest descends from the archive latest at the agreement: its
+    /// header's `ancestry` names it (an archive of an earlier version: its `madeOver`). True
+    /// for an archive that does not say.
+    public var latestDescendsFromAgreed: Bool?
 
     /// The facts that cost a download, gathered only when they can change the plan.
     public enum Fact: Sendable, CaseIterable {
       case latestIdenticalToLocal
-      case latestMadeOverAgreed
+      case latestDescendsFromAgreed
     }
 
     init(
       localChanged: Bool, isRollback: Bool = false, cloudLatestIsAgreed: Bool,
       newArchivesSinceAgreement: Int? = nil, agreedArchiveIsListed: Bool = true,
-      latestIdenticalToLocal: Bool? = nil, latestMadeOverAgreed: Bool? = nil
+      latestIdenticalToLocal: Bool? = nil, latestDescendsFromAgreed: Bool? = nil
     ) {
       self.localChanged = localChanged
       self.isRollback = isRollback
@@ -79,7 +83,7 @@ public enum SinceAgreement: Sendable, Equatable {
       self.newArchivesSinceAgreement = newArchivesSinceAgreement ?? (cloudLatestIsAgreed ? 0 : 1)
       self.agreedArchiveIsListed = agreedArchiveIsListed
       self.latestIdenticalToLocal = latestIdenticalToLocal
-      self.latestMadeOverAgreed = latestMadeOverAgreed
+      self.latestDescendsFromAgreed = latestDescendsFromAgreed
     }
 
     /// The value of `fact` (nil when not gathered).
@@ -87,13 +91,13 @@ public enum SinceAgreement: Sendable, Equatable {
       get {
         switch fact {
         case .latestIdenticalToLocal: latestIdenticalToLocal
-        case .latestMadeOverAgreed: latestMadeOverAgreed
+        case .latestDescendsFromAgreed: latestDescendsFromAgreed
         }
       }
       set {
         switch fact {
         case .latestIdenticalToLocal: latestIdenticalToLocal = newValue
-        case .latestMadeOverAgreed: latestMadeOverAgreed = newValue
+        case .latestDescendsFromAgreed: latestDescendsFromAgreed = newValue
         }
       }
     }
@@ -160,10 +164,14 @@ public enum Decision {
   ///   local change. Both changed into the same content, the cloud by that one archive alone
   ///   (this device's upload whose agreement a kill cut short, or another device that made the
   ///   same change), is `in-sync`; two new archives are asked about, whatever their content.
-  ///   A cloud change by an archive made without the agreed one in the container (a device that
-  ///   uploaded at the same moment as this one) is a `conflict`: both changed since they agreed.
+  ///   A cloud change by an archive that does not descend from the agreed one (made apart from
+  ///   this device's save, at the same moment as it) is a `conflict`: both changed since they
+  ///   agreed.
   ///   With no agreement, identical content is `in-sync` and anything else a `conflict`: never a
-  ///   guess. A conflict or deletion left unanswered stays a `conflict` until the content is
+  ///   guess. A save in a folder made anew since the agreement (a game installed again) is no
+  ///   change of the agreed save: identical content is `in-sync`, anything else a `conflict`
+  ///   (and with no save there, nothing agreed explains it: restore). A conflict or deletion
+  ///   left unanswered stays a `conflict` until the content is
   ///   identical to the cloud's.
   /// - After a game, a restore waits for the next launch.
   /// - A backup never restores: where a sync would, it has nothing to upload, unless the archive
@@ -252,11 +260,11 @@ public enum Decision {
             ? "only the local save changed since the agreement; uploading it"
             : "the player restored an older archive over the cloud's latest; uploading it as the latest")
       case (false, false):
-        guard since.latestMadeOverAgreed != false else {
+        guard since.latestDescendsFromAgreed != false else {
           return SyncPlan(
             state: .conflict, step: .ask(.bothChanged),
             reason:
-              "the cloud's latest was made without the agreed archive in the container (uploaded at the same moment as it): both changed since the agreement; asking, or applying the conflict policy"
+              "the cloud's latest does not descend from the agreed archive (it was made apart from this device's save, at the same moment as it): both changed since the agreement; asking, or applying the conflict policy"
           )
         }
         return SyncPlan(
@@ -272,7 +280,7 @@ public enum Decision {
             "both changed since the agreement, into the same content, the cloud by one archive; nothing to do"
         )
       }
-    case .bothHaveSaves(.none(true, _)), .bothHaveSaves(.unanswered(true, _)):
+    case .bothHaveSaves(.none(true, _)), .bothHaveSaves(.unanswered(true, _)), .bothHaveSaves(.remade(true)):
       return SyncPlan(
         state: .inSync, step: .nothing,
         reason: "the local save is the content of the cloud's latest; nothing to do")
@@ -283,6 +291,12 @@ public enum Decision {
           ? "the save folder is on another drive than at the agreement"
           : "no agreement about this save folder on this device")
           + ", and it differs from the cloud's latest; asking, or applying the conflict policy")
+    case .bothHaveSaves(.remade(false)):
+      return SyncPlan(
+        state: .conflict, step: .ask(.reappeared),
+        reason:
+          "a folder that held the save was made anew since the agreement (the game installed again, or its prefix deleted), and the save there differs from the cloud's latest: it is asked about, never uploaded as a change; asking, or applying the conflict policy"
+      )
     case .bothHaveSaves(.unanswered(false, let wasDeletion)):
       return SyncPlan(
         state: .conflict, step: .ask(wasDeletion ? .reappeared : .stillUnanswered),

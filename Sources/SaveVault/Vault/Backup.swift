@@ -52,9 +52,11 @@ extension Vault {
     // --force is also the way out of a listing that looks incomplete: no assessment, which
     // would refuse it.
     if force {
+      let seen = try look(target, container: container, checkingListing: false)
       return try performBackup(
-        target, container: container, seen: look(target, container: container, checkingListing: false),
-        force: true, why: "uploading: forced", uploadsWithoutMissingLocations: true)
+        target, container: container, seen: seen, force: true, why: "uploading: forced",
+        over: Self.unagreedLatest(record: seen.agreement, archives: seen.archives),
+        uploadsWithoutMissingLocations: true)
     }
     let found = try assess(target, container: container)
     let plan = found.plan(.backup)
@@ -67,7 +69,8 @@ extension Vault {
       switch ConflictPolicy.prompt.resolve(conflict, resolver: resolver) {
       case .chosen(.upload, _):
         verbose("the player chose to upload over '\(conflict.cloudArchive)'")
-        return try performBackup(target, container: container, seen: found.seen, force: true)
+        return try performBackup(
+          target, container: container, seen: found.seen, force: true, over: found.latest)
       case .chosen:
         noteUnanswered(found, target: target)
         return BackupReport(
@@ -86,15 +89,22 @@ extension Vault {
     case .nothing, .restore, .restoreAtNextLaunch:
       break  // a backup's plan never restores
     }
-    return try nothingToUpload(found, target: target)
+    // A location gone with its folder, made anew since (a game installed again), the rest as
+    // agreed: nothing to upload, and no agreement either; a sync restores it.
+    if let remade = found.remadeFolder, found.hasSave, found.facts == .noLocalSave(.unexplained) {
+      throw VaultError.locationMissing(game: target.game, path: remade)
+    }
+    return try nothingToUpload(found, target: target, container: container)
   }
 
   /// `backup`'s answer when its plan uploads nothing: the save is `unchanged`, on the cloud's
   /// latest when the save is its content (that agreement recorded first), else on the archive
   /// this device agreed on, checked as an upload of it would be (a missing or empty save, a
   /// missing location or a save over the limits is refused; what is skipped is warned about).
-  private func nothingToUpload(_ found: Assessment, target: Target) throws -> BackupReport {
-    if let identical = try agreeOnIdentical(found, target: target) {
+  private func nothingToUpload(_ found: Assessment, target: Target, container: any Container) throws
+    -> BackupReport
+  {
+    if let identical = try agreeOnIdentical(found, target: target, container: container) {
       verbose("the save is the content of '\(identical)'; nothing to upload")
       return BackupReport(
         game: target.game, container: target.containerURL, outcome: .unchanged, archive: identical,
@@ -149,10 +159,11 @@ extension Vault {
   /// `backup` with the lock held, from what `seen` saw (so that a sync reads the save and the
   /// container once): uploads the save, as a plan or the player decided. `force`: a missing or
   /// empty save is uploaded too (as an empty archive), else refused. `why` is what the log says
-  /// (nil: the caller has said it).
+  /// (nil: the caller has said it). `over`: the cloud's latest, when the player chose to
+  /// upload over it (a conflict answered, `--force`): the new archive descends from it too.
   func performBackup(
     _ target: Target, container: any Container, seen: Seen, force: Bool, why: String? = nil,
-    uploadsWithoutMissingLocations: Bool = false
+    over chosen: StoredArchive? = nil, uploadsWithoutMissingLocations: Bool = false
   )
     throws -> BackupReport
   {
@@ -163,30 +174,29 @@ extension Vault {
     let unagreed = Self.unagreedLatest(record: record, archives: archives)
     if let why { verbose(why) }
     try context.checkpoint("backup.listed")  // decided from `archives`; nothing stored yet
+    let ancestry = uploadAncestry(record: record, over: chosen?.name, container: container, game: target.game)
+    let carried = try carryForward(
+      target, seen: seen, container: container, uploadsWithout: uploadsWithoutMissingLocations)
+    defer { carried.map { removeCarried($0.folder) } }
     let (stored, manifest, packed) = try storeSettled(
       scan, target: target, in: container, notBefore: (archives.first?.modifiedMs ?? Int64.min) + 1,
-      madeOver: archives.prefix(ArchiveHeader.madeOverLimit).map(\.name))
+      ancestry: ancestry, carried: carried)
     try context.failpoints.hit("backup.stored")  // not a checkpoint: once stored, the agreement is recorded
-    var report = BackupReport(
+    for location in carried?.locations ?? [] {
+      context.log.warning(
+        "kept '\(location.portable.template)' from \(carried?.archive ?? ""): it has no place on this device")
+    }
+    // No listing after the upload: another device's upload made at the same moment is seen by
+    // whichever device's archive is not the latest, at its next run, as a latest that does not
+    // descend from its own save (`ancestry`, in `assess`).
+    let report = BackupReport(
       game: target.game, container: target.containerURL, outcome: .uploaded, archive: stored.name,
       files: manifest.files, bytes: manifest.bytes, archiveBytes: stored.size,
       skipped: packed.skipped.map(\.path), overrodeArchive: unagreed?.name)
-    // Another device's upload made at the same moment: the device that finishes second sees it
-    // here, and the one that finished first sees at its next run that the latest archive was
-    // made without its own (`madeOver`, in `assess`).
-    if let raced = try concurrentUpload(target, container: container, seen: archives, stored: stored) {
-      // Both archives stay; agreeing on ours would make the other device's work look like a
-      // plain cloud change here. Keeping the old agreement makes the next run ask.
-      context.log.warning(
-        raced == stored.name
-          ? "another upload stored '\(raced)' over this one (a device also named '\(target.device)', on a server that does not refuse a name taken); the next sync asks which save to keep"
-          : "another device uploaded '\(raced)' while this backup ran; both are kept, and the next sync asks which one to keep"
-      )
-      report.newerCloudArchive = raced
-      return report
-    }
     do {
-      try recordAgreement(target: target, archive: stored.name, scan: packed, content: manifest.entries)
+      try recordAgreement(
+        target: target, archive: stored.name, scan: packed, content: manifest.entries, ancestry: ancestry,
+        unplaced: carried?.locations ?? [])
     } catch {
       throw VaultError.io(
         path: paths.agreementsDirectory,
@@ -197,43 +207,51 @@ extension Vault {
     return report
   }
 
-  /// An archive of another device that appeared in the container while this backup ran (not
-  /// in `seen`, the listing it started from), or `stored`'s own name when the container lists
-  /// it with another ETag than it was stored with (another upload of the same name replaced it:
-  /// two devices of one name, on a server that ignores `If-None-Match`); nil otherwise. The
-  /// one request of an upload that no check of the server replaces: without it, the device
-  /// that finished second would agree on its own archive, and both devices' next uploads would
-  /// hide that they were made apart. A listing that fails now is no evidence either way: nil.
-  private func concurrentUpload(
-    _ target: Target, container: any Container, seen: [StoredArchive], stored: StoredArchive
-  )
-    throws -> String?
-  {
-    let known = Set(seen.map(\.name))
-    guard let now = try? container.archivesNewestFirst(game: target.game) else { return nil }
-    if let ours = stored.version, let listed = now.first(where: { $0.name == stored.name }),
-      let theirs = listed.version, theirs != ours
-    {
-      return stored.name
+  /// What the archive `name` in `container` says it descends from (`ArchiveHeader.lineage`, read
+  /// from its first 256 KiB); nil when it says nothing or cannot be read.
+  func archiveLineage(_ name: String, game: String, in container: any Container) -> [String]? {
+    let header = try? container.readStart(game: game, name: name, count: ArchiveContents.headerBytes) {
+      fd in ArchiveContents.header(fd: fd, archiveName: name)
     }
-    return now.first { !known.contains($0.name) && $0.name != stored.name && $0.device != target.device }?
-      .name
+    return header?.lineage
+  }
+
+  /// What an upload's save descends from (`ArchiveHeader.ancestry`): the archive this device
+  /// agreed on (and the newer latest a rollback chose over it) and `chosen`, the cloud's latest
+  /// the player chose to upload over, each with what it descends from. What the agreement does
+  /// not know is read from the archive's header (one ranged read; with no `container`, or an
+  /// archive that cannot be read, taken as nothing).
+  func uploadAncestry(record: Agreement?, over chosen: String?, container: (any Container)?, game: String)
+    -> [String]
+  {
+    func read(_ name: String) -> [String]? {
+      container.flatMap { archiveLineage(name, game: game, in: $0) }
+    }
+    var parents: [(name: String, ancestry: [String]?)] = []
+    if let chosen, chosen != record?.archive { parents.append((chosen, read(chosen))) }
+    if let record {
+      if let newer = record.rolledBackFrom, newer != chosen { parents.append((newer, read(newer))) }
+      parents.append((record.archive, record.ancestry ?? read(record.archive)))
+    }
+    return ArchiveHeader.ancestry(parents: parents)
   }
 
   /// Packs a live save: when a file changes while it is read (the game is still writing), the
   /// half-made archive is dropped (the container never shows it), the save is scanned again
-  /// and packed again, up to `attempts` times; then the backup fails naming the file. Returns
-  /// the scan that was packed.
+  /// and packed again, up to `attempts` times; then the backup fails naming the file. What
+  /// `carried` holds is packed with it, under its own names. Returns the scan of the save that
+  /// was packed (without what was carried).
   func storeSettled(
-    _ scan: SaveScan, target: Target, in container: any Container, notBefore: Int64, madeOver: [String],
-    attempts: Int = 4
+    _ scan: SaveScan, target: Target, in container: any Container, notBefore: Int64, ancestry: [String],
+    carried: CarriedLocations? = nil, attempts: Int = 4
   ) throws -> (StoredArchive, Manifest, SaveScan) {
     var current = scan
     for attempt in 1...attempts {
       do {
         let (stored, manifest) = try store(
-          current, game: target.game, device: target.device, in: container, notBefore: notBefore,
-          compression: target.compression, locations: target.archiveLocations, madeOver: madeOver)
+          current.merging(carried?.scan), game: target.game, device: target.device, in: container,
+          notBefore: notBefore, compression: target.compression,
+          locations: target.archiveLocations.map { $0 + (carried?.locations ?? []) }, ancestry: ancestry)
         return (stored, manifest, current)
       } catch ArchiveError.changedWhileReading(let path) where attempt < attempts {
         verbose("'\(path)' changed while it was read; packing again (attempt \(attempt + 1))")
@@ -254,11 +272,11 @@ extension Vault {
   /// plus 1 ms): a device whose clock is behind still names its new archive after every
   /// archive it knew of, so "latest" stays the last one uploaded, and clock skew between
   /// devices can never turn an upload into an older-looking archive. Nor is it one of the
-  /// times in `avoiding`. `madeOver` goes into the header (`ArchiveHeader.madeOver`).
+  /// times in `avoiding`. `ancestry` goes into the header (`ArchiveHeader.ancestry`).
   func store(
     _ scan: SaveScan, game: String, device: String, in container: any Container,
     notBefore: Int64 = Int64.min, avoiding: Set<Int64> = [], compression: ArchiveCompression = .none,
-    locations: [ArchiveLocation]? = nil, madeOver: [String]? = nil, reportsProgress: Bool = true
+    locations: [ArchiveLocation]? = nil, ancestry: [String]? = nil, reportsProgress: Bool = true
   ) throws -> (StoredArchive, Manifest) {
     var createdMs = max(context.clock(), notBefore)
     while avoiding.contains(createdMs) { createdMs += 1 }
@@ -266,7 +284,7 @@ extension Vault {
       let name = ArchiveName(createdMs: createdMs, device: device, compression: compression)
       let header = ArchiveHeader(
         format: 1, game: game, device: name.device, createdMs: createdMs, locations: locations,
-        madeOver: madeOver)
+        ancestry: ancestry)
       var manifest = Manifest(header: header, entries: [])
       do {
         let stored = try container.upload(game: game, name: name.description) { fd in
@@ -304,10 +322,12 @@ extension Vault {
   /// save as `scan` shows it.
   /// Archives still pending were made before this agreement: they become pre-restore copies
   /// first, so that no later run uploads them over it (whatever the devices' clocks say).
-  /// `rolledBackFrom` is the cloud's newer latest when the player restored an older archive.
+  /// `rolledBackFrom` is the cloud's newer latest when the player restored an older archive;
+  /// `ancestry`, what `archive` descends from (nil when unknown); `unplaced`, the archive's
+  /// locations this device has no place for.
   func recordAgreement(
     target: Target, archive: String, scan: SaveScan, content: [ManifestEntry],
-    rolledBackFrom: String? = nil
+    rolledBackFrom: String? = nil, ancestry: [String]?, unplaced: [ArchiveLocation] = []
   ) throws {
     retirePending((try? pendingStore().archivesNewestFirst(game: target.game)) ?? [], target: target)
     let index = AgreedFile.entries(scan: scan, content: content)
@@ -320,12 +340,21 @@ extension Vault {
       files: scan.fileCount, bytes: scan.byteCount, agreedAtMs: context.clock(),
       saveDir: target.saveDirectory, realSaveDir: scan.root,
       saveMount: Platform.mountPoint(of: scan.root),
-      rolledBackFrom: rolledBackFrom)
+      rolledBackFrom: rolledBackFrom, ancestry: ancestry, enclosingFolders: Self.enclosingFolders(target),
+      archiveLocations: Self.agreedLocations(target, unplaced: unplaced))
     try agreements.save(record, index: index)
   }
 }
 
 extension Vault {
+  /// The folders that hold the target's locations now, each once (`Agreement.enclosingFolders`).
+  static func enclosingFolders(_ target: Target) -> [FolderIdentity] {
+    var seen = Set<String>()
+    return target.locations.flatMap { FolderIdentity.enclosing($0.path) }.filter {
+      seen.insert($0.path).inserted
+    }
+  }
+
   /// Why a backup that follows its plan uploads, for the log.
   static func uploadReason(_ found: Assessment) -> String {
     guard let record = found.agreement else { return "uploading: this device has agreed on nothing yet" }

@@ -30,12 +30,7 @@ extension Vault {
         "save directory '\(saveDirectory)' is a mount point (a drive or a bind mount): a restore replaces the save folder itself, which a mount point cannot be. Point the game at a folder inside it, or mount the drive one level up"
       )
     }
-    let container = try game.containerURL.map { url throws(ConfigError) -> String in
-      let location = try ContainerLocation.parse(
-        url, currentDirectory: context.currentDirectory, home: paths.home)
-      if case .folder(let path) = location { return path }
-      return url
-    }
+    let container = try game.containerURL.map { url throws(ConfigError) in try storedContainer(url) }
     if let id = game.steamAppId {
       guard !id.isEmpty, id.count <= 10, id.allSatisfy(\.isASCII), id.allSatisfy(\.isNumber),
         (UInt64(id) ?? 0) > 0
@@ -91,6 +86,16 @@ extension Vault {
     }
   }
 
+  /// `url` as a game's entry keeps it, once it parses: a folder as its absolute path (a
+  /// relative one taken from `folder`, else the current folder), any other URL as given.
+  /// Throws `ConfigError` for a URL that does not parse.
+  func storedContainer(_ url: String, relativeTo folder: String? = nil) throws(ConfigError) -> String {
+    let location = try ContainerLocation.parse(
+      url, currentDirectory: folder ?? context.currentDirectory, home: paths.home)
+    if case .folder(let path) = location { return path }
+    return url
+  }
+
   /// Removes `name` from the config file. Deletes nothing else: not the save directory, not
   /// an archive, not a pre-restore copy, not the agreements. An unknown name throws `ConfigError`.
   /// Forgets this device's agreements about the game too (so that its folder and name are free
@@ -140,6 +145,8 @@ extension Vault {
     let result = try change(&games, path)
     config["games"] = games
     try editor.save(config)
+    // The rest of this run reads the file as it now is (wrap syncs the game it just added).
+    cache.forgetConfigs()
     return result
   }
 

@@ -20,8 +20,16 @@ extension Vault {
     // A folder on another drive than the agreed save (its drive not mounted) is kept too, but
     // noted, so that it waits for the player instead of being uploaded as the save.
     noteSaveNotAsAgreed(target)
-    let store = pendingStore(creating: true)
     let record = agreements.load(target)
+    // What the agreed archive holds that this device has no place for is carried forward by an
+    // upload, from the container: a pending archive would go up without it.
+    let unplaced = target.lacking(record?.unplacedLocations.map(\.archived) ?? [])
+    if let record, !unplaced.isEmpty {
+      throw VaultError.locationNotCarried(
+        game: target.game, archive: record.archive, locations: unplaced.map(\.portable.template),
+        reason: "the container cannot be reached; the save is uploaded by the next sync that reaches it")
+    }
+    let store = pendingStore(creating: true)
     let agreed = record?.newestKnownMs
     // Named after the agreement, and never with the time of a pre-restore copy: a pending
     // archive retired there had the name the next one would get, and one name must never stand
@@ -31,7 +39,7 @@ extension Vault {
       avoiding: Set(preRestoreCopies(game: target.game).map(\.modifiedMs)), compression: target.compression,
       locations: target.archiveLocations,
       // It goes up only while the cloud's latest is still the one agreed (`uploadPending`).
-      madeOver: record.map { [$0.cloudLatestWhenAgreed] } ?? [])
+      ancestry: uploadAncestry(record: record, over: nil, container: nil, game: target.game))
     return store.root + "/" + target.game + "/" + archive.name
   }
 
@@ -91,11 +99,19 @@ extension Vault {
       ?? container.read(game: target.game, name: newest.name) { fd in
         try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
       }
+    // What it descends from is in its header; the folders that held its save are the ones the
+    // agreement it was made under recorded (they may have been made anew since: a new save).
+    let header = try? store.readStart(
+      game: target.game, name: newest.name, count: ArchiveContents.headerBytes
+    ) {
+      fd in ArchiveContents.header(fd: fd, archiveName: newest.name)
+    }
     let agreement = Agreement(
       game: target.game, container: target.agreementKey, archive: newest.name, metadataDigest: "",
       contentDigest: digest, files: 0, bytes: 0, agreedAtMs: context.clock(), saveDir: target.saveDirectory,
       realSaveDir: Platform.realPath(target.saveDirectory) ?? target.saveDirectory,
-      saveMount: Platform.mountPoint(of: target.saveDirectory))
+      saveMount: Platform.mountPoint(of: target.saveDirectory), ancestry: header?.lineage,
+      enclosingFolders: record?.enclosingFolders, archiveLocations: Self.agreedLocations(target))
     try agreements.save(agreement, index: [])
     return newest.name
   }

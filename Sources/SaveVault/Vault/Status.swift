@@ -1,6 +1,7 @@
 /// Where one game stands: `status`'s answer. Its JSON has the contract's fields
 /// (`game`, `state`, `local.modifiedMs`, `local.files`, `local.bytes`, `cloud.latest`,
-/// `cloud.modifiedMs`, `cloud.count`), with `null` for what does not exist.
+/// `cloud.modifiedMs`, `cloud.count`), with `null` for what does not exist, and more
+/// (`cloud.localOnly`: the container is the embedded default).
 public struct StatusReport: Encodable, Sendable, Equatable {
   public struct Local: Encodable, Sendable, Equatable {
     public var saveDir: String
@@ -29,6 +30,8 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     public var device: String?
     public var bytes: Int64?
     public var count: Int
+    /// Whether the container is the embedded default: the backups are on this device only.
+    public var isLocalOnly: Bool
 
     public func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: Key.self)
@@ -38,8 +41,9 @@ public struct StatusReport: Encodable, Sendable, Equatable {
       try c.encode(device, forKey: .device)
       try c.encode(bytes, forKey: .bytes)
       try c.encode(count, forKey: .count)
+      try c.encode(isLocalOnly, forKey: .localOnly)
     }
-    enum Key: String, CodingKey { case container, latest, modifiedMs, device, bytes, count }
+    enum Key: String, CodingKey { case container, latest, modifiedMs, device, bytes, count, localOnly }
   }
 
   public struct Agreed: Encodable, Sendable, Equatable {
@@ -155,6 +159,8 @@ struct Assessment {
   var facts: SyncFacts
   /// The save folder the kept agreement was about, when the game now names another one.
   var movedFrom: String?
+  /// A folder that held the save at the agreement and was made anew since (nil: none).
+  var remadeFolder: String?
 
   var latest: StoredArchive? { archives.first }
 
@@ -210,7 +216,8 @@ extension Vault {
         skipped: scan?.skipped.count ?? 0),
       cloud: .init(
         container: target.containerURL, latest: latest?.name, modifiedMs: latest?.modifiedMs,
-        device: latest?.device, bytes: latest?.size, count: found.archives.count),
+        device: latest?.device, bytes: latest?.size, count: found.archives.count,
+        isLocalOnly: paths.isDefaultContainer(target.container)),
       agreement: found.agreement.map {
         .init(
           archive: $0.archive, agreedAtMs: $0.agreedAtMs, saveDir: $0.saveDir,
@@ -248,29 +255,39 @@ extension Vault {
       verbose(
         "the save folder is on another filesystem than at the last agreement: its drive is not mounted?")
     }
-    /// Whether the latest archive was made by a device that knew `agreed`, or something newer,
-    /// was in the container: its header's `madeOver` names it or a later archive (a list may
-    /// lack an archive pruned since, or one cut off its end). True for archives that do not
-    /// say, or whose start cannot be read as an archive. Reads the archive's start.
-    ///
-    /// The fact `latestMadeOverAgreed`: false only ever turns a cloud change into a question
-    /// (`Decision.plan`). It catches the device that finished its upload first at the same
-    /// moment as another (the one that finished second sees the other's archive in its listing
-    /// after the upload, `concurrentUpload`), as long as no third device has uploaded over the
-    /// other's archive since: `madeOver` is what a device had listed, not what its save came
-    /// from.
-    func latestWasMade(over agreed: String) throws -> Bool {
-      guard let latest else { return true }
-      let header = try container.readStart(
-        game: target.game, name: latest.name, count: ArchiveContents.headerBytes
-      ) { fd in ArchiveContents.header(fd: fd, archiveName: latest.name) }
-      guard let madeOver = header?.madeOver else { return true }
-      let agreedMs = ArchiveName(parsing: agreed)?.createdMs
-      return madeOver.contains(agreed)
-        || madeOver.contains { name in
-          guard let agreedMs, let listedMs = ArchiveName(parsing: name)?.createdMs else { return false }
-          return listedMs > agreedMs
+    // A folder that held the save, made anew since the agreement: the save there (if any) is a
+    // new one, never the agreed save changed.
+    let remade = record?.enclosingFolders.flatMap(FolderIdentity.firstReplaced)?.path
+    if let remade {
+      verbose(
+        "'\(remade)' was made anew since the last agreement (the game installed again, or its prefix deleted?)"
+      )
+    }
+    /// Whether the latest archive descends from `agreed` (`ArchiveHeader.descent`): the fact
+    /// `latestDescendsFromAgreed`, which false only ever turns a cloud change into a question
+    /// (`Decision.plan`). It catches two uploads made apart at the same moment (or by two
+    /// devices of one name), whatever either device listed, on the device whose archive is not
+    /// the latest. Reads the latest archive's start; where its ancestry is full and names only
+    /// later archives, the start of the oldest of them, and so on (at most 16 in all; beyond,
+    /// or with one gone from the container, it cannot be told: false, and the player is asked).
+    /// True for archives whose start cannot be read as an archive.
+    func latestDescends(from agreed: String) throws -> Bool {
+      guard var name = latest?.name else { return true }
+      for _ in 0..<16 {
+        let current = name
+        let header = try container.readStart(
+          game: target.game, name: current, count: ArchiveContents.headerBytes
+        ) { fd in ArchiveContents.header(fd: fd, archiveName: current) }
+        guard let header else { return current == latest?.name }
+        switch header.descent(from: agreed) {
+        case .descends: return true
+        case .apart: return false
+        case .beyond(let oldest):
+          guard archives.contains(where: { $0.name == oldest }) else { return false }
+          name = oldest
         }
+      }
+      return false
     }
     func isIdentical(to latest: StoredArchive, scan: SaveScan) throws -> Bool {
       if let record, latest.name == record.archive {
@@ -290,11 +307,43 @@ extension Vault {
         return false
       }
     }
+    /// Whether `scan` is the agreed save but for the locations whose folders were made anew
+    /// since, which hold no file: a game of several locations whose prefix went, say, with its
+    /// Steam Cloud folder as agreed.
+    func isAgreedButForEmptyRemade(_ scan: SaveScan, record: Agreement) throws -> Bool {
+      guard !target.isOneFolder, let recorded = record.enclosingFolders,
+        let index = agreements.loadIndex(target)
+      else { return false }
+      let remadeNames = target.locations.filter { location in
+        let above = FolderIdentity.nearestAbove(location.path) ?? location.path
+        return FolderIdentity.firstReplaced(
+          recorded.filter { above == $0.path || above.hasPrefix($0.path + "/") })
+          != nil
+      }.map(\.name)
+      guard !remadeNames.isEmpty else { return false }
+      func isRemade(_ path: String) -> Bool {
+        remadeNames.contains { path == $0 || path.hasPrefix($0 + "/") }
+      }
+      guard !scan.entries.contains(where: { isRemade($0.path) && $0.kind != .directory }) else {
+        return false
+      }
+      let agreed = index.values.filter { !isRemade($0.path) }
+        .map { file in
+          switch file.kind {
+          case .directory: ManifestEntry(path: file.path, kind: .directory)
+          case .symlink: ManifestEntry(path: file.path, kind: .symlink, target: file.detail)
+          case .file: ManifestEntry(path: file.path, kind: .file, size: file.size, sha256: file.detail)
+          }
+        }
+      let now = try Fingerprint(scan: scan).contentEntries(known: index).filter { !isRemade($0.path) }
+      return ContentDigest.of(agreed) == ContentDigest.of(now)
+    }
     let facts = try gatherFacts()
     func gatherFacts() throws -> SyncFacts {
       guard let latest else { return .cloudEmpty(hasSave: scan.map { !$0.isEmpty } ?? false) }
       guard let scan, !scan.isEmpty else {
-        guard let record else { return .noLocalSave(.unexplained) }
+        // Gone with a folder that held it (a game uninstalled): no deletion of the player's.
+        guard let record, remade == nil else { return .noLocalSave(.unexplained) }
         // A missing or empty save agreed on as such with the cloud's latest (a deletion that
         // was uploaded, or an empty backup that was restored): nothing to restore or ask.
         if record.archive == latest.name, record.rolledBackFrom == nil,
@@ -315,6 +364,16 @@ extension Vault {
           .none(
             identicalContent: try isIdentical(to: latest, scan: scan), isOnOtherDrive: isOnOtherDrive)
         )
+      }
+      // Before a question left unanswered: a save in folders made anew is only ever the
+      // player's to upload, never a policy's. Nothing there, and the rest of the save as
+      // agreed: it went with its folders, and the cloud's is restored.
+      if remade != nil {
+        if try isAgreedButForEmptyRemade(scan, record: record) {
+          verbose("the save went with the folders made anew; the rest of it is as agreed")
+          return .noLocalSave(.unexplained)
+        }
+        return .bothHaveSaves(.remade(identicalContent: try isIdentical(to: latest, scan: scan)))
       }
       if let unanswered = record.unanswered {
         verbose("a \(unanswered.kind.rawValue) seen at \(unanswered.seenAtMs) ms is still unanswered")
@@ -346,14 +405,14 @@ extension Vault {
           let identical = try isIdentical(to: latest, scan: scan)
           verbose("'\(latest.name)' \(identical ? "holds" : "does not hold") the content of the local save")
           since.latestIdenticalToLocal = identical
-        case .latestMadeOverAgreed:
-          let madeOver = try latestWasMade(over: record.cloudLatestWhenAgreed)
-          if !madeOver {
+        case .latestDescendsFromAgreed:
+          let descends = try latestDescends(from: record.cloudLatestWhenAgreed)
+          if !descends {
             verbose(
-              "'\(latest.name)' was made without '\(record.cloudLatestWhenAgreed)' in the container (uploaded at the same moment)"
+              "'\(latest.name)' does not descend from '\(record.cloudLatestWhenAgreed)' (made apart from this device's save)"
             )
           }
-          since.latestMadeOverAgreed = madeOver
+          since.latestDescendsFromAgreed = descends
         }
       }
       return .bothHaveSaves(.recorded(since))
@@ -361,6 +420,7 @@ extension Vault {
     let plan = Decision.plan(facts, phase: .full)
     verbose("state: \(plan.state.rawValue)")
     return Assessment(
-      scan: scan, archives: archives, agreement: record, facts: facts, movedFrom: movedFrom)
+      scan: scan, archives: archives, agreement: record, facts: facts, movedFrom: movedFrom,
+      remadeFolder: remade)
   }
 }

@@ -49,8 +49,10 @@ extension Vault {
     let found = try assess(target, container: container)
     var report = SyncReport(game: target.game, state: found.state, action: .none)
 
-    func upload() throws {
-      let backup = try performBackup(target, container: container, seen: found.seen, force: true)
+    /// `chosen`: the cloud's latest, when the player chose to upload over it.
+    func upload(over chosen: StoredArchive? = nil) throws {
+      let backup = try performBackup(
+        target, container: container, seen: found.seen, force: true, over: chosen)
       report.action = .uploaded
       report.archive = backup.archive
     }
@@ -69,7 +71,7 @@ extension Vault {
     }
     switch plan.step {
     case .nothing:
-      try agreeOnIdentical(found, target: target)
+      try agreeOnIdentical(found, target: target, container: container)
     case .upload:
       try upload()
     case .restore:
@@ -84,7 +86,7 @@ extension Vault {
         report.decidedBy = by
         verbose("conflict settled by \(by): \(choice.rawValue)")
         switch choice {
-        case .upload: try upload()
+        case .upload: try upload(over: found.latest)
         case .restore: try restore()
         case .skip:
           report.action = .skipped
@@ -133,21 +135,24 @@ extension Vault {
   /// save rewritten with the same bytes, an agreement from a version that kept less), so that the
   /// next look needs no hashing; that returns nil too.
   @discardableResult
-  func agreeOnIdentical(_ found: Assessment, target: Target) throws -> String? {
+  func agreeOnIdentical(_ found: Assessment, target: Target, container: any Container) throws -> String? {
     guard found.state == .inSync, let latest = found.latest, let scan = found.scan else { return nil }
     let record = found.agreement
     if let record, record.archive == latest.name, record.unanswered == nil {
-      if record.metadataDigest != scan.metadataDigest || record.saveMount == nil {
+      if record.metadataDigest != scan.metadataDigest || record.saveMount == nil || found.remadeFolder != nil
+      {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
           content: try Fingerprint(scan: scan).contentEntries(known: agreements.loadIndex(target) ?? [:]),
-          rolledBackFrom: record.rolledBackFrom)
+          rolledBackFrom: record.rolledBackFrom, ancestry: record.ancestry,
+          unplaced: record.unplacedLocations.map(\.archived))
       }
       return nil
     }
     try recordAgreement(
       target: target, archive: latest.name, scan: scan,
-      content: try Fingerprint(scan: scan).contentEntries())
+      content: try Fingerprint(scan: scan).contentEntries(),
+      ancestry: archiveLineage(latest.name, game: target.game, in: container))
     return latest.name
   }
 

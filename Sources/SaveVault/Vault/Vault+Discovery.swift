@@ -160,7 +160,8 @@ extension Vault {
     }
     var written =
       try JSONSerialization.jsonObject(with: JSONEncoder.stable.encode(entry)) as? [String: Any] ?? [:]
-    if let container = game.containerURL { written["container"] = container }
+    let container = try game.containerURL.map { url throws(ConfigError) in try storedContainer(url) }
+    written["container"] = container
     let target = try resolve(TargetRequest(game: name, configFile: configFile))
     return try editGames(configFile) { games, path in
       let isPresent = games[name] != nil
@@ -171,23 +172,56 @@ extension Vault {
       }
       games[name] = written
       return AddGameReport(
-        game: name, saveDir: target.saveDirectory, container: game.containerURL, steamAppId: entry.steamAppId,
+        game: name, saveDir: target.saveDirectory, container: container, steamAppId: entry.steamAppId,
         configFile: path, replaced: isPresent, saveDirExists: Self.exists(target.saveDirectory),
         locations: locations, title: entry.title)
     }
   }
 }
 
+/// What `wrap` under Steam made of an installed game the config file lacks.
+public enum SteamAdoption: Sendable, Equatable {
+  /// Added to the config file; its backups go to `container` (as the player chose it).
+  case adopted(AddGameReport, container: String)
+  /// Found, but not added, since the player chose no container for it: `game` is its name,
+  /// `title` its title when the name is the title's safe form.
+  case containerUnchosen(game: String, title: String?, AdoptionContainer.Unchosen)
+}
+
 extension Vault {
   /// For `wrap` under Steam: the installed game with Steam app id `id` that the config file
   /// does not have, found with the manifest and added to the config file (so that `status`
-  /// and `games` show it). Nil when no installed game the manifest knows has that id, or it
-  /// has no save location here yet.
-  public func adoptSteamGame(id: String, configFile: String?) throws -> AddGameReport? {
+  /// and `games` show it), with the container the player chose (`AdoptionContainer`: this
+  /// run's `containerURL`, the file's, the one every game names, or `SAVEVAULT_CONTAINER`),
+  /// written into its entry unless it is the file's own. Nothing is added when the player chose
+  /// none. Nil when no installed game the manifest knows has that id, or it has no save
+  /// location here yet.
+  public func adoptSteamGame(id: String, configFile: String?, containerURL: String?) throws -> SteamAdoption?
+  {
     guard let (name, entry) = try detectedEntry(steamAppID: id, configFile: configFile, refresh: .launch),
       entry.locations?.isEmpty == false
     else { return nil }
-    return try addDetectedGame(
-      NewGame(name: name, saveDirectory: ""), configFile: configFile, replacing: false)
+    let path = configPath(configFile)
+    let configFolder = Target.folder(ofConfig: path, paths: paths, context: context)
+    let choice = AdoptionContainer.choose(
+      flag: containerURL, config: try cache.config(at: path, isRequired: configFile != nil),
+      environment: context.environment["SAVEVAULT_CONTAINER"], configFolder: configFolder,
+      currentDirectory: context.currentDirectory, home: paths.home)
+    switch choice {
+    case .unchosen(let why):
+      return .containerUnchosen(game: name, title: entry.title, why)
+    case .chosen(let url, let choice):
+      // The game stays where it went: its entry names the container unless the file's is it.
+      let written: String? =
+        switch choice {
+        case .configFile: nil
+        case .everyGame: try storedContainer(url, relativeTo: configFolder)
+        case .flag, .environment: try storedContainer(url)
+        }
+      let report = try addDetectedGame(
+        NewGame(name: name, saveDirectory: "", containerURL: written), configFile: configFile,
+        replacing: false)
+      return .adopted(report, container: written ?? url)
+    }
   }
 }

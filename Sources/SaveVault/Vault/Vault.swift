@@ -24,8 +24,14 @@ public struct Vault: Sendable {
   }
 
   /// Resolves flags, config and environment into a target, and refuses (`ConfigError`) a save
-  /// directory placed where SaveVault would lose saves (`Placement`).
+  /// directory placed where SaveVault would lose saves (`Placement`). The target has the
+  /// locations this device placed for the game besides its own list (`withAgreedLocations`).
   public func resolve(_ request: TargetRequest) throws(ConfigError) -> Target {
+    withAgreedLocations(try resolveListed(request))
+  }
+
+  /// `resolve`, with the game's own list of locations only.
+  private func resolveListed(_ request: TargetRequest) throws(ConfigError) -> Target {
     let target: Target
     do {
       target = try Target.resolve(
@@ -107,7 +113,8 @@ public struct Vault: Sendable {
 }
 
 /// What a vault reads once per run: the config file (by path) and the games this device
-/// knows (`KnownGames`). Commands that change the config file read it themselves.
+/// knows (`KnownGames`). Commands that change the config file read it themselves, and forget
+/// what is kept here once they did.
 final class VaultCache: @unchecked Sendable {
   private let lock = NSLock()
   private var configs: [String: ConfigFile] = [:]
@@ -134,6 +141,15 @@ final class VaultCache: @unchecked Sendable {
     let config = try ConfigFile.load(path: path, isRequired: isRequired)
     configs[key] = config
     return config
+  }
+
+  /// Forgets what was read of the config files and the games known with them, once this run
+  /// changed one (under whichever spelling of its path it was read).
+  func forgetConfigs() {
+    lock.lock()
+    defer { lock.unlock() }
+    configs = [:]
+    known = [:]
   }
 
   /// The games known with the config file at `configPath`, made by `make` at the first use.

@@ -29,6 +29,10 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
   /// An archive holds a location of the game that has no place on this machine: nothing was
   /// restored.
   case locationNotHere(game: String, archive: String, location: String, madeAt: String, why: Advised)
+  /// An upload would leave out locations of the archive it follows that this device has no
+  /// place for (their portable forms), because that archive cannot be read to carry them
+  /// forward: nothing was uploaded.
+  case locationNotCarried(game: String, archive: String, locations: [String], reason: String)
 
   public var message: Advised {
     switch self {
@@ -54,6 +58,8 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
       "\(game): its save location '\(path)' is gone, though it held files when this device last agreed with the cloud (is its drive mounted?); nothing was uploaded, so that a save without it does not become the latest. If it is gone for good, \(remedy: .forcedBackup) uploads the rest"
     case .locationNotHere(let game, let archive, let location, let madeAt, let why):
       "\(game): '\(archive)' holds the location '\(location)' (at '\(madeAt)' where it was made), which has no place on this machine (\(why)): nothing was restored. Install the game here and start it once, or add the folder it should go to to the game's \"locations\" in the config file"
+    case .locationNotCarried(let game, let archive, let locations, let reason):
+      "\(game): this upload would leave out \(locations.map { "'\($0)'" }.joined(separator: ", ")) of '\(archive)', which this device has no place for: that archive cannot be read to carry it forward (\(reason)), so nothing was uploaded; \(remedy: .forcedBackup) uploads without it"
     case .nothingToUndo(let game, let reason):
       Advised(
         reason.map { "\(game): \($0); nothing to undo" } ?? "no pre-restore copy of \(game); nothing to undo")
@@ -67,6 +73,7 @@ extension VaultError: ExitStatusProviding {
     case .busy: .busy
     case .gameNotStarted: .gameNotStarted
     case .locationNotHere: .usage
+    case .locationNotCarried: .archiveRefused
     default: .failure
     }
   }

@@ -128,15 +128,19 @@ extension Vault {
       scan.isEmpty
       && (try? Fingerprint(scan: scan).hasChanged(since: record, index: { agreements.loadIndex(target) }))
         == true
-    guard isElsewhere || isGone else { return }
+    let remade = record.enclosingFolders.flatMap(FolderIdentity.firstReplaced)?.path
+    guard isElsewhere || isGone || remade != nil else { return }
     record.unanswered = UnansweredConflict(
       kind: .deletion, cloudLatest: record.cloudLatestWhenAgreed, seenAtMs: context.clock())
     do {
       try agreements.saveRecord(record)
       context.log.warning(
-        isElsewhere
-          ? "the save directory '\(target.saveDirectory)' is on another drive than when it last agreed (is its drive mounted?): what is there is asked about before it is uploaded"
-          : "the save directory '\(target.saveDirectory)' is missing or empty (is its drive mounted?): a save the game writes now is asked about before it is uploaded"
+        remade.map {
+          "'\($0)', which holds the save directory '\(target.saveDirectory)', was made anew since it last agreed (the game installed again, or its prefix deleted?): what is there is asked about before it is uploaded"
+        }
+          ?? (isElsewhere
+            ? "the save directory '\(target.saveDirectory)' is on another drive than when it last agreed (is its drive mounted?): what is there is asked about before it is uploaded"
+            : "the save directory '\(target.saveDirectory)' is missing or empty (is its drive mounted?): a save the game writes now is asked about before it is uploaded")
       )
     } catch {
       context.log.warning("could not note that the save of '\(target.game)' is not as agreed: \(error)")

@@ -8,9 +8,11 @@ struct GamesCommand: Command {
     name: "games", abstract: "list the config file's games with their state",
     discussion: """
       Lists the games of the config file: name, state (as 'savevault status' finds it), save
-      directory, container and Steam app id. A game whose container cannot be reached is
-      listed as unavailable, with why; the others are still listed. As 'savevault status',
-      it then exits with that game's code (4 for an unavailable container).
+      directory, container and Steam app id. A game whose container is the embedded default
+      is shown as local only: its backups are on this device. A game whose container cannot
+      be reached is listed as unavailable, with why; the others are still listed. As
+      'savevault status', it then exits with that game's code (4 for an unavailable
+      container).
       """,
     options: [json])
 
@@ -39,7 +41,14 @@ struct GamesCommand: Command {
     console.out(
       Table.render(
         ["GAME", "STATE", "SAVE DIRECTORY", "CONTAINER", "STEAM"],
-        rows.map { [$0.game, $0.stateText, $0.saveDir ?? "-", $0.container ?? "-", $0.steamAppId ?? "-"] }))
+        rows.map {
+          [
+            $0.game, $0.stateText, $0.saveDir ?? "-",
+            $0.isLocalOnly == true ? "local only" : $0.container ?? "-",
+            $0.steamAppId ?? "-",
+          ]
+        }))
+    if let note = GameRow.localOnlyNote(rows, session: session) { console.out(note) }
     for row in rows { if let error = row.error { console.out("\(row.game): \(error)") } }
     try GameRow.throwFirstFailure(of: rows)
     return .success

@@ -9,10 +9,12 @@ struct StatusCommand: Command {
     discussion: """
       Shows the local save (newest modification in ms, files, bytes), the container's latest
       archive (time in ms, device, count) and the state: in-sync, local-changed,
-      cloud-changed, conflict, cloud-empty or local-missing. Changes nothing, except to finish
-      or undo what a killed savevault left (listed under "repaired") when no other savevault
-      is working on the game. With no TARGET, one line per game of the config file: game,
-      state, local newest change, cloud latest and the device that made it.
+      cloud-changed, conflict, cloud-empty or local-missing. A game whose container is the
+      embedded default is said to be local only: its backups are on this device. Changes
+      nothing, except to finish or undo what a killed savevault left (listed under
+      "repaired") when no other savevault is working on the game. With no TARGET, one line
+      per game of the config file: game, state, local newest change, cloud latest and the
+      device that made it.
       """,
     takesTarget: true, options: [json], noTarget: "every game of the config file, one line each")
 
@@ -54,6 +56,7 @@ struct StatusCommand: Command {
           let device = report.cloud.latest == nil ? "-" : report.cloud.device ?? "another tool"
           return [row.game, row.stateText, local, cloud, device]
         }))
+    if let note = GameRow.localOnlyNote(rows, session: session) { session.console.out(note) }
     for row in rows { if let failure = row.failure { session.console.error(failure, game: row.game) } }
     try GameRow.throwFirstFailure(of: rows)
     return true

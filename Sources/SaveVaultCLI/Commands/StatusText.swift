@@ -35,6 +35,7 @@ struct StatusText {
     } else {
       lines.append("  cloud   no archives in \(cloud.container)")
     }
+    if cloud.isLocalOnly { lines.append("  local only: \(session.localOnlyAdvice)") }
     if let agreed = report.agreement {
       lines.append("  agreed  \(agreed.archive) at \(Format.time(agreed.agreedAtMs))")
       if let newer = agreed.rolledBackFrom {

@@ -13,8 +13,11 @@ struct WrapCommand: Command {
     discussion: """
       For launch scripts (Steam: savevault wrap --game celeste -- %command%). With no TARGET,
       the game is the one of the config file whose steamAppId is $SteamAppId (or
-      $STEAM_COMPAT_APP_ID), so 'savevault wrap -- %command%' serves every Steam game; with
-      no match the game runs without syncing, after a warning.
+      $STEAM_COMPAT_APP_ID), so 'savevault wrap -- %command%' serves every Steam game. With
+      no match, the installed game of that id is added to the config file with the container
+      the player chose: --container, the config file's, the one every game of it names, or
+      $SAVEVAULT_CONTAINER; with none of those, or no such game, the game runs without
+      syncing, after a warning.
 
       Syncs like 'savevault sync', runs COMMAND with the same stdin, stdout, stderr and
       environment (forwarding SIGINT, SIGTERM and SIGHUP), then uploads what the session
@@ -118,11 +121,20 @@ struct WrapCommand: Command {
     }
     do {
       var games = try vault.games(steamAppId: id, configFile: configFile)
-      if games.isEmpty, let adopted = try? vault.adoptSteamGame(id: id, configFile: configFile) {
-        session.console.note(
-          "Steam app \(id) is '\(adopted.title ?? adopted.game)' (found with the save-location manifest): syncing its saves in \((adopted.locations ?? []).joined(separator: ", ")), and added it to \(adopted.configFile) as '\(adopted.game)'"
-        )
-        games = [adopted.game]
+      if games.isEmpty,
+        let adoption = try? vault.adoptSteamGame(
+          id: id, configFile: configFile, containerURL: selection.options.container)
+      {
+        switch adoption {
+        case .adopted(let adopted, let container):
+          session.console.note(
+            "Steam app \(id) is '\(adopted.title ?? adopted.game)' (found with the save-location manifest): syncing its saves in \((adopted.locations ?? []).joined(separator: ", ")) to \(container), and added it to \(adopted.configFile) as '\(adopted.game)'"
+          )
+          games = [adopted.game]
+        case .containerUnchosen(let game, let title, let why):
+          log.warning(Self.unchosenContainer(id: id, game: game, title: title, why: why, session: session))
+          return nil
+        }
       }
       guard games.count == 1, let game = games.first else {
         // A misspelt key in a game's entry (steamAppID) is the likely reason no game matches.
@@ -141,6 +153,24 @@ struct WrapCommand: Command {
       log.warning("cannot find the game of Steam app id \(id) (\(error)): running it without syncing")
       return nil
     }
+  }
+}
+
+extension WrapCommand {
+  /// The warning of an installed game found by its Steam app id and not added: the player
+  /// chose no container for it, and the embedded default would keep its backups on this device.
+  static func unchosenContainer(
+    id: String, game: String, title: String?, why: AdoptionContainer.Unchosen, session: Session
+  ) -> String {
+    let config = session.vault.configPath(session.configFile)
+    let reason =
+      switch why {
+      case .noGames: "\(config) has no game and no \"container\", and SAVEVAULT_CONTAINER is not set"
+      case .differentContainers:
+        "the games of \(config) name different containers, and it has no top-level \"container\""
+      }
+    return
+      "Steam app \(id) is '\(title ?? game)' (found with the save-location manifest), but no container is chosen for its backups: \(reason) (add it with: \(session.commandLine(["add", game, "--detect", "--container", "URL"])); or set \"container\" in \(config)): running it without syncing"
   }
 }
 

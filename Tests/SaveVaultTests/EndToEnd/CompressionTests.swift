@@ -47,7 +47,7 @@ struct CompressionTests {
   }
 
   @Test(
-    "an archive's header, with the archives its device had seen, is read from its first 256 KiB, compressed or not"
+    "an archive's header, with the archives its save descends from, is read from its first 256 KiB, compressed or not"
   )
   func headerFromStart() async throws {
     let box = try Sandbox("zstd-header", device: "testbox")
@@ -75,7 +75,7 @@ struct CompressionTests {
       defer { close(fd) }
       let header = ArchiveContents.header(fd: fd, archiveName: name)
       #expect(
-        header?.madeOver == Array(names.prefix(index).reversed()), "\(name): \(String(describing: header))")
+        header?.ancestry == Array(names.prefix(index).reversed()), "\(name): \(String(describing: header))")
     }
   }
 

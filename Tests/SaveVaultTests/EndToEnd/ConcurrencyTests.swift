@@ -40,9 +40,10 @@ struct ConcurrencyTests {
     let desk: CrashRig
     let deskSave: String
 
-    init() async throws {
+    /// `deskName`: the second device's name ("deck" too: two devices of one name).
+    init(deskName: String = "desk") async throws {
       deck = try CrashRig(.folder, device: "deck")
-      desk = try CrashRig(.folder, device: "desk", sharing: deck)
+      desk = try CrashRig(.folder, device: deskName, sharing: deck, home: "desk")
       deskSave = deck.dir.sub("desk-saves/quest")
       try deck.writeState(1, mebibytes: 1)
       try #require(try await deck.runAwaiting(["backup"]).code == 0)
@@ -58,25 +59,43 @@ struct ConcurrencyTests {
         output: deck.dir.sub("desk-\(arguments[0])-\(UUID().uuidString.prefix(8))"))
     }
 
-    /// Each device's next `sync --on-conflict fail` must ask (exit 3, conflict): their saves
-    /// were made apart. The one that finished its upload second saw the other's archive in its
-    /// listing after the upload and kept its old agreement; the one that finished first sees
-    /// that the latest archive was made without its own. Nothing changes in the container.
-    func expectBothAsk() async throws {
+    /// The next `sync --on-conflict fail` of the device whose archive is not the latest must
+    /// ask (exit 3, conflict): the latest does not descend from its save. The device whose
+    /// archive is the latest is in sync (its save is the latest). Nothing changes in the
+    /// container.
+    func expectTheOtherAsks(latestIsDesk: Bool) async throws {
       let before = try deck.containerArchives()
       let deckNext = try await deck.runAwaiting(["sync", "--json", "--on-conflict", "fail"])
-      #expect(deckNext.code == 3, "deck's next sync must ask: \(deckNext.stdout) \(deckNext.stderr)")
-      #expect(try jsonObject(deckNext.stdout)["state"] as? String == "conflict")
+      #expect(
+        deckNext.code == (latestIsDesk ? 3 : 0), "deck's next sync: \(deckNext.stdout) \(deckNext.stderr)")
+      #expect(try jsonObject(deckNext.stdout)["state"] as? String == (latestIsDesk ? "conflict" : "in-sync"))
       let deskNext = try deskRun(["sync", "--json", "--on-conflict", "fail"])
       #expect(
-        await deskNext.waitAwaiting() == 3, "desk's next sync must ask: \(deskNext.stdout) \(deskNext.stderr)"
-      )
-      #expect(try jsonObject(deskNext.stdout)["state"] as? String == "conflict")
+        await deskNext.waitAwaiting() == (latestIsDesk ? 0 : 3),
+        "desk's next sync: \(deskNext.stdout) \(deskNext.stderr)")
+      #expect(try jsonObject(deskNext.stdout)["state"] as? String == (latestIsDesk ? "in-sync" : "conflict"))
       #expect(try deck.containerArchives() == before, "asking changed nothing")
+    }
+
+    /// Desk lists, then waits before naming and storing its archive while deck backs up whole:
+    /// two uploads made apart, desk's named after deck's and so the latest.
+    func uploadApartDeskLatest() async throws {
+      // Within desk's 6 s pause: deck's whole backup.
+      let desk = try withinWindow {
+        let desk = try deskRun(["backup", "--verbose"], failpoints: "backup.listed=sleep:6000")
+        // Its last word before the pause says why it uploads.
+        try #require(eventually { desk.stderr.contains("uploading:") }, "desk never listed: \(desk.stderr)")
+        let deck = try deck.run(["backup"])
+        #expect(deck.code == 0, "deck: \(deck.stderr)")
+        return desk
+      }
+      #expect(await desk.waitAwaiting() == 0, "desk: \(desk.stderr)")
     }
   }
 
-  @Test("two devices upload at the same moment: both archives kept; the next run on either asks")
+  @Test(
+    "two devices upload at the same moment: both archives kept; the device whose archive is not the latest asks"
+  )
   func twoDevicesAtOnce() async throws {
     let two = try await TwoDevices()
     let before = try two.deck.containerArchives()
@@ -89,29 +108,75 @@ struct ConcurrencyTests {
     #expect(await second.waitAwaiting() == 0, "desk: \(second.stderr)")
     let after = try two.deck.containerArchives()
     #expect(after.count == before.count + 2, "both archives kept: \(after)")
-    try await two.expectBothAsk()
+    let latest = try #require(
+      after.compactMap { ArchiveName(parsing: $0) }.max { $0.createdMs < $1.createdMs })
+    try await two.expectTheOtherAsks(latestIsDesk: latest.device == "desk")
   }
 
   @Test(
-    "a device whose upload ended first is asked when the other's, made without it, is the latest (no restore over its save)"
+    "a device whose upload ended first is asked when the other's, which does not descend from it, is the latest (no restore over its save)"
   )
   func firstFinisherAsks() async throws {
     let two = try await TwoDevices()
-    // Within desk's 6 s pause: deck's whole backup.
-    let desk = try withinWindow {
-      // Desk lists, then waits before naming and storing its archive; deck backs up whole meanwhile.
-      let desk = try two.deskRun(["backup", "--verbose"], failpoints: "backup.listed=sleep:6000")
-      // Its last word before the pause says why it uploads.
-      try #require(eventually { desk.stderr.contains("uploading:") }, "desk never listed: \(desk.stderr)")
-      let deck = try two.deck.run(["backup"])
-      #expect(deck.code == 0, "deck: \(deck.stderr)")
-      return desk
-    }
-    #expect(await desk.waitAwaiting() == 0, "desk: \(desk.stderr)")
+    try await two.uploadApartDeskLatest()
     let archives = try two.deck.containerArchives().compactMap { ArchiveName(parsing: $0) }
     let latest = try #require(archives.max { $0.createdMs < $1.createdMs })
     #expect(latest.device == "desk", "desk's archive, named after deck's, is the latest: \(archives)")
-    try await two.expectBothAsk()
+    try await two.expectTheOtherAsks(latestIsDesk: true)
+  }
+
+  @Test(
+    "a device whose save was made apart stays asked however many uploads follow (beyond the 64 names an archive keeps)"
+  )
+  func longAfterARace() async throws {
+    let two = try await TwoDevices()
+    try await two.uploadApartDeskLatest()
+    for round in 1...(ArchiveHeader.ancestryLimit + 2) {
+      try writeFile(two.deskSave + "/progress.txt", "desk round \(round)\n")
+      let backup = try two.deskRun(["backup"])
+      #expect(await backup.waitAwaiting() == 0, "desk's backup \(round): \(backup.stderr)")
+    }
+    let deck = try await two.deck.runAwaiting(["sync", "--json", "--on-conflict", "fail"])
+    #expect(deck.code == 3, "deck must still be asked, not restored over: \(deck.stdout) \(deck.stderr)")
+    #expect(try jsonObject(deck.stdout)["state"] as? String == "conflict")
+  }
+
+  @Test(
+    "an upload the player chose over the cloud's latest descends from it: the device that made that latest restores it unasked"
+  )
+  func choiceTakesTheLatest() async throws {
+    let two = try await TwoDevices()
+    #expect(try await two.deck.runAwaiting(["backup"]).code == 0)
+    // Desk changed its save too: a conflict, which its player settles by uploading.
+    let desk = try two.deskRun(["sync", "--json", "--on-conflict", "upload"])
+    #expect(await desk.waitAwaiting() == 0, "desk: \(desk.stdout) \(desk.stderr)")
+    #expect(try jsonObject(desk.stdout)["action"] as? String == "uploaded")
+    let deck = try await two.deck.runAwaiting(["sync", "--json", "--on-conflict", "fail"])
+    #expect(deck.code == 0, "deck's save is what the player chose over: \(deck.stdout) \(deck.stderr)")
+    #expect(try jsonObject(deck.stdout)["action"] as? String == "restored")
+    #expect(
+      try String(contentsOfFile: two.deck.save + "/progress.txt", encoding: .utf8) == "desk's own progress\n")
+  }
+
+  @Test(
+    "after two uploads made apart, the latest's device uploads again unasked, and the other is still asked: the new archive descends from the latest, not from the other's save",
+    arguments: ["desk", "deck"])
+  func laterUploadHidesNoRace(deskName: String) async throws {
+    let two = try await TwoDevices(deskName: deskName)
+    try await two.uploadApartDeskLatest()
+    try writeFile(two.deskSave + "/progress.txt", "desk played on\n")
+    let again = try two.deskRun(["backup", "--json"])
+    #expect(
+      await again.waitAwaiting() == 0,
+      "desk's next backup uploads (its save is the latest): \(again.stdout) \(again.stderr)")
+    #expect(try jsonObject(again.stdout)["outcome"] as? String == "uploaded")
+    // Deck's save, uploaded at the same moment as desk's first, is in no ancestry of the latest.
+    let before = try two.deck.containerArchives()
+    let deckNext = try await two.deck.runAwaiting(["sync", "--json", "--on-conflict", "fail"])
+    #expect(
+      deckNext.code == 3, "deck must be asked, not restored over: \(deckNext.stdout) \(deckNext.stderr)")
+    #expect(try jsonObject(deckNext.stdout)["state"] as? String == "conflict")
+    #expect(try two.deck.containerArchives() == before, "asking changed nothing")
   }
 
   @Test(

@@ -18,7 +18,7 @@ struct DiscoveryEndToEndTests {
     let onDesktop: Sandbox
 
     init(_ label: String) throws {
-      dir = try TemporaryDirectory("discovery-\(label)")
+      dir = TemporaryDirectory("discovery-\(label)")
       deck = try FakeDeck(dir)
       desktop = try FakeDesktop(dir)
       let manifest = dir.sub("manifest.yaml")
@@ -101,11 +101,15 @@ struct DiscoveryEndToEndTests {
     "add --detect writes the locations with placeholders; wrap under Steam adopts a game the config lacks")
   func addAndWrap() async throws {
     let world = try World("add-wrap")
-    let added = try await world.onDesktop.runAwaiting(["add", "Disco Elysium", "--detect"])
+    // A relative container is the current folder's (the test's), stored absolute.
+    let added = try await world.onDesktop.runAwaiting([
+      "add", "Disco Elysium", "--detect", "--container", "cloud",
+    ])
     #expect(added.code == 0, "\(added.stderr)")
     let config = try world.onDesktop.configObject()
     let games = config["games"] as? [String: Any] ?? [:]
     let disco = games["Disco Elysium"] as? [String: Any] ?? [:]
+    #expect(disco["container"] as? String == world.dir.sub("cloud"), "\(disco)")
     #expect(
       (disco["locations"] as? [String])?.first == "<winLocalAppDataLow>/ZAUM Studio/Disco Elysium/SaveGames",
       "\(games)")
@@ -116,6 +120,11 @@ struct DiscoveryEndToEndTests {
 
     let unknown = try await world.onDesktop.runAwaiting(["add", "Half-Life 3", "--detect"])
     #expect(unknown.code == 2, "\(unknown.stderr)")
+    let badURL = try await world.onDesktop.runAwaiting([
+      "add", "Control", "--detect", "--container", "ftp://nas/saves",
+    ])
+    #expect(badURL.code == 2 && badURL.stderr.contains("ftp"), "a container URL is checked: \(badURL.stderr)")
+    #expect(try world.onDesktop.configObject() as NSDictionary == config as NSDictionary, "nothing written")
 
     let wrapped = try await world.onDeck.runAwaiting(
       ["wrap", "--", "/bin/true"], environment: ["SteamAppId": "1145360"])

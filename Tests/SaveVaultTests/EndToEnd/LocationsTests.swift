@@ -171,11 +171,7 @@ struct LocationsTests {
     // The deck's second location is in the Proton prefix of Steam app 999, which the desktop
     // does not have.
     let deck = try Sandbox("locations-not-here", device: "deck")
-    let steam = deck.home + "/.local/share/Steam"
-    try writeFile(
-      steam + "/steamapps/appmanifest_999.acf",
-      "\"AppState\"\n{\n\t\"appid\"\t\"999\"\n\t\"name\"\t\"Nope\"\n\t\"installdir\"\t\"Nope\"\n}\n")
-    try makeDirectory(steam + "/steamapps/common/Nope")
+    let steam = try deck.steamGame(999, "Nope")
     let documents = steam + "/steamapps/compatdata/999/pfx/drive_c/users/steamuser/Documents"
     try writeFile(documents + "/Nope/slot.sav", "the deck's save\n")
     try makeDirectory(deck.path("a/Saves"))

@@ -31,10 +31,12 @@ struct CrashRig {
   var game: String { "quest" }
   var preRestoreFolder: String { home + "/.local/share/savevault/pre-restore/" + game }
 
-  init(_ kind: Kind, device: String = "deck", sharing other: CrashRig? = nil) throws {
+  /// `home`: the name of this device's home folder in the rig (its device name unless given:
+  /// two devices of one name need two).
+  init(_ kind: Kind, device: String = "deck", sharing other: CrashRig? = nil, home: String? = nil) throws {
     self.kind = kind
     if let other {
-      sandbox = other.sandbox.device(device, home: other.dir.sub("home-" + device))
+      sandbox = other.sandbox.device(device, home: other.dir.sub("home-" + (home ?? device)))
       containerURL = other.containerURL
       container = other.container
     } else {
@@ -54,7 +56,7 @@ struct CrashRig {
       }
       self.sandbox = sandbox
     }
-    try makeDirectory(home)
+    try makeDirectory(self.home)
   }
 
   /// This device's environment, with failpoints when given.

@@ -219,6 +219,18 @@ struct Sandbox {
 }
 
 extension Sandbox {
+  /// This device's native Steam, `~/.local/share/Steam`, with the game `name` (app `id`)
+  /// installed in it: its app manifest and install folder. Returns Steam's folder.
+  @discardableResult
+  func steamGame(_ id: Int, _ name: String) throws -> String {
+    let steam = home + "/.local/share/Steam"
+    try writeFile(
+      steam + "/steamapps/appmanifest_\(id).acf",
+      "\"AppState\"\n{\n\t\"appid\"\t\"\(id)\"\n\t\"name\"\t\"\(name)\"\n\t\"installdir\"\t\"\(name)\"\n}\n")
+    try makeDirectory(steam + "/steamapps/common/" + name)
+    return steam
+  }
+
   /// The save directory of a test with one game, `game`: `<dir>/saves/game`.
   var save: String { path("saves/game") }
 

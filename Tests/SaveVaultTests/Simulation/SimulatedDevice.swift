@@ -129,6 +129,11 @@ final class SimulatedDevice {
     locations.enumerated().map { (SaveLocation.name(index: $0.offset, path: $0.element), $0.element) }
   }
 
+  /// Whether the game has several locations and the first one's folder is missing.
+  var isMissingFirstLocation: Bool {
+    hasLocations && !FileManager.default.fileExists(atPath: locations[0])
+  }
+
   /// The folders a restore works beside: the save directory's, or each location's.
   var parentFolders: [String] {
     hasLocations ? locations.map { ($0 as NSString).deletingLastPathComponent } : [savesFolder]

@@ -27,12 +27,17 @@ struct SimulationCounts {
   /// own doing, not SaveVault's).
   var statesOverwrittenByGame = 0
   var convergenceSyncs = 0
+  /// Games uninstalled and installed again (their save's folders made anew).
+  var reinstalls = 0
+  /// Two devices' backups run at the same moment, after both agreed on the latest.
+  var concurrentUploads = 0
 
   private static var fields: [WritableKeyPath<SimulationCounts, Int>] {
     [
       \.scenarios, \.locationScenarios, \.steps, \.commands, \.interruptionAttempts, \.interruptions,
       \.killAttempts, \.kills,
       \.offlinePeriods, \.conflicts, \.statesOwed, \.statesOverwrittenByGame, \.convergenceSyncs,
+      \.reinstalls, \.concurrentUploads,
     ]
   }
 

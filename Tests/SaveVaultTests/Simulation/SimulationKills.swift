@@ -40,7 +40,9 @@ extension SimulationScenario {
     let marks = root + "/marks-\(step)"
     let arguments: [String]
     switch random.int(0..<4) {
-    case 0: arguments = ["backup"] + target + (random.chance(50) ? ["--force"] : [])
+    case 0:
+      arguments = ["backup"] + target + (random.chance(50) ? ["--force"] : [])
+      if arguments.contains("--force") { playerMayUpload(device) }
     case 1: arguments = ["restore"] + target + ["--latest"]
     case 2: arguments = ["sync"] + target + ["--on-conflict", policy.rawValue, "--json"]
     default:

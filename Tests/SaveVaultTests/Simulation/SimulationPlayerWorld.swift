@@ -13,14 +13,20 @@ extension SimulationScenario {
   /// says a save was expected there.)
   /// (Not for a game of several locations.)
   func unmountedWrap(_ device: SimulatedDevice, answer: SimulatedAnswer) throws {
-    guard !device.hasLocations, device.state != nil, device.agreedArchive != nil else { return }
+    // Not over a new game's save still to be asked about: moving a folder aside and back on
+    // one filesystem is no unmount the agreement can see, once a sync agreed meanwhile.
+    guard !device.hasLocations, device.state != nil, device.agreedArchive != nil,
+      !reinstalledSaves.values.contains(where: { $0.device == device.name })
+    else { return }
     let card = device.root + "/card-\(step)"
     try FileManager.default.moveItem(atPath: device.save, toPath: card)
     note("\(device.name): the save's drive is not mounted at launch")
     var isFresh = false
+    let agreed = device.agreedArchive
     try wrap(device, answer: answer) {
-      // The game finds no save: whatever it writes is a new game's.
-      isFresh = device.state == nil
+      // The game finds no save: whatever it writes is a new game's. (Unless the sync before
+      // it restored the cloud's latest, an empty save: the game goes on from the cloud's.)
+      isFresh = device.state == nil && device.agreedArchive == agreed
     }
     // From now on no run may upload the new game's save (kept as pending if the container
     // was unreachable after the game): checked with every step's invariants.
@@ -34,6 +40,60 @@ extension SimulationScenario {
     }
     try FileManager.default.moveItem(atPath: card, toPath: device.save)
     note("\(device.name): the drive is mounted again")
+  }
+
+  /// The game uninstalled and installed again: Steam deletes its Proton prefix, and the save in
+  /// it, so the folder that holds the save goes (the save directory's, or the first
+  /// location's: the other one, like a Steam Cloud folder, stays), and the device's changes
+  /// since its last upload with it (the world's doing). Installed again, the folder is made
+  /// anew, empty or with a new game's save, before the next command; or the game makes it
+  /// while `wrap` runs it. A new game's save is owed like any (the game made it), but no
+  /// container may hold it unless the player says so on this device (`reinstalledSaves`).
+  func reinstall(_ device: SimulatedDevice) throws {
+    // Not while a restore stopped midway has folders beside the save (the uninstall would
+    // take them, and the save set aside in them, with it: the world's doing, not a promise).
+    guard device.agreedArchive != nil, device.leftovers.isEmpty, !device.wasKilled,
+      let folder = device.parentFolders.first, FileManager.default.fileExists(atPath: folder)
+    else { return }
+    gameOverwrites(device)
+    try? FileManager.default.removeItem(atPath: folder)
+    made(device.state)  // what is left of a save of several locations: the uninstall's doing
+    note("\(device.name): the game is uninstalled, '\(folder)' with it")
+    counts.reinstalls += 1
+    switch random.int(0..<3) {
+    case 0:
+      // The game makes its folder when it starts, inside `wrap`.
+      let answer = SimulatedAnswer.random(&random)
+      let agreed = device.agreedArchive
+      var isFresh = false
+      var atStart: String?
+      var fresh: String?
+      try wrap(
+        device, answer: answer,
+        atGameStart: {
+          isFresh = (device.state == nil || device.isMissingFirstLocation) && device.agreedArchive == agreed
+          atStart = device.state
+          try? makeDirectory(folder)  // the game's first start makes its prefix
+        },
+        atGameEnd: { fresh = $0 })
+      if isFresh, let fresh, fresh != atStart, !answer.mayUploadReappearedSave {
+        reinstalledSaves[fresh] = (device.name, "\(device.name)'s new game save of step \(step) (\(answer))")
+      }
+    case 1:
+      try makeDirectory(folder)
+      note("\(device.name): the game is installed again, with no save yet")
+    default:
+      try makeDirectory(folder)
+      note("\(device.name): the game starts a new game: " + played(device, tag: "new game \(step)"))
+      if let fresh = device.state {
+        reinstalledSaves[fresh] = (device.name, "\(device.name)'s new game save of step \(step)")
+      }
+    }
+  }
+
+  /// The player chose, on `device`, to upload whatever its save is: its new game saves may go up.
+  func playerMayUpload(_ device: SimulatedDevice) {
+    reinstalledSaves = reinstalledSaves.filter { $0.value.device != device.name }
   }
 
   /// The player restores an archive older than the latest on purpose: the restored save is

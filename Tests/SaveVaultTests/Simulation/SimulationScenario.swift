@@ -26,6 +26,10 @@ final class SimulationScenario {
   /// Saves a game wrote while its drive was unmounted, with where they came from: no
   /// container may ever hold one unless the player chose to upload it.
   var newGameSaves: [String: String] = [:]
+  /// Saves a game wrote in folders made anew (the game uninstalled and installed again), with
+  /// the device and where they came from: no container may hold one unless the player chose
+  /// to upload on that device since (at the prompt, or a forced backup).
+  var reinstalledSaves: [String: (device: String, origin: String)] = [:]
   /// Whether the game keeps its save in two locations (see `SimulatedDevice`).
   let hasLocations: Bool
   /// Every state a player (or the game) made on any device: the only states a save of several
@@ -99,6 +103,9 @@ final class SimulationScenario {
     case 18..<20: try unmountedWrap(device, answer: SimulatedAnswer.random(&random))
     case 20: try rollback(device)
     case 21: try sameNamedFolder(device)
+    case 92..<94: try reinstall(device)
+    case 94..<97:
+      if let other = random.pick(devices.filter { $0 !== device }) { try concurrentBackups(device, other) }
     case 22..<24:
       gameOverwrites(device)
       note("\(device.name): the player deletes " + device.wipe(&random))
@@ -256,6 +263,13 @@ final class SimulationScenario {
     for (state, origin) in owed.sorted(by: { $0.key < $1.key }) where places[state] == nil {
       throw SimulationFailure(
         invariant: "(a) nothing lost", detail: "state \(state.prefix(12)), \(origin), is nowhere any more")
+    }
+    for (state, made) in reinstalledSaves.sorted(by: { $0.key < $1.key }) {
+      if let place = places[state]?.first(where: { $0.hasPrefix("container ") }) {
+        throw SimulationFailure(
+          invariant: "a save written in folders made anew (a game installed again) is never uploaded unasked",
+          detail: "\(made.origin) is in the \(place)")
+      }
     }
     for (state, origin) in newGameSaves.sorted(by: { $0.key < $1.key }) {
       if let place = places[state]?.first(where: { $0.hasPrefix("container ") }) {

@@ -63,6 +63,7 @@ extension SimulationScenario {
     throws
   {
     let what = "backup\(force ? " --force" : ""), \(answer)"
+    if force || answer.mayUploadReappearedSave { playerMayUpload(device) }
     let before = stateAfterRecovery(device)
     let warnings = begin(device, what)
     defer { end(device, warnings) }
@@ -100,6 +101,7 @@ extension SimulationScenario {
   func sync(_ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil) throws
     -> SyncReport?
   {
+    if answer.mayUploadReappearedSave { playerMayUpload(device) }
     let before = stateAfterRecovery(device)
     let warnings = begin(device, "sync, \(answer)")
     defer { end(device, warnings) }
@@ -122,8 +124,9 @@ extension SimulationScenario {
   /// `atGameStart` runs as the game starts, before it plays.
   func wrap(
     _ device: SimulatedDevice, answer: SimulatedAnswer, failpoint: String? = nil,
-    atGameStart: @escaping () -> Void = {}
+    atGameStart: @escaping () -> Void = {}, atGameEnd: @escaping (String?) -> Void = { _ in }
   ) throws {
+    if answer.mayUploadReappearedSave { playerMayUpload(device) }
     let before = stateAfterRecovery(device)
     let warnings = begin(device, "wrap, \(answer)")
     defer { end(device, warnings) }
@@ -142,6 +145,7 @@ extension SimulationScenario {
         note("  \(device.name) goes offline during the game")
       }
       atEnd = device.state
+      atGameEnd(atEnd)
       if let atEnd, owed[atEnd] == nil {
         owed[atEnd] = "\(device.name)'s save after the game of step \(step)"
       }
@@ -214,6 +218,8 @@ extension SimulationScenario {
       return "stopped: \(error)"
     case VaultError.noBackups: return "no backups yet"
     case VaultError.saveDirectoryMissing, VaultError.saveDirectoryEmpty: return "no save to back up"
+    case VaultError.locationMissing where device.isMissingFirstLocation:
+      return "a location gone (the game installed again, not started yet)"
     default:
       throw SimulationFailure(invariant: "unexpected error", detail: "on \(device.name): \(error)")
     }

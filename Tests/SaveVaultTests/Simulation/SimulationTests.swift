@@ -17,7 +17,12 @@ import Testing
 /// answer (upload, restore, skip, or nobody to ask), go offline or come back (the device's
 /// link to the container folder is removed, so the container is unavailable to it alone; a
 /// `wrap`'s game also loses the network now and then, so its backup becomes a pending
-/// archive), an *interrupted* command and a *killed* one:
+/// archive), the game uninstalled and installed again (the folders that hold its save deleted,
+/// then made anew: empty, with a new game's save, or by the game while `wrap` runs it; such a
+/// new game's save may reach the container only when the player chose to upload on that
+/// device since), two devices' backups at the same moment after both agreed on the latest
+/// (judged by ancestry: the device whose archive is the latest is in sync, the other one's
+/// next sync asks), an *interrupted* command and a *killed* one:
 /// - interrupted: in-process, a failpoint set to `error` makes the command throw at a named
 ///   point (`backup.packed`, `backup.stored`, `restore.extracted`, `restore.between-renames`,
 ///   `restore.swapped`, `restore.kept`, or the pre-restore copy's packing). Its `defer`
@@ -168,6 +173,7 @@ struct SimulationTests {
       \(counts.interruptions) stopped in-process by a failpoint (of \(counts.interruptionAttempts) set), \
       \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) binary runs with a kill point), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
       \(counts.statesOwed) states owed, \(counts.statesOverwrittenByGame) overwritten by the game, \
+      \(counts.reinstalls) games installed again, \(counts.concurrentUploads) pairs of uploads at the same moment, \
       \(results.failures.count) failed, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s
       """)
     let failures = results.failures.sorted(by: { $0.seed < $1.seed })

@@ -32,14 +32,14 @@ struct DecisionTests {
   static func since(
     localChanged: Bool = false, isRollback: Bool = false, cloudLatestIsAgreed: Bool,
     newArchives: Int? = nil, agreedArchiveIsListed: Bool = true, identical: Bool? = nil,
-    madeOverAgreed: Bool? = nil
+    descendsFromAgreed: Bool? = nil
   ) -> SyncFacts {
     .bothHaveSaves(
       .recorded(
         SinceAgreement.Recorded(
           localChanged: localChanged, isRollback: isRollback, cloudLatestIsAgreed: cloudLatestIsAgreed,
           newArchivesSinceAgreement: newArchives, agreedArchiveIsListed: agreedArchiveIsListed,
-          latestIdenticalToLocal: identical, latestMadeOverAgreed: madeOverAgreed)))
+          latestIdenticalToLocal: identical, latestDescendsFromAgreed: descendsFromAgreed)))
   }
 
   static let rows: [Row] = [
@@ -110,20 +110,27 @@ struct DecisionTests {
       since(isRollback: true, cloudLatestIsAgreed: false, newArchives: 1, identical: false), .conflict,
       .ask(.bothChanged)),
     Row(
-      "agreement: only the cloud changed, its latest made over the agreed archive",
-      since(cloudLatestIsAgreed: false, madeOverAgreed: true), .cloudChanged, .restore,
+      "agreement: only the cloud changed, its latest descends from the agreed archive",
+      since(cloudLatestIsAgreed: false, descendsFromAgreed: true), .cloudChanged, .restore,
       afterGame: .restoreAtNextLaunch, backup: .nothing),
     Row(
-      "agreement: the cloud's latest made without the agreed archive (uploaded at the same moment)",
-      since(cloudLatestIsAgreed: false, madeOverAgreed: false), .conflict, .ask(.bothChanged)),
+      "agreement: the cloud's latest does not descend from the agreed archive (made apart, at the same moment)",
+      since(cloudLatestIsAgreed: false, descendsFromAgreed: false), .conflict, .ask(.bothChanged)),
     Row(
       "agreement: only the cloud changed, and the agreed archive is gone from the container",
-      since(cloudLatestIsAgreed: false, agreedArchiveIsListed: false, madeOverAgreed: true), .cloudChanged,
+      since(cloudLatestIsAgreed: false, agreedArchiveIsListed: false, descendsFromAgreed: true),
+      .cloudChanged,
       .restore, afterGame: .restoreAtNextLaunch, backup: .upload),
     Row(
-      "agreement: the cloud's latest made without the agreed archive, which is gone from the container",
-      since(cloudLatestIsAgreed: false, agreedArchiveIsListed: false, madeOverAgreed: false), .conflict,
+      "agreement: the cloud's latest does not descend from the agreed archive, which is gone from the container",
+      since(cloudLatestIsAgreed: false, agreedArchiveIsListed: false, descendsFromAgreed: false), .conflict,
       .ask(.bothChanged)),
+    Row(
+      "a save in folders made anew since the agreement (the game installed again), its content the cloud's",
+      .bothHaveSaves(.remade(identicalContent: true)), .inSync, .nothing),
+    Row(
+      "a save in folders made anew since the agreement (the game installed again), different content",
+      .bothHaveSaves(.remade(identicalContent: false)), .conflict, .ask(.reappeared)),
   ]
 
   @Test("the decision table, every row, before and after a game, and for a backup", arguments: rows)
@@ -169,14 +176,15 @@ struct DecisionTests {
         == nil)
     // Only the cloud changed: its latest's header is read, its content never.
     #expect(
-      Decision.factNeeded(Recorded(localChanged: false, cloudLatestIsAgreed: false)) == .latestMadeOverAgreed)
+      Decision.factNeeded(Recorded(localChanged: false, cloudLatestIsAgreed: false))
+        == .latestDescendsFromAgreed)
     #expect(
       Decision.factNeeded(
         Recorded(localChanged: false, cloudLatestIsAgreed: false, agreedArchiveIsListed: false))
-        == .latestMadeOverAgreed)
+        == .latestDescendsFromAgreed)
     #expect(
       Decision.factNeeded(
-        Recorded(localChanged: false, cloudLatestIsAgreed: false, latestMadeOverAgreed: true))
+        Recorded(localChanged: false, cloudLatestIsAgreed: false, latestDescendsFromAgreed: true))
         == nil)
   }
 

@@ -38,6 +38,9 @@ extension S3Container {
     return try send([])
   }
 
+  /// Whether an ETag is an MD5 in hex (what S3 and its kind answer for a single PUT).
+  static func isMD5(_ etag: String) -> Bool { etag.count == 32 && etag.allSatisfy(\.isHexDigit) }
+
   /// Throws `.alreadyExists` when the server holds `key` (a HEAD).
   func refuseTaken(_ key: String, name: String) throws {
     if try client.head(key) != nil { throw ContainerError.alreadyExists(container: displayName, name: name) }
@@ -53,9 +56,7 @@ extension S3Container {
     let encryption = response.headers["x-amz-server-side-encryption"] ?? ""
     guard encryption.isEmpty || encryption == "AES256",
       response.headers["x-amz-server-side-encryption-customer-algorithm"] == nil,
-      let etag = S3Client.plainETag(response.headers["etag"]), etag.count == 32,
-      etag.allSatisfy(\.isHexDigit),
-      etag != sent.md5Hex
+      let etag = S3Client.plainETag(response.headers["etag"]), Self.isMD5(etag), etag != sent.md5Hex
     else { return }
     let stored = try client.head(key)
     guard stored?.size != sent.size else { return }

@@ -21,7 +21,8 @@ import Foundation
 /// *`) where the server honours one (checked once and remembered, `S3LocalState`) and a HEAD
 /// before the upload where it does not (and before a multipart upload); the server's own
 /// checks of the body (Content-MD5, the signed SHA-256, the ETag it answers with) confirm the
-/// upload, without a HEAD after it; and abandoned multipart uploads are looked for only when
+/// upload, without a HEAD after it where the server honours the condition (where it does not,
+/// a HEAD after a single PUT sees another upload of the same name that replaced it); and abandoned multipart uploads are looked for only when
 /// this device's journal says one of its own was interrupted.
 public final class S3Container: Container, @unchecked Sendable {
   public let displayName: String
@@ -159,7 +160,20 @@ public final class S3Container: Container, @unchecked Sendable {
             body: .fileRange(fd: staged.fd, offset: 0, count: Int(written)))
         }
         try confirm(response, key: key, name: name, sent: sent)
-        return (written, S3Client.plainETag(response.headers["etag"]))
+        let etag = S3Client.plainETag(response.headers["etag"])
+        try checkpoint("s3.stored")
+        // Where the server ignores `If-None-Match`, another upload of the same name (a device
+        // of the same name, in the same millisecond) may have replaced this one after the HEAD
+        // before it: a HEAD after it sees that (another size, or another MD5 where the server's
+        // ETags are MD5s), and the archive goes again under the next name.
+        // An upload that lands after this HEAD still replaces it unseen: such a server leaves
+        // that window open.
+        if !isConditional, let etag, let stored = try client.head(key), stored.etag != etag,
+          stored.size != written || (etag == sent.md5Hex && stored.etag.map(Self.isMD5) == true)
+        {
+          throw ContainerError.alreadyExists(container: displayName, name: name)
+        }
+        return (written, etag)
       } catch {
         _ = try? staged.finish()  // the writer ends before the body it runs goes away
         throw error

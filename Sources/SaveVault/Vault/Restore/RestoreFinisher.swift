@@ -22,6 +22,8 @@ extension Vault {
   /// every swap is finished, unless the game wrote into its save since (then that save stays as
   /// the game left it, and the one from before the restore is kept). `note` is told each repair.
   func finish(_ journal: RestoreJournal, target: Target, note: (String) -> Void = { _ in }) throws {
+    // The locations the restore placed are part of the save it restored.
+    let target = target.including(journal.added?.compactMap(\.here) ?? [])
     if journal.commit == .swap {
       for move in journal.moves where Self.exists(move.staging) {
         removeTree(move.staging)
@@ -139,7 +141,7 @@ extension Vault {
     else { return kept }
     try recordAgreement(
       target: target, archive: journal.archive, scan: restored, content: entries,
-      rolledBackFrom: journal.rolledBackFrom)
+      rolledBackFrom: journal.rolledBackFrom, ancestry: journal.ancestry)
     if !isLive { note("recorded the interrupted restore of '\(journal.archive)' as this device's agreement") }
     return kept
   }

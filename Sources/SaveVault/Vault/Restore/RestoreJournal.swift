@@ -49,11 +49,16 @@ struct RestoreJournal: GameRecord, Equatable {
   var undoing: UndoPoint? = nil
   /// The cloud's latest, when the archive restored is an older one chosen on purpose.
   var rolledBackFrom: String? = nil
+  /// What the archive restored descends from (its header's `ancestry`; nil when it does not say).
+  var ancestry: [String]? = nil
+  /// The archive's locations the game's own list lacks, placed by this restore: part of the
+  /// save it restores.
+  var added: [AgreedLocation]? = nil
 }
 
 extension RestoreJournal {
   private enum Key: String, CodingKey {
-    case game, container, archive, moves, contentDigest, commit, undoing, rolledBackFrom
+    case game, container, archive, moves, contentDigest, commit, undoing, rolledBackFrom, ancestry, added
     // A one-folder restore's journal as earlier versions wrote it.
     case destination, staging, aside
   }
@@ -66,6 +71,8 @@ extension RestoreJournal {
     contentDigest = try values.decode(String.self, forKey: .contentDigest)
     undoing = try values.decodeIfPresent(UndoPoint.self, forKey: .undoing)
     rolledBackFrom = try values.decodeIfPresent(String.self, forKey: .rolledBackFrom)
+    ancestry = try values.decodeIfPresent([String].self, forKey: .ancestry)
+    added = try values.decodeIfPresent([AgreedLocation].self, forKey: .added)
     if let moves = try values.decodeIfPresent([Move].self, forKey: .moves) {
       self.moves = moves
       commit = try values.decodeIfPresent(Commit.self, forKey: .commit) ?? .journal
@@ -90,6 +97,8 @@ extension RestoreJournal {
     try values.encode(commit, forKey: .commit)
     try values.encodeIfPresent(undoing, forKey: .undoing)
     try values.encodeIfPresent(rolledBackFrom, forKey: .rolledBackFrom)
+    try values.encodeIfPresent(ancestry, forKey: .ancestry)
+    try values.encodeIfPresent(added, forKey: .added)
   }
 }
 

@@ -146,22 +146,18 @@ extension Vault {
     var used = Set<String>()
     for location in stored {
       let unused = target.locations.filter { !used.contains($0.name) }
-      let alike = unused.filter { $0.portable == location.portable }
       let here: SaveLocation
-      if let same = alike.first(where: {
-        Platform.resolvedPath($0.path) == location.path || $0.path == location.path
-      }) {
-        here = same
-      } else if alike.count > 1 {
+      switch location.match(in: unused) {
+      case .one(let found):
+        here = found
+      case .several(let alike):
         // Two Steam users, say: which one's folder the save belongs in is the player's call.
         throw VaultError.locationNotHere(
           game: target.game, archive: archive, location: location.portable.template, madeAt: location.path,
           why:
             "it matches several folders here (\(alike.map(\.path).joined(separator: ", "))), and which one it belongs in cannot be told"
         )
-      } else if let only = alike.first ?? unused.first(where: { $0.name == location.name }) {
-        here = only
-      } else {
+      case .none:
         here = try resolvedHere(
           location, taken: target.locations + added, game: target.game, archive: archive)
       }

@@ -30,7 +30,8 @@ extension Vault {
   ///   two renames: the old save is put back;
   /// - a set-aside folder with the save directory present is a finished swap whose clean-up
   ///   did not run: kept as a pre-restore copy, like any replaced save;
-  /// - a killed undo's scratch archive is removed.
+  /// - a killed undo's scratch archive is removed, and so is a killed upload's extraction of
+  ///   the locations it carried forward.
   @discardableResult
   func recoverInterruptedRestore(_ target: Target) -> [String] {
     var repaired: [String] = []
@@ -56,6 +57,9 @@ extension Vault {
     }
     // A killed undo's scratch archive: only a packed duplicate of a folder copy still there.
     if Self.exists(Self.undoScratch(paths) + "/" + target.game) { removeUndoScratch(game: target.game) }
+    // A killed upload's extraction of the locations it carried forward.
+    let carried = Self.carryScratch(paths) + "/" + target.game
+    if Self.exists(carried) { removeCarried(carried) }
     return repaired
   }
 

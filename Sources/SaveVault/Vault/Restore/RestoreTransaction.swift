@@ -174,7 +174,8 @@ extension Vault {
     let journal = RestoreJournal(
       game: target.game, container: target.agreementKey, archive: chosen.name, moves: moves,
       contentDigest: ContentDigest.of(staged.content), commit: target.isOneFolder ? .swap : .journal,
-      undoing: undoing, rolledBackFrom: rolledBackFrom)
+      undoing: undoing, rolledBackFrom: rolledBackFrom, ancestry: extraction.header?.lineage,
+      added: added.isEmpty ? nil : added.map(AgreedLocation.init(here:)))
     try restoreJournals.save(journal)
     // Several folders cannot be swapped at once: from now on the next run finishes them.
     isCommitted = journal.commit == .journal
