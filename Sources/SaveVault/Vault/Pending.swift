@@ -53,12 +53,9 @@ extension Vault {
   @discardableResult
   func uploadPending(_ target: Target, to container: any Container) throws -> String? {
     let store = pendingStore()
-    let pending = (try? store.archivesNewestFirst(game: target.game)) ?? []
-    guard !pending.isEmpty else { return nil }
     let record = agreements.load(target)
-    let agreedMs = record?.newestKnownMs ?? Int64.min
-    retirePending(pending.filter { $0.modifiedMs <= agreedMs }, target: target)
-    let fresh = pending.filter { $0.modifiedMs > agreedMs }
+    let (fresh, overtaken) = pendingArchives(target, since: record)
+    retirePending(overtaken, target: target)
     guard let newest = fresh.first else { return nil }
     let archives = try listArchives(target, container: container, record: record)
     let isCloudAsAgreed = archives.first == nil || archives.first?.name == record?.cloudLatestWhenAgreed
@@ -114,6 +111,17 @@ extension Vault {
       enclosingFolders: record?.enclosingFolders, archiveLocations: Self.agreedLocations(target))
     try agreements.save(agreement, index: [])
     return newest.name
+  }
+
+  /// The archives kept on this device while the container was unavailable, newest first:
+  /// `fresh`, made since `record` agreed, and `overtaken`, the older ones (the player settled
+  /// with the container since they were made).
+  func pendingArchives(_ target: Target, since record: Agreement?) -> (
+    fresh: [StoredArchive], overtaken: [StoredArchive]
+  ) {
+    let pending = (try? pendingStore().archivesNewestFirst(game: target.game)) ?? []
+    let agreedMs = record?.newestKnownMs ?? Int64.min
+    return (pending.filter { $0.modifiedMs > agreedMs }, pending.filter { $0.modifiedMs <= agreedMs })
   }
 
   /// Turns pending archives into pre-restore copies: kept on this device, never uploaded.

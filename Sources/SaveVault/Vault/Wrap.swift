@@ -124,10 +124,14 @@ extension Vault {
     }
     let isElsewhere =
       !scan.isEmpty && record.isOnOtherDrive(mount: Platform.mountPoint(of: scan.root))
+    // Gone: empty now, and not empty when last seen. That is the agreed save, or a pending
+    // archive kept since (only ever of a save with files): an agreed empty save changed offline.
+    let keptSince = !pendingArchives(target, since: record).fresh.isEmpty
     let isGone =
       scan.isEmpty
-      && (try? Fingerprint(scan: scan).hasChanged(since: record, index: { agreements.loadIndex(target) }))
-        == true
+      && (keptSince
+        || (try? Fingerprint(scan: scan).hasChanged(since: record, index: { agreements.loadIndex(target) }))
+          == true)
     let remade = record.enclosingFolders.flatMap(FolderIdentity.firstReplaced)?.path
     guard isElsewhere || isGone || remade != nil else { return }
     record.unanswered = UnansweredConflict(

@@ -255,6 +255,40 @@ struct PlayerWorldTests {
     #expect(text(pc + "/slot.sav") == "100 hours")
   }
 
+  @Test(
+    "a save agreed empty, played offline, then drive and network gone at launch: the new game's save is still asked about"
+  )
+  func unmountedAndOfflineAfterEmptyAgreement() throws {
+    let world = try Sandbox.world("unmounted-offline-empty")
+    let deck = world.path("sd/Game")
+    try makeDirectory(deck)
+    // The player backed up before the game made a save: the cloud holds an empty one.
+    try world.on("deck").ok(["backup", "--save-dir", deck, "--force"])
+    try FileManager.default.moveItem(atPath: world.cloud, toPath: world.path("cloud.away"))
+    // Offline play: kept as a pending archive.
+    try world.on("deck").ok([
+      "wrap", "--save-dir", deck, "--", "/bin/sh", "-c", "echo '10 hours' > '\(deck)/slot.sav'",
+    ])
+    // The drive unmounted at the next launch, still offline: the game starts a new save.
+    try FileManager.default.moveItem(atPath: deck, toPath: world.path("sd/Game.unmounted"))
+    let wrap = try world.on("deck").run(
+      [
+        "wrap", "--save-dir", deck, "--", "/bin/sh", "-c",
+        "mkdir -p '\(deck)' && echo 'new game' > '\(deck)/slot.sav'",
+      ])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    #expect(wrap.stderr.contains("missing or empty"), "wrap says it noted the missing save: \(wrap.stderr)")
+    // The drive is mounted again over the new game's folder; the network is back.
+    try FileManager.default.moveItem(atPath: deck, toPath: world.path("sd/Game.hidden"))
+    try FileManager.default.moveItem(atPath: world.path("sd/Game.unmounted"), toPath: deck)
+    try FileManager.default.moveItem(atPath: world.path("cloud.away"), toPath: world.cloud)
+    let before = world.archives("Game")
+    let sync = try world.on("deck").run(["sync", "--save-dir", deck, "--on-conflict", "upload"])
+    #expect(sync.code == 3, "exit \(sync.code): \(sync.stdout) \(sync.stderr)")
+    #expect(world.archives("Game") == before, "the new game's save (or its pending archive) was uploaded")
+    #expect(text(deck + "/slot.sav") == "10 hours\n")
+  }
+
   @Test("a game pointed at a new folder is not a deletion: the new folder gets the cloud's save")
   func gameMovedToNewFolder() async throws {
     let world = try Sandbox.world("moved")
