@@ -258,20 +258,20 @@ struct PlayerWorldTests {
   @Test(
     "a save agreed empty, played offline, then drive and network gone at launch: the new game's save is still asked about"
   )
-  func unmountedAndOfflineAfterEmptyAgreement() throws {
+  func unmountedAndOfflineAfterEmptyAgreement() async throws {
     let world = try Sandbox.world("unmounted-offline-empty")
     let deck = world.path("sd/Game")
     try makeDirectory(deck)
     // The player backed up before the game made a save: the cloud holds an empty one.
-    try world.on("deck").ok(["backup", "--save-dir", deck, "--force"])
+    try await world.on("deck").ok(["backup", "--save-dir", deck, "--force"])
     try FileManager.default.moveItem(atPath: world.cloud, toPath: world.path("cloud.away"))
     // Offline play: kept as a pending archive.
-    try world.on("deck").ok([
+    try await world.on("deck").ok([
       "wrap", "--save-dir", deck, "--", "/bin/sh", "-c", "echo '10 hours' > '\(deck)/slot.sav'",
     ])
     // The drive unmounted at the next launch, still offline: the game starts a new save.
     try FileManager.default.moveItem(atPath: deck, toPath: world.path("sd/Game.unmounted"))
-    let wrap = try world.on("deck").run(
+    let wrap = try await world.on("deck").runAwaiting(
       [
         "wrap", "--save-dir", deck, "--", "/bin/sh", "-c",
         "mkdir -p '\(deck)' && echo 'new game' > '\(deck)/slot.sav'",
@@ -283,7 +283,7 @@ struct PlayerWorldTests {
     try FileManager.default.moveItem(atPath: world.path("sd/Game.unmounted"), toPath: deck)
     try FileManager.default.moveItem(atPath: world.path("cloud.away"), toPath: world.cloud)
     let before = world.archives("Game")
-    let sync = try world.on("deck").run(["sync", "--save-dir", deck, "--on-conflict", "upload"])
+    let sync = try await world.on("deck").runAwaiting(["sync", "--save-dir", deck, "--on-conflict", "upload"])
     #expect(sync.code == 3, "exit \(sync.code): \(sync.stdout) \(sync.stderr)")
     #expect(world.archives("Game") == before, "the new game's save (or its pending archive) was uploaded")
     #expect(text(deck + "/slot.sav") == "10 hours\n")
