@@ -80,6 +80,9 @@ final class SimulatedDevice {
   /// Whether the last command was killed, so that a restore of several locations may be
   /// half-done until the next command finishes it.
   var wasKilled = false
+  /// The save as a restore of several locations stopped midway left it (no state of its own),
+  /// as the last command ended; nil when none is half-done.
+  var halfSwappedState: String?
 
   var home: String { root + "/home" }
   var dataDirectory: String { home + "/.local/share/savevault" }

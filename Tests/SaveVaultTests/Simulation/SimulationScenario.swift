@@ -198,10 +198,11 @@ final class SimulationScenario {
     counts.commands += 1
     device.pendingAtStart = device.pendingNames
     device.agreedAtStart = device.agreedArchive
-    // A save of several locations that a killed restore left half-swapped is no state of its
+    // A save of several locations that a stopped restore left half-swapped is no state of its
     // own (the state it started from is owed already), unless the player played on it since.
-    let isHalfSwapped = stateAfterRecovery(device) == Self.unknownState
-    if let state = device.state, owed[state] == nil, !isHalfSwapped || madeStates.contains(state) {
+    let isHalfSwapped =
+      stateAfterRecovery(device) == Self.unknownState && device.state == device.halfSwappedState
+    if let state = device.state, owed[state] == nil, !isHalfSwapped {
       owed[state] = "\(device.name)'s save at the start of step \(step) (\(what))"
     }
     return Warnings()
@@ -216,6 +217,7 @@ final class SimulationScenario {
     let lines = warnings?.all ?? []
     for line in lines { note("  warning: " + line) }
     device.wasKilled = false
+    device.halfSwappedState = stateAfterRecovery(device) == Self.unknownState ? device.state : nil
     if isStopped || lines.contains(where: { $0.contains("failpoint '") }) { counts.interruptions += 1 }
     isStopped = false
     guard let agreed = device.agreedArchive, agreed != device.agreedAtStart,
