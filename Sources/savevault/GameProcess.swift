@@ -16,10 +16,24 @@ struct GameProcess: GameRunner {
   var interruption = Interruption()
 
   func run(_ command: [String]) throws -> GameExit {
-    try interruption.forwarding { try runForwarding(command) }
+    // Forwarding starts before the game does, and before savevault stops taking the signals
+    // as its own: one that comes while the game is being started is passed on as soon as it
+    // runs, never dropped.
+    let child = SpawnedChild()
+    let sources = Self.forwarded.map { number in
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { [interruption] in
+        interruption.passedOn(number)
+        child.signal(number)
+      }
+      source.resume()
+      return source
+    }
+    defer { sources.forEach { $0.cancel() } }
+    return try interruption.forwarding { try runForwarding(command, child: child) }
   }
 
-  private func runForwarding(_ command: [String]) throws -> GameExit {
+  private func runForwarding(_ command: [String], child: SpawnedChild) throws -> GameExit {
     guard let program = command.first else {
       throw VaultError.gameNotStarted(command: "", reason: "no command given after '--'")
     }
@@ -52,25 +66,37 @@ struct GameProcess: GameRunner {
     guard status == 0 else {
       throw VaultError.gameNotStarted(command: program, reason: String(cString: strerror(status)))
     }
-    let child = pid
-    let sources = Self.forwarded.map { number in
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { [interruption] in
-        interruption.passedOn(number)
-        kill(child, number)
-      }
-      source.resume()
-      return source
-    }
-    defer { sources.forEach { $0.cancel() } }
+    child.started(pid)
 
     var result: Int32 = 0
-    while waitpid(child, &result, 0) < 0 {
+    while waitpid(pid, &result, 0) < 0 {
       guard errno == EINTR else {
         throw VaultError.gameNotStarted(command: program, reason: String(cString: strerror(errno)))
       }
     }
     let number = result & 0x7f
     return number == 0 ? .exited((result >> 8) & 0xff) : .signaled(number)
+  }
+}
+
+/// The game's process id once it is started, and the signals that came before it was: they are
+/// sent to it as soon as it is.
+private final class SpawnedChild: @unchecked Sendable {
+  private let lock = NSLock()
+  private var pid: pid_t?
+  private var early: [Int32] = []
+
+  func signal(_ number: Int32) {
+    lock.lock()
+    defer { lock.unlock() }
+    if let pid { kill(pid, number) } else { early.append(number) }
+  }
+
+  func started(_ pid: pid_t) {
+    lock.lock()
+    defer { lock.unlock() }
+    self.pid = pid
+    for number in early { kill(pid, number) }
+    early = []
   }
 }
