@@ -180,6 +180,20 @@ final class SimulatedDevice {
   /// The save's state now: the save directory's, or all locations' together.
   var state: String? { hasLocations ? SaveState.ofLocations(namedLocations) : SaveState.ofDirectory(save) }
 
+  /// For a game of several locations whose restore was stopped midway: the save its recovery
+  /// keeps as the replaced one, each location's folder set aside (`.savevault-old-*` beside it)
+  /// or else the folder there now. The state itself when a folder holds more than one location
+  /// (which folder set aside is whose is not known then).
+  var stateRecoveryKeeps: String? {
+    let parents = namedLocations.map { ($0.path as NSString).deletingLastPathComponent }
+    guard Set(parents).count == parents.count else { return state }
+    return SaveState.ofLocations(
+      zip(namedLocations, parents).map { location, parent in
+        let aside = ((try? Platform.directoryNames(parent)) ?? []).filter { $0.hasPrefix(".savevault-old-") }
+        return aside.count == 1 ? (location.name, parent + "/" + aside[0]) : location
+      })
+  }
+
   /// What the game does: changes one file (new, unique content), adds one, or removes one
   /// (keeping at least one). Every file written gets this device's clock as its mtime, with
   /// the device in the nanoseconds, so no two devices ever write the same metadata. A game of

@@ -9,13 +9,15 @@ extension SimulationScenario {
   /// starts a new save in the empty mount point; then the drive is mounted again, over it.
   /// Unless the player chose at a prompt to upload it, the new save reaches neither the
   /// container nor the pending folder, so no other device ever restores it over its own.
-  /// (Only on a device that agreed on a save with the container: with no agreement, nothing
-  /// says a save was expected there.)
+  /// (Only on a device that agreed on a save with files in it: with no agreement, or one on
+  /// an empty save, nothing says a save was expected there. A real unmount is then seen by the
+  /// drive check, after the game, which moving a folder on one filesystem cannot show.)
   /// (Not for a game of several locations.)
   func unmountedWrap(_ device: SimulatedDevice, answer: SimulatedAnswer) throws {
     // Not over a new game's save still to be asked about: moving a folder aside and back on
     // one filesystem is no unmount the agreement can see, once a sync agreed meanwhile.
-    guard !device.hasLocations, device.state != nil, device.agreedArchive != nil,
+    guard !device.hasLocations, device.state != nil, let agreedName = device.agreedArchive,
+      SaveState.ofArchive(container + "/" + SimulatedDevice.game + "/" + agreedName) != nil,
       !reinstalledSaves.values.contains(where: { $0.device == device.name })
     else { return }
     let card = device.root + "/card-\(step)"

@@ -199,10 +199,13 @@ final class SimulationScenario {
     device.pendingAtStart = device.pendingNames
     device.agreedAtStart = device.agreedArchive
     // A save of several locations that a stopped restore left half-swapped is no state of its
-    // own (the state it started from is owed already), unless the player played on it since.
-    let isHalfSwapped =
-      stateAfterRecovery(device) == Self.unknownState && device.state == device.halfSwappedState
-    if let state = device.state, owed[state] == nil, !isHalfSwapped {
+    // own (the state it started from is owed already). Played on since, what is owed is the
+    // save its recovery keeps: the folders the restore set aside, and the others as the game
+    // left them (a folder missing only because it was set aside is no loss of the player's).
+    let isHalfDone = stateAfterRecovery(device) == Self.unknownState
+    let owedState =
+      !isHalfDone ? device.state : device.state == device.halfSwappedState ? nil : device.stateRecoveryKeeps
+    if let state = owedState, owed[state] == nil {
       owed[state] = "\(device.name)'s save at the start of step \(step) (\(what))"
     }
     return Warnings()
