@@ -18,6 +18,9 @@ final class SimulationScenario {
   /// Every state that existed on a device at the start of a command, with where it was first
   /// seen: each must stay recoverable.
   var owed: [String: String] = [:]
+  /// States owed either as they are or as another (keyed by the first): a half-swapped save
+  /// played on, and the save its recovery keeps.
+  var owedEither: [String: (kept: String, origin: String)] = [:]
   var log: [String] = []
   var counts = SimulationCounts()
   var step = 0
@@ -69,7 +72,7 @@ final class SimulationScenario {
       counts.scenarios = 1
       counts.locationScenarios = hasLocations ? 1 : 0
       counts.steps = stepCount
-      counts.statesOwed = owed.count
+      counts.statesOwed = owed.count + owedEither.count
       return nil
     } catch let failure as SimulationFailure {
       return failure
@@ -199,14 +202,19 @@ final class SimulationScenario {
     device.pendingAtStart = device.pendingNames
     device.agreedAtStart = device.agreedArchive
     // A save of several locations that a stopped restore left half-swapped is no state of its
-    // own (the state it started from is owed already). Played on since, what is owed is the
-    // save its recovery keeps: the folders the restore set aside, and the others as the game
-    // left them (a folder missing only because it was set aside is no loss of the player's).
+    // own (the state it started from is owed already). Played on since, it is owed as it is or
+    // as its recovery keeps it (the folders set aside and the rest as left): recovery either
+    // leaves the save as the game wrote it, or finishes the restore and keeps that.
     let isHalfDone = stateAfterRecovery(device) == Self.unknownState
-    let owedState =
-      !isHalfDone ? device.state : device.state == device.halfSwappedState ? nil : device.stateRecoveryKeeps
-    if let state = owedState, owed[state] == nil {
-      owed[state] = "\(device.name)'s save at the start of step \(step) (\(what))"
+    if let state = device.state, owed[state] == nil, owedEither[state] == nil,
+      !isHalfDone || state != device.halfSwappedState
+    {
+      let origin = "\(device.name)'s save at the start of step \(step) (\(what))"
+      if isHalfDone, let kept = device.stateRecoveryKeeps, kept != state {
+        owedEither[state] = (kept, origin)
+      } else {
+        owed[state] = origin
+      }
     }
     return Warnings()
   }
@@ -269,6 +277,14 @@ final class SimulationScenario {
       throw SimulationFailure(
         invariant: "(a) nothing lost", detail: "state \(state.prefix(12)), \(origin), is nowhere any more")
     }
+    for (state, either) in owedEither.sorted(by: { $0.key < $1.key })
+    where places[state] == nil && places[either.kept] == nil {
+      throw SimulationFailure(
+        invariant: "(a) nothing lost",
+        detail:
+          "state \(state.prefix(12)), \(either.origin), is nowhere any more, nor \(either.kept.prefix(12)), what its recovery keeps"
+      )
+    }
     for (state, made) in reinstalledSaves.sorted(by: { $0.key < $1.key }) {
       if let place = places[state]?.first(where: { $0.hasPrefix("container ") }) {
         throw SimulationFailure(
@@ -289,10 +305,14 @@ final class SimulationScenario {
   /// exists nowhere else was never handed to SaveVault (a skipped conflict, an offline backup
   /// that failed): the game overwriting it is not SaveVault losing it, so it is no longer owed.
   func gameOverwrites(_ device: SimulatedDevice, state overwritten: String? = nil) {
-    guard let state = overwritten ?? device.state, owed[state] != nil else { return }
-    let places = states.collect(container: container, devices: devices)[state] ?? []
+    guard let state = overwritten ?? device.state, owed[state] != nil || owedEither[state] != nil else {
+      return
+    }
+    let all = states.collect(container: container, devices: devices)
+    let places = (all[state] ?? []) + (owedEither[state].flatMap { all[$0.kept] } ?? [])
     if places.allSatisfy({ $0 == SimulatedDevice.savePlace(device.name) }) {
       owed.removeValue(forKey: state)
+      owedEither.removeValue(forKey: state)
       counts.statesOverwrittenByGame += 1
       note("  state \(state.prefix(12)) was only in \(device.name)'s save; the game overwrites it")
     }
