@@ -120,12 +120,25 @@ extension ArchiveHeader {
 public struct ArchiveLocation: Codable, Sendable, Equatable {
   public var name: String
   public var portable: PortableLocation
+  /// The folder, with the pattern after it for a location of files.
   public var path: String
+  /// For a location of some files of its folder: which (its folder is `path` without them).
+  public var files: FilePattern?
 
-  public init(name: String, portable: PortableLocation, path: String) {
+  public init(name: String, portable: PortableLocation, path: String, files: FilePattern? = nil) {
     self.name = name
     self.portable = portable
     self.path = path
+    self.files = files
+  }
+
+  /// Where the folder is on any machine: the portable form without the files' pattern.
+  public var folderPortable: PortableLocation {
+    guard let files else { return portable }
+    var parts = portable.template.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(min(files.pattern.split(separator: "/").count, max(parts.count - 1, 0)))
+    return PortableLocation(
+      template: parts.joined(separator: "/"), store: portable.store, storeGameID: portable.storeGameID)
   }
 }
 

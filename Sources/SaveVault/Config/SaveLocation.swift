@@ -1,3 +1,5 @@
+import Foundation
+
 /// One place a game keeps its saves: a folder on this machine, the name its content has at the
 /// top of an archive of several locations, and its portable form (what says where it is on
 /// another machine).
@@ -6,14 +8,22 @@ public struct SaveLocation: Sendable, Equatable {
   public var name: String
   /// The folder on this machine (absolute, `~` expanded, symlinks not resolved).
   public var path: String
-  /// The location as the config or the manifest writes it, resolved on any machine.
+  /// The location as the config or the manifest writes it, resolved on any machine (for a
+  /// location of files, with their pattern: `<base>/options.ron`, `<winAppData>/X/*.sav`).
   public var portable: PortableLocation
+  /// For a location of some files of `path` (one file, or a glob): which; nil for the whole
+  /// folder.
+  public var files: FilePattern?
 
-  public init(name: String, path: String, portable: PortableLocation) {
+  public init(name: String, path: String, portable: PortableLocation, files: FilePattern? = nil) {
     self.name = name
     self.path = path
     self.portable = portable
+    self.files = files
   }
+
+  /// The location as written, `path` and the pattern: what it names to a person.
+  public var shown: String { files.map { path + "/" + $0.pattern } ?? path }
 
   /// The only location of a one-folder game, at `path`: its content is at the top of its
   /// archives, under no name.
@@ -36,7 +46,7 @@ public struct SaveLocation: Sendable, Equatable {
 
 extension ArchiveLocation {
   public init(_ location: SaveLocation) {
-    self.init(name: location.name, portable: location.portable, path: location.path)
+    self.init(name: location.name, portable: location.portable, path: location.shown, files: location.files)
   }
 }
 
@@ -51,29 +61,90 @@ extension Target {
     of entry: ConfigFile.GameEntry, game: String, configFolder: String, paths: Paths, roots: () -> GameRoots
   ) throws(ConfigError) -> [SaveLocation] {
     let written = (entry.saveDir.map { [$0] } ?? []) + (entry.locations ?? [])
-    var found: [(path: String, portable: PortableLocation)] = []
+    var found: [(path: String, portable: PortableLocation, files: FilePattern?)] = []
     for text in written {
       guard text.contains("<") else {
         let path = absolute(text, in: configFolder, home: paths.home)
-        found.append((path, PortableLocation.forAbsolute(path, in: roots())))
+        let portable = PortableLocation.forAbsolute(path, in: roots())
+        if let (folder, pattern) = FilePattern.split(path) {
+          found.append(
+            (folder, portable, FilePattern(pattern: pattern, caseSensitive: !Self.isInWinePrefix(folder))))
+        } else if Platform.isRegularFile(path) {
+          found.append(Self.fileLocation(path, portable: portable))
+        } else {
+          found.append((path, portable, nil))
+        }
         continue
       }
       let portable = PortableLocation(template: text, store: entry.storeName, storeGameID: entry.storeID)
+      // A glob names files: the folder before it is the location's, the rest its pattern.
+      if let (folderTemplate, pattern) = FilePattern.split(text) {
+        let folder = PortableLocation(
+          template: folderTemplate, store: portable.store, storeGameID: portable.storeGameID)
+        switch folder.resolve(on: roots()) {
+        case .existing(let paths):
+          found += paths.filter(Platform.isFolder).map { path in
+            (path, portable, FilePattern(pattern: pattern, caseSensitive: !Self.isInWinePrefix(path)))
+          }
+        case .wouldBe(let path):
+          found.append(
+            (path, portable, FilePattern(pattern: pattern, caseSensitive: !Self.isInWinePrefix(path))))
+        case .unresolvable(let why):
+          throw .invalid("game '\(game)': the location '\(text)' has no place on this machine: \(why)")
+        }
+        continue
+      }
       switch portable.resolve(on: roots()) {
-      // Folders only: a file the template matches is no save folder.
-      case .existing(let paths): found += paths.filter(Platform.isFolder).map { ($0, portable) }
-      case .wouldBe(let path): found.append((path, portable))
+      case .existing(let paths):
+        // A file it names is a location of that one file, in the folder that holds it.
+        found += paths.map { path in
+          Platform.isFolder(path) ? (path, portable, nil) : Self.fileLocation(path, portable: portable)
+        }
+      case .wouldBe(let path): found.append((path, portable, nil))
       case .unresolvable(let why):
         throw .invalid("game '\(game)': the location '\(text)' has no place on this machine: \(why)")
       }
     }
+    // One inside another of the game's whole folders is part of it already (a manifest's
+    // folder and a file or folder in it, an entry inside the Steam Cloud folder): merged.
+    let folders = found.filter { $0.files == nil }.map(\.path)
+    found.removeAll { location in
+      folders.contains { folder in
+        location.path.hasPrefix(folder == "/" ? "/" : folder + "/")
+          || (location.files != nil && location.path == folder)
+      }
+    }
     var result: [SaveLocation] = []
-    for (path, portable) in found where !result.contains(where: { $0.path == path }) {
+    for (path, portable, files) in found
+    where !result.contains(where: { $0.path == path && $0.files == files }) {
       result.append(
-        SaveLocation(name: SaveLocation.name(index: result.count, path: path), path: path, portable: portable)
-      )
+        SaveLocation(
+          name: SaveLocation.name(index: result.count, path: path), path: path, portable: portable,
+          files: files))
     }
     return result
+  }
+
+  /// The location of the one file at `path`: its folder, and its name as the pattern.
+  static func fileLocation(_ path: String, portable: PortableLocation) -> (
+    String, PortableLocation, FilePattern?
+  ) {
+    let folder = (path as NSString).deletingLastPathComponent
+    return (
+      folder, portable,
+      FilePattern.file((path as NSString).lastPathComponent, caseSensitive: !isInWinePrefix(folder))
+    )
+  }
+
+  /// Whether `path` is inside a Wine or Proton prefix's `drive_c`, where names match whatever
+  /// their case.
+  static func isInWinePrefix(_ path: String) -> Bool {
+    path.contains("/drive_c/") || path.hasSuffix("/drive_c")
+  }
+
+  /// The patterns of its locations of files, by location name.
+  var filePatterns: [String: FilePattern] {
+    Dictionary(locations.compactMap { location in location.files.map { (location.name, $0) } }) { a, _ in a }
   }
 
   /// The archive's account of the locations; nil for a one-folder game, whose archives hold

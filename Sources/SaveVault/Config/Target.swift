@@ -162,7 +162,7 @@ extension Target {
       game: gameEntry?.compress, file: config.compress, configPath: configPath ?? paths.configFile)
     let compression = request.compression ?? configured
     var target = Target(
-      game: game, locations: locations.isEmpty ? [.atTop(saveDirectoryPath)] : locations,
+      game: game, locations: locations.isEmpty ? [Self.onlyLocation(saveDirectoryPath)] : locations,
       containerURL: containerURL, container: location, device: ArchiveName.sanitize(device: device),
       limits: limits, s3: s3, compression: compression, isNameFromFolder: isNameFromFolder)
     target.exclude = target.isOneFolder ? [] : gameEntry?.exclude ?? []
@@ -280,5 +280,34 @@ extension ArchiveCompression {
     }
     let fileSetting = try parse(file, key: "compress")
     return try parse(game, key: "the game's compress") ?? fileSetting ?? .none
+  }
+}
+
+extension Target {
+  /// The one location of a game named by its save directory: the folder, its content at the
+  /// top of its archives; or, when the path is a file, that file in its folder.
+  static func onlyLocation(_ path: String) -> SaveLocation {
+    guard Platform.isRegularFile(path) else { return .atTop(path) }
+    let (folder, portable, files) = fileLocation(path, portable: PortableLocation(template: path))
+    return SaveLocation(
+      name: SaveLocation.name(index: 0, path: folder), path: folder, portable: portable, files: files)
+  }
+}
+
+extension Target {
+  /// The target with each location listed as a path that is a file here now made the location
+  /// of that one file (named as the list would name it: a file made since the list was read,
+  /// by a restore, say).
+  public func resolvingFiles() -> Target {
+    guard !isOneFolder else { return self }
+    var target = self
+    for (index, location) in locations.enumerated()
+    where location.files == nil && Platform.isRegularFile(location.path) {
+      let (folder, _, files) = Self.fileLocation(location.path, portable: location.portable)
+      target.locations[index] = SaveLocation(
+        name: SaveLocation.name(index: index, path: folder), path: folder, portable: location.portable,
+        files: files)
+    }
+    return target
   }
 }

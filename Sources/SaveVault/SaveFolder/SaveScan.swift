@@ -230,12 +230,17 @@ extension SaveScan {
   /// and one empty look alike). A location that does not exist holds nothing; nil when none
   /// exists. `isExcluded` is asked with each path inside its location (`Saves/cache/x`);
   /// what it excludes is left out with its folder's content, as not part of the save.
+  /// A location with a `FilePattern` (by its name in `patterns`) holds only the files in its
+  /// folder that the pattern matches.
   public static func scan(
-    locations: [(name: String, path: String)], isExcluded: (String) -> Bool = { _ in false }
+    locations: [(name: String, path: String)], patterns: [String: FilePattern] = [:],
+    isExcluded: (String) -> Bool = { _ in false }
   ) throws -> SaveScan? {
     var result: SaveScan?
     for location in locations {
-      guard let part = try scan(location.path) else { continue }
+      let found =
+        try patterns[location.name].map { try scan(location.path, files: $0) } ?? scan(location.path)
+      guard let part = found else { continue }
       var whole = result ?? SaveScan(root: part.root, entries: [], skipped: [])
       whole.locations[location.name] = part.root
       var excludedFolders: [String] = []
@@ -254,6 +259,44 @@ extension SaveScan {
     }
     result?.entries.sort { pathPrecedes($0.path, $1.path) }
     return result
+  }
+
+  /// The files in the folder at `path` that `pattern` matches (regular files only, found
+  /// without following a symlink inside the folder), as a scan of that folder. Nil when the
+  /// folder does not exist.
+  public static func scan(_ path: String, files pattern: FilePattern) throws -> SaveScan? {
+    guard let root = Platform.realPath(path) else {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw SaveFolderError.unresolvable(path: path, reason: Platform.describe(errno: errno))
+    }
+    guard Platform.isFolder(root) else { throw SaveFolderError.notDirectory(path: path) }
+    var scan = SaveScan(root: root, entries: [], skipped: [])
+    let matches = Glob.expand(
+      anchor: root, components: pattern.components, caseSensitive: pattern.caseSensitive, followsLinks: false)
+    for match in matches {
+      let relative = String(match.path.dropFirst(root.count + 1))
+      guard !relative.isEmpty, relative.split(separator: "/").first.map(String.init) != reservedFolder else {
+        continue
+      }
+      var info = stat()
+      guard RawName.withCString(match.path, { lstat($0, &info) }) == 0 else {
+        if errno == ENOENT { continue }  // vanished while listing
+        throw SaveFolderError.unreadable(path: match.path, reason: Platform.describe(errno: errno))
+      }
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        if info.st_mode & S_IFMT != S_IFDIR {
+          scan.skipped.append((relative, "matches the location's files but is not a regular file"))
+        }
+        continue
+      }
+      scan.entries.append(
+        SaveScanEntry(
+          path: relative, kind: .file, size: Int64(info.st_size), modifiedNs: FileTimes.modifiedNs(info),
+          mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil, changedNs: FileTimes.changedNs(info),
+          inode: UInt64(info.st_ino), device: UInt64(info.st_dev), linkCount: UInt64(info.st_nlink)))
+    }
+    scan.entries.sort { pathPrecedes($0.path, $1.path) }
+    return scan
   }
 
   private static func readLink(_ folderFD: Int32, _ name: String, fullPath: String) throws -> String {

@@ -22,6 +22,12 @@ extension Platform {
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 
+  /// Whether `path` is a regular file (symlinks followed).
+  static func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+  }
+
   /// Whether `path` is a file this process can read (symlinks followed).
   static func isReadableFile(_ path: String) -> Bool {
     var info = stat()

@@ -11,16 +11,23 @@ public struct AgreedLocation: Codable, Equatable, Sendable {
   public var madeAt: String
   /// Its folder on this device; nil when it has none here.
   public var folder: String?
+  /// For a location of files: which.
+  public var files: FilePattern?
 
-  public init(name: String, portable: PortableLocation, madeAt: String, folder: String?) {
+  public init(
+    name: String, portable: PortableLocation, madeAt: String, folder: String?, files: FilePattern? = nil
+  ) {
     self.name = name
     self.portable = portable
     self.madeAt = madeAt
     self.folder = folder
+    self.files = files
   }
 
   /// The location as an archive describes it.
-  public var archived: ArchiveLocation { ArchiveLocation(name: name, portable: portable, path: madeAt) }
+  public var archived: ArchiveLocation {
+    ArchiveLocation(name: name, portable: portable, path: madeAt, files: files)
+  }
 }
 
 extension Agreement {

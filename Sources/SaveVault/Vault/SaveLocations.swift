@@ -13,7 +13,8 @@ extension Vault {
   func scanSave(_ target: Target) throws -> SaveScan? {
     guard !target.isOneFolder else { return try SaveScan.scan(target.saveDirectory) }
     return try SaveScan.scan(
-      locations: target.locations.map { ($0.name, $0.path) }, isExcluded: Self.exclusion(target))
+      locations: target.locations.map { ($0.name, $0.path) }, patterns: target.filePatterns,
+      isExcluded: Self.exclusion(target))
   }
 
   /// Whether a path inside a location is left out by the target's `exclude` globs.

@@ -27,16 +27,22 @@ extension ArchiveLocation {
 extension AgreedLocation {
   /// One of this device's locations, in the agreement.
   init(here location: SaveLocation) {
-    self.init(name: location.name, portable: location.portable, madeAt: location.path, folder: location.path)
+    self.init(
+      name: location.name, portable: location.portable, madeAt: location.shown, folder: location.path,
+      files: location.files)
   }
 
   /// One that this device has no place for, as the archive describes it.
   init(unplaced location: ArchiveLocation) {
-    self.init(name: location.name, portable: location.portable, madeAt: location.path, folder: nil)
+    self.init(
+      name: location.name, portable: location.portable, madeAt: location.path, folder: nil,
+      files: location.files)
   }
 
   /// The location of this device it stands for; nil when this device has no place for it.
-  var here: SaveLocation? { folder.map { SaveLocation(name: name, path: $0, portable: portable) } }
+  var here: SaveLocation? {
+    folder.map { SaveLocation(name: name, path: $0, portable: portable, files: files) }
+  }
 }
 
 extension Target {
@@ -67,12 +73,24 @@ extension Vault {
   /// of the save here from then on, so every scan has them, their changes upload, and the next
   /// archive holds them. An agreed location is the game's own when it matches one of the list
   /// (`ArchiveLocation.match`). A one-folder game's archives hold its folder whole: it has none.
+  /// A location the list names as a path that is a file here now, or that the agreed archive
+  /// holds as a location of files (a file not made yet on this device), is that location of
+  /// files.
   func withAgreedLocations(_ target: Target) -> Target {
+    let target = target.resolvingFiles()
     guard !target.isOneFolder, let record = agreements.load(target), let agreed = record.archiveLocations,
       record.isAbout(saveDir: target.saveDirectory, realSaveDir: Platform.realPath(target.saveDirectory))
     else { return target }
-    return target.including(
-      agreed.filter { $0.archived.match(in: target.locations) == .none }.compactMap(\.here))
+    var holding = target
+    for agreedLocation in agreed where agreedLocation.files != nil {
+      if case .one(let found) = agreedLocation.archived.match(in: holding.locations),
+        let index = holding.locations.firstIndex(of: found), found.files == nil
+      {
+        holding.locations[index] = found.holding(agreedLocation.archived)
+      }
+    }
+    return holding.including(
+      agreed.filter { $0.archived.match(in: holding.locations) == .none }.compactMap(\.here))
   }
 
   /// The locations an agreement about `target` records: each of the target's own, and

@@ -98,10 +98,11 @@ extension Vault {
   }
 
   /// The config entry of a detected game: the manifest's save paths (in the manifest's order,
-  /// placeholders kept) that are folders here or that the game would write to in its own
-  /// prefix or XDG folders, then the other folders found (Steam Cloud's): so that a location
-  /// not made yet on this device is part of the game from the start, and the order does not
-  /// change as locations appear. Its store and id and its title come with it.
+  /// placeholders kept) that exist here (folders, files, globs over files) or that the game
+  /// would write to in its own prefix or XDG folders, then the other locations found (Steam
+  /// Cloud's folder, Proton's registry files): so that a location not made yet on this device
+  /// is part of the game from the start, and the order does not change as locations appear.
+  /// Its store and id and its title come with it.
   static func entry(for installed: InstalledGame, game: LocationManifestGame, roots: GameRoots)
     -> ConfigFile.GameEntry
   {
@@ -112,10 +113,11 @@ extension Vault {
     for template in game.files {
       let portable = PortableLocation(template: template, store: store, storeGameID: installed.storeGameID)
       switch portable.resolve(on: roots) {
-      case .existing(let paths) where paths.contains(where: Platform.isFolder):
+      case .existing(let paths) where !paths.isEmpty:
+        // Folders, files and globs over files alike: a location of files is one too.
         templates.append(template)
-        covered.formUnion(paths)
-      case .wouldBe where !template.contains("*") && !template.contains("?") && !template.contains("["):
+        covered.formUnion(paths.compactMap(Platform.realPath))
+      case .wouldBe:
         if ["<win", "<xdgData>", "<xdgConfig>"].contains(where: template.contains) {
           templates.append(template)
         }
@@ -123,9 +125,7 @@ extension Vault {
       }
     }
     for location in Detection.locations(of: game, installed: installed, host: roots.host)
-    where location.isFolder && !templates.contains(location.portable.template)
-      && !covered.contains(location.path)
-    {
+    where !templates.contains(location.portable.template) && !covered.contains(location.path) {
       templates.append(location.portable.template)
     }
     var entry = ConfigFile.GameEntry()

@@ -68,23 +68,19 @@ public struct Vault: Sendable {
     // A name taken from the folder is bound to the folders the config file and the agreements give it.
     let bound =
       target.isNameFromFolder ? known.saveDirectories.filter { $0.name == target.game }.map(\.path) : []
+    // A location of files is placed as the files it names: the folder holding them may hold
+    // other things (a home folder, an install folder).
     let placement = Placement(
-      saveDirectory: target.saveDirectory, game: target.game, container: target.container, known: known,
+      saveDirectory: target.locations[0].shown, game: target.game, container: target.container, known: known,
       bound: bound)
     if let problem = placement.problem() { throw problem }
     for location in target.locations.dropFirst() {
       let placement = Placement(
-        saveDirectory: location.path, game: target.game, container: target.container, known: known)
+        saveDirectory: location.shown, game: target.game, container: target.container, known: known)
       if let problem = placement.problem() { throw problem }
     }
-    // One game's own locations may not hold each other either (their files would be packed twice).
-    for outer in target.locations {
-      if let inner = target.locations.first(where: { $0.path.hasPrefix(outer.path + "/") }) {
-        throw ConfigError.invalid(
-          "game '\(target.game)': its location '\(inner.path)' is inside its location '\(outer.path)'; list only the outer one"
-        )
-      }
-    }
+    // One game's own locations never hold each other: nested ones were merged into the outer
+    // (`Target.locations`), and a location of files is inside no other.
     return target
   }
 

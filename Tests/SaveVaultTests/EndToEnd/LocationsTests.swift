@@ -141,12 +141,24 @@ struct LocationsTests {
     #expect(try await deck.state(["--game", "multi"]) == "in-sync")
   }
 
-  @Test("one game's locations may not hold each other")
+  @Test(
+    "one game's location inside another of its folders is part of it: merged, each file packed once, existing or not"
+  )
   func nestedLocations() async throws {
     let sandbox = try Sandbox("locations-nested")
-    try Self.write(sandbox, locations: [sandbox.path("a/Saves"), sandbox.path("a/Saves/slot")])
-    let refused = try await sandbox.runAwaiting(["backup", "--game", "multi"])
-    #expect(refused.code == 2 && refused.stderr.contains("is inside"), "\(refused.stderr)")
+    try writeFile(sandbox.path("a/Saves/slot/1.sav"), "one\n")
+    try writeFile(sandbox.path("a/Saves/options.ini"), "opts\n")
+    try Self.write(
+      sandbox,
+      locations: [
+        sandbox.path("a/Saves"), sandbox.path("a/Saves/slot"), sandbox.path("a/Saves/options.ini"),
+        sandbox.path("a/Saves/not-made-yet"),
+      ])
+    try await sandbox.ok(["backup", "--game", "multi"])
+    let archive = try #require(sandbox.archives("multi").last)
+    let listed = try await runProgramAwaiting("/bin/tar", ["-tf", sandbox.cloud + "/multi/" + archive])
+    let names = listed.stdout.split(separator: "\n").filter { !$0.hasPrefix(".savevault") }.sorted()
+    #expect(names == ["1-Saves/options.ini", "1-Saves/slot/", "1-Saves/slot/1.sav"], "\(listed.stdout)")
   }
 
   @Test("another device restores each location into its own folders, matched by name")

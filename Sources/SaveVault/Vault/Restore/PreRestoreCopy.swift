@@ -50,7 +50,10 @@ final class EarlyPreRestoreCopy: @unchecked Sendable {
   /// metadata is not enough (a rewrite with the same size and time, a coarse clock), so every
   /// file of it is hashed again; a read, still cheaper than packing and flushing.
   func holds(_ replaced: SaveScan) -> Bool {
-    guard wait() != nil, replaced.metadataDigest == scan.metadataDigest,
+    // The same entries, by metadata; or, for files moved one by one (a rename changes their
+    // change time), the same paths and sizes.
+    func shape(_ scan: SaveScan) -> [String] { scan.entries.map { "\($0.kind) \($0.path) \($0.size)" } }
+    guard wait() != nil, replaced.metadataDigest == scan.metadataDigest || shape(replaced) == shape(scan),
       let content = try? Fingerprint(scan: replaced).contentEntries()
     else { return false }
     return ContentDigest.of(content) == contentDigest

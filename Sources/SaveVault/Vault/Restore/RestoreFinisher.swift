@@ -6,6 +6,11 @@ import Foundation
   import Darwin
 #endif
 
+extension RestoreJournal.Move {
+  /// Its location's pattern, by name, for a scan of its destination.
+  var patterns: [String: FilePattern] { files.map { [name: $0] } ?? [:] }
+}
+
 extension RestoreJournal {
   /// Whether it is a one-folder game's restore: one folder, the archive's content at its top.
   var isOneFolder: Bool { moves.count == 1 && moves[0].name.isEmpty }
@@ -45,7 +50,7 @@ extension Vault {
       try keepWhatTheGameWrote(journal, target: target)
       return restoreJournals.remove(game: journal.game)
     } else {
-      try swap(journal)
+      try swap(journal, target: target)
     }
     try complete(journal, target: target, early: nil, content: nil, note: note)
     restoreJournals.remove(game: journal.game)
@@ -54,8 +59,12 @@ extension Vault {
   /// Puts each move's folder in place of its save folder by two renames (the old folder to its
   /// aside name, the new one in) and flushes the parent; a move already swapped is skipped. A
   /// restore committed at its swap puts the old folder back when the second rename fails.
-  func swap(_ journal: RestoreJournal) throws {
+  func swap(_ journal: RestoreJournal, target: Target) throws {
     for move in journal.moves where Self.exists(move.staging) {
+      if let files = move.files {
+        try swapFiles(move, files: files, isExcluded: Self.exclusion(target))
+        continue
+      }
       if let aside = move.aside, !Self.exists(aside), Self.exists(move.destination) {
         guard rename(move.destination, aside) == 0 else {
           throw VaultError.io(
@@ -70,6 +79,62 @@ extension Vault {
         throw VaultError.io(path: move.destination, reason: Platform.describe(errno: code))
       }
       try? Platform.syncDirectory((move.destination as NSString).deletingLastPathComponent)
+    }
+  }
+
+  /// Puts a location of files in place, its folder staying: every file there that the
+  /// pattern names goes aside (all of them first, so that a kill midway is resumed by doing
+  /// that again), then each staged file is renamed in. A file that appears meanwhile goes aside
+  /// too: a rename never replaces one.
+  private func swapFiles(_ move: RestoreJournal.Move, files: FilePattern, isExcluded: (String) -> Bool) throws
+  {
+    guard let aside = move.aside else {
+      throw VaultError.io(path: move.destination, reason: "no folder to set its files aside in")
+    }
+    func setAside(_ path: String) throws {
+      let to = aside + "/" + path
+      try? FileManager.default.createDirectory(
+        atPath: (to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      if let code = Self.moveIn(move.destination + "/" + path, to: to) {
+        throw VaultError.io(
+          path: move.destination + "/" + path,
+          reason: "cannot move it aside: \(Platform.describe(errno: code))")
+      }
+    }
+    let staged = ((try? SaveScan.scan(move.staging)?.entries) ?? []).filter { $0.kind == .file }.map(\.path)
+    if staged.count >= (move.stagedFiles ?? 0) {
+      try FileManager.default.createDirectory(atPath: aside, withIntermediateDirectories: true)
+      for entry in try SaveScan.scan(move.destination, files: files)?.entries ?? []
+      where !isExcluded(entry.path) {
+        try setAside(entry.path)
+      }
+      try? Platform.syncDirectory(aside)
+    }
+    var folders = Set<String>()
+    for path in staged {
+      context.failpoints.reach("restore.between-files")
+      let to = move.destination + "/" + path
+      let folder = (to as NSString).deletingLastPathComponent
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      var code = Self.moveIn(move.staging + "/" + path, to: to)
+      if code == EEXIST {
+        try setAside(path)
+        code = Self.moveIn(move.staging + "/" + path, to: to)
+      }
+      if let code { throw VaultError.io(path: to, reason: Platform.describe(errno: code)) }
+      folders.insert(folder)
+    }
+    for folder in folders { try? Platform.syncDirectory(folder) }
+    removeTree(move.staging)
+  }
+
+  /// Renames `from` to `to` unless something is there; the error code, nil when done.
+  private static func moveIn(_ from: String, to: String) -> Int32? {
+    do throws(SystemError) {
+      try Platform.moveNoReplace(from: from, to: to)
+      return nil
+    } catch {
+      return error.code
     }
   }
 
@@ -113,7 +178,12 @@ extension Vault {
     } else if journal.isOneFolder {
       kept = keepReplaced(asides[0].path, target: target, early: early, whenKept: noteUndo)
     } else {
-      kept = try keepTogether(asides, target: target, early: early, whenKept: noteUndo)
+      // What a location of files set aside is its files (the folders on their way are no part
+      // of it).
+      let patterns = journal.moves.reduce(into: [String: FilePattern]()) {
+        $0.merge($1.patterns) { a, _ in a }
+      }
+      kept = try keepTogether(asides, patterns: patterns, target: target, early: early, whenKept: noteUndo)
     }
     if !isLive, let kept {
       note(
@@ -150,11 +220,12 @@ extension Vault {
   /// locations' names): the early copy when it holds exactly them, else packed now. Then they
   /// are removed. Returns the copy's path (nil when they held nothing).
   private func keepTogether(
-    _ asides: [(name: String, path: String)], target: Target, early: EarlyPreRestoreCopy?,
-    whenKept: (String?) -> Void
+    _ asides: [(name: String, path: String)], patterns: [String: FilePattern], target: Target,
+    early: EarlyPreRestoreCopy?, whenKept: (String?) -> Void
   ) throws -> String? {
     var kept: String?
-    if let replaced = try? SaveScan.scan(locations: asides, isExcluded: Self.exclusion(target)),
+    if let replaced = try? SaveScan.scan(
+      locations: asides, patterns: patterns, isExcluded: Self.exclusion(target)),
       !replaced.isEmpty
     {
       if let early, let name = early.wait(), early.holds(replaced) {
@@ -176,13 +247,17 @@ extension Vault {
   /// what the archive brought, or one set aside whose folder was made again.
   private func isWrittenSince(_ journal: RestoreJournal, target: Target) -> Bool {
     journal.moves.contains { move in
+      // Files still to put in place: finished, and whatever the game wrote meanwhile is moved
+      // aside with the rest (kept in the pre-restore copy).
+      if move.files != nil && Self.exists(move.staging) { return false }
       if Self.exists(move.staging) {
         // Set aside (or not there at the restore) and made again since.
         return (move.aside.map(Self.exists) ?? true) && Self.exists(move.destination)
       }
       guard let digest = move.digest,
         let live = try? SaveScan.scan(
-          locations: [(move.name, move.destination)], isExcluded: Self.exclusion(target)),
+          locations: [(move.name, move.destination)], patterns: move.patterns,
+          isExcluded: Self.exclusion(target)),
         let entries = try? Fingerprint(scan: live).contentEntries()
       else { return move.digest != nil && !Self.exists(move.destination) }
       return ContentDigest.of(entries) != digest
@@ -198,8 +273,18 @@ extension Vault {
       if let aside = move.aside, Self.exists(aside) { return (move.name, aside) }
       return Self.exists(move.staging) && Self.exists(move.destination) ? (move.name, move.destination) : nil
     }
+    // A location of files not set aside yet: its matching files only, not their whole folder.
+    let patterns = journal.moves.reduce(into: [String: FilePattern]()) { patterns, move in
+      if let files = move.files,
+        before.contains(where: { $0.name == move.name && $0.path == move.destination })
+      {
+        patterns[move.name] = files
+      }
+    }
     var kept: String?
-    if let old = try SaveScan.scan(locations: before, isExcluded: Self.exclusion(target)), !old.isEmpty {
+    if let old = try SaveScan.scan(locations: before, patterns: patterns, isExcluded: Self.exclusion(target)),
+      !old.isEmpty
+    {
       kept = try packPreRestoreCopy(old, target: target)
     }
     noteUndoPoint(target, kept: kept, restoredArchive: nil, container: journal.container)

@@ -24,6 +24,12 @@ struct RestoreJournal: GameRecord, Equatable {
     /// The content digest of what the archive brings to this location: a location swapped in
     /// that no longer has it was written to after the restore was interrupted.
     var digest: String?
+    /// For a location of files: which. Its matching files are moved one by one (`aside`
+    /// holds the old ones), and the folder itself stays.
+    var files: FilePattern?
+    /// For a location of files: how many files were staged (fewer left in `staging` means
+    /// they have begun to be put in place).
+    var stagedFiles: Int?
   }
 
   /// When the restore is committed, and so whether an interrupted one is finished or undone.

@@ -7,6 +7,26 @@ import Foundation
 #endif
 
 extension SaveLocation {
+  /// This location as the archive's `archived`, matched to it, holds it: for a location of
+  /// files whose file this device's list names as a path (a file not made here yet, taken for
+  /// a folder), the folder that holds it with the archive's pattern.
+  func holding(_ archived: ArchiveLocation) -> SaveLocation {
+    guard let files = archived.files, self.files == nil else { return self }
+    if portable.template == archived.portable.template || portable.template.hasSuffix("/" + files.pattern) {
+      var folder = path
+      for _ in files.components { folder = (folder as NSString).deletingLastPathComponent }
+      // Named as the list names a location of files: after the folder that holds them.
+      let index = Int(name.prefix { $0.isNumber }).map { $0 - 1 }
+      return SaveLocation(
+        name: index.map { SaveLocation.name(index: $0, path: folder) } ?? name, path: folder,
+        portable: portable,
+        files: FilePattern(pattern: files.pattern, caseSensitive: !Target.isInWinePrefix(folder)))
+    }
+    return SaveLocation(
+      name: name, path: path, portable: portable,
+      files: FilePattern(pattern: files.pattern, caseSensitive: !Target.isInWinePrefix(path)))
+  }
+
   /// The path inside this location of `path`, a path of the save as a whole (the save's
   /// own for a location at the top, else under the location's name); nil when it is
   /// another location's.
@@ -52,6 +72,31 @@ extension Vault {
       }
       let parent = try makeParent(of: destination)
       let own: String
+      if let files = location.files {
+        // A location of files: only files its pattern names, and the folder that holds them
+        // stays (its other files are no part of the save).
+        own = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
+        made.append(own)
+        try move(staging + "/" + archiveName, to: own, source: source, target: target, made: &made)
+        let staged = try SaveScan.scan(own)?.entries ?? []
+        if let stray = staged.first(where: {
+          $0.kind != .directory && ($0.kind != .file || !files.matches($0.path))
+        }) {
+          throw ArchiveError.refused(
+            archive: source.archive.name,
+            reason:
+              "'\(location.outside(stray.path))' is not one of the files '\(files.pattern)' that location '\(location.name)' holds"
+          )
+        }
+        for entry in staged where entry.kind == .file && isExcluded(entry.path) {
+          removeTree(own + "/" + entry.path)
+        }
+        moves.append(
+          .init(
+            name: location.name, destination: destination, staging: own, aside: nil, files: files,
+            stagedFiles: staged.filter { $0.kind == .file && !isExcluded($0.path) }.count))
+        continue
+      }
       if archiveName.isEmpty, parent == (staging as NSString).deletingLastPathComponent {
         // The whole archive is this location's: the extraction is put in place as it is, with
         // the save folder's mode (durable before it is renamed into place).
@@ -99,6 +144,8 @@ extension Vault {
       }
       let parts = entry.path.split(separator: "/", maxSplits: 1).map(String.init)
       guard parts.count == 2, let location = names[parts[0]], !isExcluded(parts[1]) else { return nil }
+      // A location of files holds its files only, not the folders on their way.
+      if location.files != nil && entry.kind == .directory { return nil }
       entry.path = location.outside(parts[1])
       return entry
     }
@@ -149,7 +196,7 @@ extension Vault {
       let here: SaveLocation
       switch location.match(in: unused) {
       case .one(let found):
-        here = found
+        here = found.holding(location)
       case .several(let alike):
         // Two Steam users, say: which one's folder the save belongs in is the player's call.
         throw VaultError.locationNotHere(
@@ -177,7 +224,8 @@ extension Vault {
   {
     let config = (try? cache.config(at: paths.configFile, isRequired: false)) ?? ConfigFile()
     let path: String
-    switch location.portable.resolve(on: gameRoots(config)) {
+    // A location of files goes to the folder that holds them.
+    switch location.folderPortable.resolve(on: gameRoots(config)) {
     case .existing(let paths) where !paths.isEmpty: path = paths[0]
     case .wouldBe(let would): path = would
     case .existing: throw VaultError.io(path: location.path, reason: "no match")
@@ -193,6 +241,7 @@ extension Vault {
     }
     let name = isTaken ? SaveLocation.name(index: taken.count, path: path) : location.name
     return SaveLocation(name: name, path: path, portable: location.portable)
+      .holding(ArchiveLocation(name: name, portable: location.portable, path: path, files: location.files))
   }
 
   /// Extracts `chosen` into the fresh folder `folder`, every entry checked and the whole

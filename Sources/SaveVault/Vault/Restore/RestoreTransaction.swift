@@ -157,7 +157,8 @@ extension Vault {
       try preparePreRestoreFolder(target)
     }
     var moves = staged.moves
-    for index in moves.indices where Self.exists(moves[index].destination) {
+    // (A location of files always gets one: its files may appear before they are put aside.)
+    for index in moves.indices where Self.exists(moves[index].destination) || moves[index].files != nil {
       // A free name beside it: made and removed again, so that the folder exists only once the
       // old save was moved there.
       let aside = try makeFolder(
@@ -181,7 +182,7 @@ extension Vault {
     isCommitted = journal.commit == .journal
     do {
       try context.failpoints.hit("restore.journaled")
-      try swap(journal)
+      try swap(journal, target: target)
     } catch {
       if !isCommitted { restoreJournals.remove(game: target.game) }
       throw error

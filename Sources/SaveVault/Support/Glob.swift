@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The manifest's path globs, as Ludusavi matches them (globetter with a literal separator):
 /// `?` one character, `*` any run within a name, `**` a whole component matching any number of
 /// folders, `[...]` and `[!...]` classes. Paths substituted into a template are escaped with
@@ -105,16 +111,28 @@ enum Glob {
   /// The existing paths under `anchor` (an exact path, not a pattern) that `components` match,
   /// following symlinks. Names holding a backslash are skipped (Windows-only names), `**` goes
   /// at most `maximumDepth` folders down, and at most `limit` matches are returned.
+  /// With `followsLinks` false, no symlink is gone through (a save's own folder is walked as
+  /// a scan walks it) and a symlink itself is a match.
   static func expand(
-    anchor: String, components: [String], caseSensitive: Bool, maximumDepth: Int = 32, limit: Int = 10_000
+    anchor: String, components: [String], caseSensitive: Bool, maximumDepth: Int = 32, limit: Int = 10_000,
+    followsLinks: Bool = true
   ) -> [Match] {
     var found: [Match] = []
+    func isDirectory(_ path: String) -> Bool {
+      var info = stat()
+      let found = followsLinks ? stat(path, &info) : lstat(path, &info)
+      return found == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
     func walk(_ path: String, _ index: Int, _ names: [String], _ depth: Int) {
       guard found.count < limit else { return }
       guard index < components.count else {
-        if FileManager.default.fileExists(atPath: path) { found.append(Match(path: path, names: names)) }
+        var info = stat()
+        if followsLinks ? FileManager.default.fileExists(atPath: path) : lstat(path, &info) == 0 {
+          found.append(Match(path: path, names: names))
+        }
         return
       }
+      if !followsLinks, index > 0, !isDirectory(path) { return }
       let component = components[index]
       if component == "**" {
         walk(path, index + 1, names + [""], depth)

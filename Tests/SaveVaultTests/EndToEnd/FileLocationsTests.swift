@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Locations of files, as most of the manifest's games name their saves (`<base>/options.ron`,
+/// `.../SaveGames/*.sav`, `profiles/**/general.opt`), through the built binary: the archive
+/// holds the matching files only, a restore puts back and moves away matching files only and
+/// never replaces the folder that holds them (often the game's install folder), everything it
+/// moves is kept, and a kill between two files is finished by the next command.
+@Suite("File locations: a save of some files in a folder", .tags(.large))
+struct FileLocationsTests {
+  /// A sandbox whose game `files` keeps `*.sav` and `options.ron` in an install folder, and
+  /// `general.opt` anywhere under its `profiles`; the install folder holds the game too.
+  static func world(_ label: String) throws -> Sandbox {
+    let sandbox = try Sandbox("file-locations-\(label)")
+    let install = sandbox.path("install")
+    try writeFile(install + "/bin/game.exe", "the game\n")
+    try writeFile(install + "/readme.txt", "not a save\n")
+    try writeFile(install + "/slot1.sav", "slot one\n")
+    try writeFile(install + "/slot2.sav", "slot two\n")
+    try writeFile(install + "/options.ron", "volume: 3\n")
+    try writeFile(install + "/profiles/alice/general.opt", "alice\n")
+    let config: [String: Any] = [
+      "container": sandbox.cloud,
+      "games": [
+        "files": [
+          "locations": [install + "/*.sav", install + "/options.ron", install + "/profiles/**/general.opt"]
+        ]
+      ],
+    ]
+    try makeDirectory((sandbox.config as NSString).deletingLastPathComponent)
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: sandbox.config))
+    return sandbox
+  }
+
+  /// The archive's member names, SaveVault's own left out, as GNU tar and Python list them.
+  static func members(_ sandbox: Sandbox) async throws -> [String] {
+    let archive = sandbox.cloud + "/files/" + (try #require(sandbox.archives("files").last))
+    let gnu = try await runProgramAwaiting("/bin/tar", ["-tf", archive])
+    let python = try await runProgramAwaiting(
+      "/usr/bin/python3",
+      ["-c", "import sys, tarfile; print('\\n'.join(tarfile.open(sys.argv[1]).getnames()))", archive])
+    let names = { (text: String) in
+      text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(".savevault") }
+    }
+    #expect(names(gnu.stdout) == names(python.stdout), "GNU tar and Python read the same names")
+    return names(gnu.stdout).sorted()
+  }
+
+  @Test(
+    "the archive holds the matching files only; a restore puts them back, moves new matching files away, and leaves the folder and the game alone"
+  )
+  func roundTrip() async throws {
+    let sandbox = try Self.world("round-trip")
+    let install = sandbox.path("install")
+    try await sandbox.ok(["backup", "--game", "files"])
+    #expect(
+      try await Self.members(sandbox) == [
+        "1-install/slot1.sav", "1-install/slot2.sav", "2-install/options.ron", "3-profiles/alice/general.opt",
+      ])
+    let folder = try #require(
+      try? FileManager.default.attributesOfItem(atPath: install)[.systemFileNumber] as? Int)
+    try writeFile(install + "/slot1.sav", "slot one, played on\n")
+    try writeFile(install + "/slot3.sav", "a new slot\n")
+    try writeFile(install + "/readme.txt", "changed, not a save\n")
+    try writeFile(install + "/profiles/bob/general.opt", "bob\n")
+    #expect(try await sandbox.state(["--game", "files"]) == "local-changed", "a matching file changed")
+
+    try await sandbox.ok(["restore", "--game", "files", "--latest"])
+    #expect(text(install + "/slot1.sav") == "slot one\n")
+    #expect(
+      !FileManager.default.fileExists(atPath: install + "/slot3.sav"),
+      "a slot the archive lacks is moved away")
+    #expect(!FileManager.default.fileExists(atPath: install + "/profiles/bob/general.opt"))
+    #expect(text(install + "/readme.txt") == "changed, not a save\n", "what the pattern does not name stays")
+    #expect(text(install + "/bin/game.exe") == "the game\n")
+    #expect(
+      (try? FileManager.default.attributesOfItem(atPath: install)[.systemFileNumber] as? Int) == folder,
+      "the install folder is never replaced")
+    #expect(try await sandbox.state(["--game", "files"]) == "in-sync")
+
+    // Everything moved is in the pre-restore copy, and undo puts it back.
+    try await sandbox.ok(["restore", "--game", "files", "--undo"])
+    #expect(text(install + "/slot1.sav") == "slot one, played on\n")
+    #expect(text(install + "/slot3.sav") == "a new slot\n")
+    #expect(text(install + "/profiles/bob/general.opt") == "bob\n")
+    #expect(text(install + "/readme.txt") == "changed, not a save\n")
+  }
+
+  @Test(
+    "a restore killed between two files is finished by the next command: every file old or new, the old ones kept",
+    arguments: [1, 3])
+  func killedBetweenFiles(at file: Int) async throws {
+    let sandbox = try Self.world("killed-\(file)")
+    let install = sandbox.path("install")
+    try await sandbox.ok(["backup", "--game", "files"])
+    try writeFile(install + "/slot1.sav", "slot one, played on\n")
+    try writeFile(install + "/slot2.sav", "slot two, played on\n")
+    try writeFile(install + "/slot3.sav", "a new slot\n")
+    let killed = try await sandbox.runAwaiting(
+      ["restore", "--game", "files", "--latest"],
+      environment: ["SAVEVAULT_FAILPOINTS": "restore.between-files=kill@\(file)"])
+    #expect(
+      killed.code == 128 + SIGKILL || killed.code == -SIGKILL || killed.code == 9,
+      "killed: \(killed.code) \(killed.stderr)")
+    // The next command finishes the restore.
+    let status = try await sandbox.runAwaiting(["status", "--game", "files", "--json"])
+    #expect(status.code == 0, "\(status.stderr)")
+    #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "\(status.stdout)")
+    #expect(text(install + "/slot1.sav") == "slot one\n")
+    #expect(text(install + "/slot2.sav") == "slot two\n")
+    #expect(!FileManager.default.fileExists(atPath: install + "/slot3.sav"))
+    #expect(text(install + "/bin/game.exe") == "the game\n")
+    // No staging or set-aside folder is left, and the played-on save is in the pre-restore copy.
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("")).filter {
+      $0.hasPrefix(".savevault-")
+    }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+    try await sandbox.ok(["restore", "--game", "files", "--undo"])
+    #expect(text(install + "/slot1.sav") == "slot one, played on\n")
+    #expect(text(install + "/slot3.sav") == "a new slot\n")
+  }
+
+  @Test("an archive holding a file its location's pattern does not name is refused whole, nothing changed")
+  func strayFileRefused() async throws {
+    let sandbox = try Self.world("stray")
+    let install = sandbox.path("install")
+    try await sandbox.ok(["backup", "--game", "files"])
+    let name = try #require(sandbox.archives("files").last)
+    // The same archive with the game's program added under the location of `*.sav` files,
+    // and in its manifest (so that it verifies).
+    let script = """
+      import hashlib, io, json, sys, tarfile
+      source, target = sys.argv[1], sys.argv[2]
+      data = b"not the game any more\\n"
+      stray = "1-install/bin/game.exe"
+      with tarfile.open(source) as old, tarfile.open(target, "w", format=tarfile.PAX_FORMAT) as new:
+          for member in old.getmembers():
+              if member.name == ".savevault/manifest.json":
+                  manifest = json.load(old.extractfile(member))
+                  continue
+              new.addfile(member, old.extractfile(member) if member.isfile() else None)
+          info = tarfile.TarInfo(stray)
+          info.size, info.mode, info.mtime = len(data), 0o644, 1700000000
+          new.addfile(info, io.BytesIO(data))
+          manifest["entries"].append({"kind": "file", "path": stray, "size": len(data),
+              "sha256": hashlib.sha256(data).hexdigest(), "mode": 0o644, "modifiedNs": 1700000000 * 10**9})
+          manifest["entries"].sort(key=lambda e: e["path"].encode())
+          lines = b""
+          for e in manifest["entries"]:
+              detail = (str(e["size"]) + "\\0" + e["sha256"]) if e["kind"] == "file" else e.get("target", "")
+              lines += (e["kind"] + "\\0" + e["path"] + "\\0" + detail + "\\n").encode()
+          manifest["contentDigest"] = hashlib.sha256(lines).hexdigest()
+          manifest["files"] += 1
+          manifest["bytes"] += len(data)
+          text = json.dumps(manifest, sort_keys=True, separators=(",", ":")).encode()
+          info = tarfile.TarInfo(".savevault/manifest.json")
+          info.size = len(text)
+          new.addfile(info, io.BytesIO(text))
+      """
+    let crafted = name.replacingOccurrences(of: ".tar", with: "") + "1.tar"
+    let made = try await runProgramAwaiting(
+      "/usr/bin/python3",
+      ["-c", script, sandbox.cloud + "/files/" + name, sandbox.cloud + "/files/" + crafted])
+    try #require(made.code == 0, "\(made.stderr)")
+    let before = digestTree(install)
+    let refused = try await sandbox.runAwaiting(["restore", "--game", "files", "--archive", crafted])
+    #expect(refused.code == 5, "refused: \(refused.code) \(refused.stderr)")
+    #expect(refused.stderr.contains("is not one of the files"), "\(refused.stderr)")
+    #expect(digestTree(install) == before, "nothing changed")
+  }
+
+  @Test("a save directory that is a file is a location of that one file")
+  func saveDirIsAFile() async throws {
+    let sandbox = try Sandbox("file-locations-save-dir")
+    let file = sandbox.path("game/settings.ini")
+    try writeFile(file, "a=1\n")
+    try writeFile(sandbox.path("game/other.txt"), "other\n")
+    try await sandbox.ok(["backup", "--save-dir", file, "--game", "one-file"])
+    try writeFile(file, "a=2\n")
+    try await sandbox.ok(["restore", "--save-dir", file, "--game", "one-file", "--latest"])
+    #expect(text(file) == "a=1\n")
+    #expect(text(sandbox.path("game/other.txt")) == "other\n")
+  }
+}
