@@ -15,9 +15,7 @@ import Testing
 /// measures and writes the table to FILE (bench/history/2026-12-02-manifest-coverage.md).
 @Suite("Manifest coverage: real Ludusavi entries backed up and restored", .tags(.medium))
 struct ManifestCoverageTests {
-  @Test(
-    "no silent partial: every game is kept whole, or the command fails and names what it leaves out",
-    .disabled("coverage harness: fails until file/pattern locations land"))
+  @Test("no silent partial: every game is kept whole, or the command fails and names what it leaves out")
   func noSilentPartial() async throws {
     let rows = try await CoverageMeasurement.run("promise")
     for row in rows {
