@@ -19,7 +19,12 @@ extension ArchiveLocation {
       return .one(same)
     }
     if alike.count > 1 { return .several(alike) }
-    if let only = alike.first ?? locations.first(where: { $0.name == name }) { return .one(only) }
+    // By name only a location of the same kind: the files of one pattern are no other folder's.
+    if let only = alike.first
+      ?? locations.first(where: { $0.name == name && $0.files?.pattern == files?.pattern })
+    {
+      return .one(only)
+    }
     return .none
   }
 }

@@ -112,16 +112,28 @@ extension Vault {
     var covered = Set<String>()
     for template in game.files {
       let portable = PortableLocation(template: template, store: store, storeGameID: installed.storeGameID)
+      // A glob over files not made yet: whether its folder would be written to is the question.
+      let folder = FilePattern.split(template).map {
+        PortableLocation(template: $0.folder, store: store, storeGameID: installed.storeGameID)
+      }
       switch portable.resolve(on: roots) {
       case .existing(let paths) where !paths.isEmpty:
         // Folders, files and globs over files alike: a location of files is one too.
         templates.append(template)
         covered.formUnion(paths.compactMap(Platform.realPath))
-      case .wouldBe:
-        if ["<win", "<xdgData>", "<xdgConfig>"].contains(where: template.contains) {
+      default:
+        let wouldWrite: Bool
+        switch (folder ?? portable).resolve(on: roots) {
+        case .wouldBe, .existing: wouldWrite = true
+        case .unresolvable: wouldWrite = false
+        }
+        // The game's own folders: its prefix (its `<home>` too, for a game run in one), its XDG
+        // folders, its install folder.
+        let own =
+          ["<win", "<xdgData>", "<xdgConfig>", "<base>"] + (installed.prefix != nil ? ["<home>"] : [])
+        if wouldWrite, own.contains(where: template.contains) {
           templates.append(template)
         }
-      default: break
       }
     }
     for location in Detection.locations(of: game, installed: installed, host: roots.host)

@@ -240,8 +240,12 @@ extension Vault {
         why: "it would go to '\(path)', another of the game's locations")
     }
     let name = isTaken ? SaveLocation.name(index: taken.count, path: path) : location.name
-    return SaveLocation(name: name, path: path, portable: location.portable)
-      .holding(ArchiveLocation(name: name, portable: location.portable, path: path, files: location.files))
+    // (A location of files: `path` is the folder that holds them.)
+    return SaveLocation(
+      name: name, path: path, portable: location.portable,
+      files: location.files.map {
+        FilePattern(pattern: $0.pattern, caseSensitive: !Target.isInWinePrefix(path))
+      })
   }
 
   /// Extracts `chosen` into the fresh folder `folder`, every entry checked and the whole

@@ -133,8 +133,16 @@ extension Vault {
     }
     let (plan, added) = try destinations(
       of: extraction.header?.locations, target: target, archive: chosen.name)
-    // The archive's locations this game's own list lacks are part of it from now on.
+    // The archive's locations this game's own list lacks are part of it from now on, and one
+    // of the list that the archive holds as files (a file not made here yet) is those files.
     var target = target
+    for (_, here) in plan {
+      if let index = target.locations.firstIndex(where: {
+        $0.portable == here.portable && $0.files != here.files
+      }) {
+        target.locations[index] = here
+      }
+    }
     target.locations += added
     try context.checkpoint("restore.extracted")
 
