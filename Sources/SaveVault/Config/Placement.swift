@@ -119,7 +119,7 @@ struct KnownGames {
         // A game of several locations: each folder it has here (those that resolve).
         let found = try? Target.locations(
           of: entry, game: name, configFolder: folder, paths: paths, roots: roots)
-        saveDirectories += (found ?? []).map { KnownFolder(name, $0.path) }
+        saveDirectories += (found ?? []).map { KnownFolder(name, $0.shown) }
       } else if let saveDir = entry.saveDir, !saveDir.isEmpty {
         saveDirectories.append(KnownFolder(name, absolute(saveDir, in: folder, home: paths.home)))
       }

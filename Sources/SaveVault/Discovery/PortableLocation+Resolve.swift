@@ -75,6 +75,8 @@ extension PortableLocation {
           (first.map { [$0] } ?? [])
             + libraries.map { $0 + "/steamapps/compatdata/" + id + "/pfx" }.filter(isDirectory))
       }
+      // A Steam game with no Proton prefix runs natively: its `<home>` is this user's.
+      context.searchesHostHome = context.prefixes.isEmpty
       context.roots =
         installed.map { unique([$0.source] + ($0.steamRoot.map { [$0] } ?? [])) }
         ?? unique(roots.steam.map(\.root) + libraries)

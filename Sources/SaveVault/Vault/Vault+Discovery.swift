@@ -127,10 +127,9 @@ extension Vault {
         case .wouldBe, .existing: wouldWrite = true
         case .unresolvable: wouldWrite = false
         }
-        // The game's own folders: its prefix (its `<home>` too, for a game run in one), its XDG
-        // folders, its install folder.
-        let own =
-          ["<win", "<xdgData>", "<xdgConfig>", "<base>"] + (installed.prefix != nil ? ["<home>"] : [])
+        // The game's own folders: its prefix, its home (in its prefix, or this user's for a
+        // native game), its XDG folders, its install folder.
+        let own = ["<win", "<home>", "<xdgData>", "<xdgConfig>", "<base>"]
         if wouldWrite, own.contains(where: template.contains) {
           templates.append(template)
         }

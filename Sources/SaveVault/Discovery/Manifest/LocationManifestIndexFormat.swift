@@ -3,7 +3,7 @@
 /// key tables (Steam ids, GOG ids; Lutris slugs, titles, normalized titles, normalized install
 /// folders over one string blob) that a lookup binary-searches.
 enum LocationManifestIndexFormat {
-  static let magic: [UInt8] = Array("SVMIDX1\n".utf8)
+  static let magic: [UInt8] = Array("SVMIDX2\n".utf8)
   /// The string tables, in file order.
   static let stringTables = 4
   static let lutrisTable = 0

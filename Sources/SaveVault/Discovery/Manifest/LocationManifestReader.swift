@@ -43,7 +43,7 @@ public enum LocationManifestReader {
   {
     try eachKey(reader) { (reader) throws(YAMLError) in
       if reader.isText("files") {
-        game.files = try keys(reader)
+        game.files = try savePaths(reader)
       } else if reader.isText("registry") {
         game.hasRegistry = try !keys(reader).isEmpty
       } else if reader.isText("installDir") {
@@ -92,6 +92,39 @@ public enum LocationManifestReader {
       return nil
     }
     return reader.text
+  }
+
+  /// The `files` keys, in order, but those only for a Mac (every item of their `when` names
+  /// `os: mac`): a Mac's `Library` has no place here, natively or in a Proton prefix. (A DOS
+  /// game's are kept: it runs in DOSBox, its saves in its install folder.)
+  private static func savePaths(_ reader: YAMLEventReader) throws(YAMLError) -> [String] {
+    var paths: [String] = []
+    try fields(reader) { (path, reader) throws(YAMLError) in
+      // One per `when` item: the system it names, nil when it names none.
+      var systems: [String?] = []
+      try fields(reader) { (name, reader) throws(YAMLError) in
+        guard name == "when" else { return try skipValue(reader) }
+        let kind = try reader.next()
+        guard kind == .sequenceStart else { return try reader.skip(kind) }
+        while true {
+          let item = try reader.next()
+          if item == .sequenceEnd { return }
+          guard item == .mappingStart else {
+            try reader.skip(item)
+            systems.append(nil)
+            continue
+          }
+          var system: String?
+          try eachKey(reader) { (reader) throws(YAMLError) in
+            if reader.isText("os") { system = try scalar(reader) } else { try skipValue(reader) }
+          }
+          systems.append(system)
+        }
+      }
+      let isElsewhere = !systems.isEmpty && systems.allSatisfy { $0 == "mac" }
+      if !isElsewhere { paths.append(path) }
+    }
+    return paths
   }
 
   /// The scalar keys of the next value when it is a mapping, in order (their values skipped);

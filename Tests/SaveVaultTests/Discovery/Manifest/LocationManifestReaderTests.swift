@@ -21,6 +21,44 @@ struct LocationManifestReaderTests {
     }
   }
 
+  @Test("a save path only for a Mac is left out; one for Windows, Linux, DOS, a store or anything is kept")
+  func pathsForOtherSystems() throws {
+    let yaml = """
+      Game:
+        files:
+          <home>/Library/Application Support/Game:
+            when:
+              - os: mac
+          <home>/.local/share/Game:
+            when:
+              - os: linux
+          <winAppData>/Game:
+            when:
+              - os: windows
+                store: steam
+          <base>/save.dat:
+            when:
+              - os: mac
+              - os: windows
+          <base>/any.dat:
+            tags:
+              - save
+          <base>/dos.sav:
+            when:
+              - os: dos
+          <base>/steam.sav:
+            when:
+              - store: steam
+      """
+    let games = try LocationManifestReader.games(from: Array(yaml.utf8))
+    #expect(
+      games.first?.files == [
+        "<home>/.local/share/Game", "<winAppData>/Game", "<base>/save.dat", "<base>/any.dat",
+        "<base>/dos.sav",
+        "<base>/steam.sav",
+      ])
+  }
+
   @Test("the fields SaveVault uses are read; launch, cloud, notes and tags are skipped")
   func fields() throws {
     let games = try realGames()
