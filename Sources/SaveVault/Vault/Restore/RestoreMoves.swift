@@ -12,7 +12,8 @@ extension SaveLocation {
   /// a folder), the folder that holds it with the archive's pattern.
   func holding(_ archived: ArchiveLocation) -> SaveLocation {
     guard let files = archived.files, self.files == nil else { return self }
-    if portable.template == archived.portable.template || portable.template.hasSuffix("/" + files.pattern) {
+    // The path here ends with the pattern when the list's template does: that folder holds them.
+    if portable.template.hasSuffix("/" + files.pattern) {
       var folder = path
       for _ in files.components { folder = (folder as NSString).deletingLastPathComponent }
       // Named as the list names a location of files: after the folder that holds them.
@@ -192,6 +193,14 @@ extension Vault {
     var added: [SaveLocation] = []
     var used = Set<String>()
     for location in stored {
+      // A pattern reaching out of its folder is no location of files.
+      if let files = location.files,
+        files.pattern.hasPrefix("/") || files.components.contains(where: { $0 == ".." || $0 == "." })
+      {
+        throw ArchiveError.refused(
+          archive: archive,
+          reason: "its location '\(location.name)' names files '\(files.pattern)' outside its folder")
+      }
       let unused = target.locations.filter { !used.contains($0.name) }
       let here: SaveLocation
       switch location.match(in: unused) {
