@@ -191,18 +191,20 @@ extension Vault {
   /// stands (the decision table of docs/architecture.md). Changes nothing but to finish or undo what a killed command
   /// left on this device (`repaired`), and that only when it gets the game's lock at once;
   /// when another savevault holds it, reports `isBusy` and repairs nothing.
-  public func status(_ target: Target) throws -> StatusReport {
-    let container = try makeContainer(target, paths)
+  public func status(_ requested: Target) throws -> StatusReport {
+    let container = try makeContainer(requested, paths)
     var repaired: [String] = []
     var isBusy = false
     do {
-      let held = try lock(target, purpose: "status", waitSeconds: 0)
-      repaired = withExtendedLifetime(held) { recoverInterruptedRestore(target) }
+      let held = try lock(requested, purpose: "status", waitSeconds: 0)
+      repaired = withExtendedLifetime(held) { recoverInterruptedRestore(requested) }
     } catch VaultError.busy {
       isBusy = true
     } catch {
       verbose("could not take the lock to repair anything: \(error)")
     }
+    // A restore finished here may have placed a location: part of the save from then on.
+    let target = withAgreedLocations(requested)
     let found = try assess(target, container: container)
     let scan = found.scan
     let latest = found.latest

@@ -243,3 +243,54 @@ struct LackingLocationTests {
     await #expect(try Self.member(desktop, latest, "2-Nope/slot.sav") == "the deck's save\n")
   }
 }
+
+/// A location placed by a restore within the run of the command that then uploads: the upload
+/// holds it (found by the simulation: `wrap` uploaded, after the game, an archive without the
+/// location its sync before the game had placed, and the agreement forgot it; so did a `sync`
+/// that finished a stopped restore first).
+@Suite("A location placed earlier in the same run is part of what that run uploads", .tags(.medium))
+struct PlacedInTheSameRunTests {
+  @Test("wrap: the sync before the game places the location, the sync after uploads it")
+  func wrapUploadsWhatItsRestorePlaced() async throws {
+    let (deck, desktop, remote) = try await LackingLocationTests.issueWorld("wrap-placed")
+    let game = "echo 'desktop 2' > \"$0/slot.sav\""
+    let wrap = try await desktop.runAwaiting([
+      "wrap", "--game", "lacking", "--", "/bin/sh", "-c", game, desktop.path("desktop/Saves"),
+    ])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    #expect(text(remote + "/cloud.sav") == "steam cloud 1\n", "the sync before the game placed it")
+    let archives = desktop.archives("lacking")
+    #expect(archives.count == 2, "uploaded after the game: \(archives)")
+    let latest = try #require(archives.last)
+    await #expect(try LackingLocationTests.member(desktop, latest, "1-Saves/slot.sav") == "desktop 2\n")
+    await #expect(
+      try LackingLocationTests.member(desktop, latest, "2-remote/cloud.sav") == "steam cloud 1\n",
+      "the upload after the game dropped the location its restore placed")
+    #expect(try await desktop.state(["--game", "lacking"]) == "in-sync")
+    try writeFile(remote + "/cloud.sav", "desktop cloud 3\n")
+    #expect(
+      try await desktop.state(["--game", "lacking"]) == "local-changed",
+      "the placed location is still part of the save")
+    try await deck.ok(["sync", "--game", "lacking"])
+    #expect(text(deck.path("deck/Saves/slot.sav")) == "desktop 2\n")
+  }
+
+  @Test("sync: a stopped restore that placed the location is finished, and the save is in sync")
+  func syncAfterStoppedPlacingRestore() async throws {
+    let (_, desktop, remote) = try await LackingLocationTests.issueWorld("sync-placed")
+    let killed = try await desktop.runAwaiting(
+      ["restore", "--game", "lacking", "--latest"],
+      environment: ["SAVEVAULT_FAILPOINTS": "restore.journaled=kill"])
+    #expect(killed.wasSignaled, "the kill never fired: \(killed.stderr)")
+    let sync = try await desktop.runAwaiting(["sync", "--game", "lacking", "--json"])
+    #expect(sync.code == 0, "\(sync.stderr)")
+    let report = try jsonObject(sync.stdout)
+    #expect(report["state"] as? String == "in-sync", "\(sync.stdout)")
+    #expect(desktop.archives("lacking").count == 1, "nothing uploaded: \(desktop.archives("lacking"))")
+    #expect(text(remote + "/cloud.sav") == "steam cloud 1\n")
+    try writeFile(desktop.path("desktop/Saves/slot.sav"), "desktop 2\n")
+    try await desktop.ok(["backup", "--game", "lacking"])
+    let latest = try #require(desktop.archives("lacking").last)
+    await #expect(try LackingLocationTests.member(desktop, latest, "2-remote/cloud.sav") == "steam cloud 1\n")
+  }
+}
