@@ -22,8 +22,10 @@ extension Vault {
     noteSaveNotAsAgreed(target)
     let record = agreements.load(target)
     // What the agreed archive holds that this device has no place for is carried forward by an
-    // upload, from the container: a pending archive would go up without it.
-    let unplaced = target.lacking(record?.unplacedLocations.map(\.archived) ?? [])
+    // upload, from the container: a pending archive would go up without it. (So would one
+    // with such a location the game's list has gained since, whose content here the agreement
+    // does not vouch for: the next sync compares it by content.)
+    let unplaced = record?.unplacedLocations.map(\.archived) ?? []
     if let record, !unplaced.isEmpty {
       throw VaultError.locationNotCarried(
         game: target.game, archive: record.archive, locations: unplaced.map(\.portable.template),

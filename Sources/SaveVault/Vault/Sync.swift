@@ -139,13 +139,15 @@ extension Vault {
     guard found.state == .inSync, let latest = found.latest, let scan = found.scan else { return nil }
     let record = found.agreement
     if let record, record.archive == latest.name, record.unanswered == nil {
+      // Those it had no place for and has now (the list gained them) are its own from now on.
+      let unplaced = target.lacking(record.unplacedLocations.map(\.archived))
       if record.metadataDigest != scan.metadataDigest || record.saveMount == nil || found.remadeFolder != nil
+        || unplaced.count != record.unplacedLocations.count
       {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
           content: try Fingerprint(scan: scan).contentEntries(known: agreements.loadIndex(target) ?? [:]),
-          rolledBackFrom: record.rolledBackFrom, ancestry: record.ancestry,
-          unplaced: record.unplacedLocations.map(\.archived))
+          rolledBackFrom: record.rolledBackFrom, ancestry: record.ancestry, unplaced: unplaced)
       }
       return nil
     }

@@ -294,3 +294,69 @@ struct PlacedInTheSameRunTests {
     await #expect(try LackingLocationTests.member(desktop, latest, "2-remote/cloud.sav") == "steam cloud 1\n")
   }
 }
+
+/// A location this device had no place for, added to the game's list since (Steam made the
+/// folder, the player added it): the agreement does not say what this device holds there.
+@Suite("A location added to the list after it was carried forward", .tags(.medium))
+struct GainedLocationTests {
+  /// The desktop uploads over the deck's archive, carrying `2-remote` forward; then Steam makes
+  /// its folder (empty) and the player adds it to the desktop's list.
+  static func gainedWorld(_ label: String) async throws -> (deck: Sandbox, desktop: Sandbox, remote: String) {
+    let (deck, desktop, remote) = try await LackingLocationTests.issueWorld(label)
+    try writeFile(desktop.path("desktop/Saves/slot.sav"), "desktop 1\n")
+    try await desktop.ok(["sync", "--game", "lacking", "--on-conflict", "upload"])
+    let carried = try #require(desktop.archives("lacking").last)
+    await #expect(
+      try LackingLocationTests.member(desktop, carried, "2-remote/cloud.sav") == "steam cloud 1\n")
+    try makeDirectory(remote)
+    try await LackingLocationTests.configure(
+      desktop, locations: [desktop.path("desktop/Saves"), LackingLocationTests.remote])
+    return (deck, desktop, remote)
+  }
+
+  @Test(
+    "the save is compared by content: a conflict, and nothing uploaded without what the cloud holds there")
+  func gainedLocationIsAskedAbout() async throws {
+    let (_, desktop, remote) = try await Self.gainedWorld("gained")
+    #expect(try await desktop.state(["--game", "lacking"]) == "conflict")
+    let sync = try await desktop.runAwaiting(["sync", "--game", "lacking"])
+    #expect(sync.code == 3, "nobody to ask: \(sync.stderr)")
+    #expect(desktop.archives("lacking").count == 2, "nothing uploaded: \(desktop.archives("lacking"))")
+    let restored = try await desktop.ok([
+      "sync", "--game", "lacking", "--on-conflict", "restore", "--verbose",
+    ])
+    #expect(
+      text(remote + "/cloud.sav") == "steam cloud 1\n",
+      "the cloud's content of the location: \(restored.stderr)")
+    #expect(text(desktop.path("desktop/Saves/slot.sav")) == "desktop 1\n")
+    #expect(try await desktop.state(["--game", "lacking"]) == "in-sync")
+  }
+
+  @Test("with the cloud's content there already (Steam Cloud brought it), the save is in sync and stays so")
+  func gainedLocationWithItsContentIsInSync() async throws {
+    let (_, desktop, remote) = try await Self.gainedWorld("gained-same")
+    try writeFile(remote + "/cloud.sav", "steam cloud 1\n")
+    #expect(try await desktop.state(["--game", "lacking"]) == "in-sync")
+    try await desktop.ok(["sync", "--game", "lacking"])
+    #expect(desktop.archives("lacking").count == 2, "nothing uploaded")
+    try writeFile(remote + "/cloud.sav", "desktop cloud 2\n")
+    #expect(try await desktop.state(["--game", "lacking"]) == "local-changed", "its own location now")
+    try await desktop.ok(["sync", "--game", "lacking"])
+    let latest = try #require(desktop.archives("lacking").last)
+    await #expect(
+      try LackingLocationTests.member(desktop, latest, "2-remote/cloud.sav") == "desktop cloud 2\n")
+  }
+
+  @Test("wrap keeps no pending archive that would go up without what the cloud holds there")
+  func gainedLocationNoPending() async throws {
+    let (_, desktop, _) = try await Self.gainedWorld("gained-pending")
+    let game = "echo played > \"$0/slot.sav\"; mv \"$1\" \"$1.away\""
+    let wrap = try await desktop.runAwaiting([
+      "wrap", "--game", "lacking", "--on-conflict", "skip", "--", "/bin/sh", "-c", game,
+      desktop.path("desktop/Saves"), desktop.cloud,
+    ])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    let pending = desktop.home + "/.local/share/savevault/pending/lacking"
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: pending)) ?? []).isEmpty, "\(wrap.stderr)")
+  }
+}
