@@ -88,6 +88,8 @@ struct SimulationTests {
     var scenarios = 1_000
     var steps = 32
     var locationsPercent = 25
+    var lackingPercent = 40
+    var adoptingPercent = 40
     var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
     var isVerbose = false
 
@@ -97,6 +99,12 @@ struct SimulationTests {
       if let value = environment["SAVEVAULT_SIM_STEPS"].flatMap({ Int($0) }) { steps = max(1, value) }
       if let value = environment["SAVEVAULT_SIM_LOCATIONS"].flatMap({ Int($0) }) {
         locationsPercent = min(100, max(0, value))
+      }
+      if let value = environment["SAVEVAULT_SIM_LACKING"].flatMap({ Int($0) }) {
+        lackingPercent = min(100, max(0, value))
+      }
+      if let value = environment["SAVEVAULT_SIM_ADOPTING"].flatMap({ Int($0) }) {
+        adoptingPercent = min(100, max(0, value))
       }
       if let value = environment["SAVEVAULT_SIM_WORKERS"].flatMap({ Int($0) }) { workers = max(1, value) }
       isVerbose = environment["SAVEVAULT_SIM_VERBOSE"] == "1"
@@ -131,7 +139,8 @@ struct SimulationTests {
       let seed = settings.seed &+ UInt64(index)
       let scenario = SimulationScenario(
         seed: seed, root: base + "/\(seed)", steps: settings.steps, isVerbose: settings.isVerbose,
-        locationsPercent: settings.locationsPercent)
+        locationsPercent: settings.locationsPercent, lackingPercent: settings.lackingPercent,
+        adoptingPercent: settings.adoptingPercent)
       let failure = scenario.run()
       results.record(scenario, failure)
       if failure == nil { try? FileManager.default.removeItem(atPath: scenario.root) }
@@ -174,6 +183,10 @@ struct SimulationTests {
       \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) binary runs with a kill point), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
       \(counts.statesOwed) states owed, \(counts.statesOverwrittenByGame) overwritten by the game, \
       \(counts.reinstalls) games installed again, \(counts.concurrentUploads) pairs of uploads at the same moment, \
+      \(counts.lackingScenarios) scenarios with a device lacking a location (\(counts.lackingUploads) of its uploads, \
+      \(counts.carriedUploads) carrying that location forward, \(counts.locationsPlaced) placed by a restore, \
+      \(counts.locationsGained) added to its config), \(counts.adoptionScenarios) with a device adopting the game \
+      (\(counts.adoptions) adopted by wrap under Steam, \(counts.adoptionsWithoutContainer) launches with no container chosen), \
       \(results.failures.count) failed, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s
       """)
     let failures = results.failures.sorted(by: { $0.seed < $1.seed })
