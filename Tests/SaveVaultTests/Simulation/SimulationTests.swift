@@ -22,7 +22,9 @@ import Testing
 /// new game's save may reach the container only when the player chose to upload on that
 /// device since), two devices' backups at the same moment after both agreed on the latest
 /// (judged by ancestry: the device whose archive is the latest is in sync, the other one's
-/// next sync asks), an *interrupted* command and a *killed* one:
+/// next sync asks), a device that lacked a location gaining it, the game launched from Steam
+/// on a device whose config lacks it (adopting it; see below), an *interrupted* command and a
+/// *killed* one:
 /// - interrupted: in-process, a failpoint set to `error` makes the command throw at a named
 ///   point (`backup.packed`, `backup.stored`, `restore.extracted`, `restore.between-renames`,
 ///   `restore.swapped`, `restore.kept`, or the pre-restore copy's packing). Its `defer`
@@ -73,12 +75,40 @@ import Testing
 /// save; and, after every step whose command was not killed, no device's save is a mix of one
 /// location from one save and the other from another: it is a state a player made. (A
 /// wrapped game whose drive is unmounted, and a second folder of the game's name, are steps of
-/// one-folder scenarios only.)
+/// one-folder scenarios only.) A save played on while a stopped restore left it half-swapped
+/// may be had back as the folder the restore set aside with the rest as the game left it.
+///
+/// **A device lacking a location**: in a share of those scenarios (40% by default), one
+/// device's config names only the first location (a desktop whose Steam has no
+/// `userdata/<user>/<id>/remote` yet), and the first device backs up both at the start. Its
+/// save is the first location alone (a state of its own form: recoverable from any place that
+/// holds that content in its first location), it plays and deletes there only, until a
+/// restore places the second location (where its portable form `<xdgConfig>/Game` says; from
+/// then on it is part of its save) or the step *gaining it* adds the location to its config
+/// (Steam made the folder, empty, or a restore had placed it). Invariants: every agreement is
+/// checked over the locations it has; and every archive it uploads while it lacks the second
+/// location holds there exactly what the archive it was made over had (the one it agreed on,
+/// or the cloud's latest it went over): carried forward, never dropped.
+///
+/// **A device adopting the game**: in another share (40% by default), one device starts
+/// without the game in its config; Steam has it installed (app 4000, its Proton prefix
+/// holding the first location) and a manifest file knows its two locations. Any step on that
+/// device but play, delete and going offline is the game launched from Steam: the real
+/// binary's `wrap` with `SteamAppId` and no target, around the shell game, with a random
+/// policy and the container chosen by `--container`, the config's `container`, the one every
+/// game of the config names, or `SAVEVAULT_CONTAINER`, or chosen by none (no game and no
+/// container, or two games naming two). Chosen: the game is added with both locations, in the
+/// shared container, and its first sync is checked like any `wrap`'s. Not chosen: the game
+/// still runs, the config is as it was, nothing is uploaded or kept pending anywhere, and the
+/// save it left is owed. Never an archive in the embedded default container. A device still
+/// without the game at the end adopts it before converging.
 ///
 /// A failure prints the scenario's seed, the invariant and the step log. Settings (from the
 /// environment): `SAVEVAULT_SIM_SEED` (the first seed; scenario i uses seed + i),
 /// `SAVEVAULT_SIM_SCENARIOS` (default 1000), `SAVEVAULT_SIM_STEPS` (default 32),
 /// `SAVEVAULT_SIM_LOCATIONS` (the percentage of scenarios of several locations, default 25),
+/// `SAVEVAULT_SIM_LACKING` and `SAVEVAULT_SIM_ADOPTING` (the percentages of those with a device
+/// lacking a location, and with one adopting the game, default 40 each),
 /// `SAVEVAULT_SIM_WORKERS` (scenarios run at once), `SAVEVAULT_SIM_VERBOSE=1` (print every
 /// step). `scripts/simulate.sh SEED` reruns one seed with its step log.
 @Suite("Multi-device simulation", .tags(.large))
