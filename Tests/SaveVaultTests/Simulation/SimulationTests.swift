@@ -19,12 +19,12 @@ import Testing
 /// `wrap`'s game also loses the network now and then, so its backup becomes a pending
 /// archive), the game uninstalled and installed again (the folders that hold its save deleted,
 /// then made anew: empty, with a new game's save, or by the game while `wrap` runs it; such a
-/// new game's save may reach the container only when the player chose to upload on that
-/// device since), two devices' backups at the same moment after both agreed on the latest
-/// (judged by ancestry: the device whose archive is the latest is in sync, the other one's
-/// next sync asks), a device that lacked a location gaining it, the game launched from Steam
-/// on a device whose config lacks it (adopting it; see below), an *interrupted* command and a
-/// *killed* one:
+/// new game's save, in a folder the last agreement knew, may reach the container only when
+/// the player chose to upload on that device since), two devices' backups at the same moment
+/// after both agreed on the latest (judged by ancestry: the device whose archive is the latest
+/// is in sync, the other one's next sync asks), a device that lacked a location gaining it,
+/// the game launched from Steam on a device whose config lacks it (adopting it; see below), an
+/// *interrupted* command and a *killed* one:
 /// - interrupted: in-process, a failpoint set to `error` makes the command throw at a named
 ///   point (`backup.packed`, `backup.stored`, `restore.extracted`, `restore.between-renames`,
 ///   `restore.swapped`, `restore.kept`, or the pre-restore copy's packing). Its `defer`
