@@ -4,7 +4,9 @@
 #   scripts/simulate.sh SEED SCENARIOS    runs SCENARIOS scenarios from SEED (seed + i each)
 #   scripts/simulate.sh                   the test suite's run: 1000 scenarios from its seed
 # SAVEVAULT_SIM_STEPS (default 32), SAVEVAULT_SIM_LOCATIONS (percent of scenarios whose game
-# keeps its save in two locations, default 25) and SAVEVAULT_SIM_WORKERS are passed through.
+# keeps its save in two locations, default 25), SAVEVAULT_SIM_LACKING and SAVEVAULT_SIM_ADOPTING
+# (percent of those with a device lacking a location, or adopting the game, default 40 each)
+# and SAVEVAULT_SIM_WORKERS are passed through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ge 1 ]; then

@@ -40,13 +40,13 @@ extension Vault {
   /// `resolver` is asked whether to upload over the cloud's latest (nobody to ask:
   /// `UnansweredQuestion`, nothing changed). `force` uploads whatever the plan says, without
   /// asking, a missing or empty save too. The report names the archive an upload went over.
-  public func backup(_ target: Target, force: Bool, resolver: any ConflictResolver = NobodyToAsk()) throws
+  public func backup(_ requested: Target, force: Bool, resolver: any ConflictResolver = NobodyToAsk()) throws
     -> BackupReport
   {
-    let container = try makeContainer(target, paths)
-    let held = try lock(target, purpose: "backup")
+    let container = try makeContainer(requested, paths)
+    let held = try lock(requested, purpose: "backup")
     defer { withExtendedLifetime(held) {} }
-    recoverInterruptedRestore(target)  // local only: before anything can fail on the network
+    let target = recovered(requested)  // local only: before anything can fail on the network
     // The game's listing is the first request and proves the container reachable (`sync`).
     try uploadPending(target, to: container)
     // --force is also the way out of a listing that looks incomplete: no assessment, which

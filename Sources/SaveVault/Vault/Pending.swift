@@ -12,18 +12,20 @@ extension Vault {
   /// the target says, since it is uploaded as it is. The agreement is not touched: the cloud has
   /// not agreed to anything yet. Under the game's lock, like every command that writes: the
   /// sync before it gave the lock back when it failed.
-  func keepPending(_ target: Target) throws -> String? {
-    let held = try lock(target, purpose: "wrap")
+  func keepPending(_ requested: Target) throws -> String? {
+    let held = try lock(requested, purpose: "wrap")
     defer { withExtendedLifetime(held) {} }
-    recoverInterruptedRestore(target)
+    let target = recovered(requested)
     guard let scan = try scanSave(target), !scan.isEmpty else { return nil }
     // A folder on another drive than the agreed save (its drive not mounted) is kept too, but
     // noted, so that it waits for the player instead of being uploaded as the save.
     noteSaveNotAsAgreed(target)
     let record = agreements.load(target)
     // What the agreed archive holds that this device has no place for is carried forward by an
-    // upload, from the container: a pending archive would go up without it.
-    let unplaced = target.lacking(record?.unplacedLocations.map(\.archived) ?? [])
+    // upload, from the container: a pending archive would go up without it. (So would one
+    // with such a location the game's list has gained since, whose content here the agreement
+    // does not vouch for: the next sync compares it by content.)
+    let unplaced = record?.unplacedLocations.map(\.archived) ?? []
     if let record, !unplaced.isEmpty {
       throw VaultError.locationNotCarried(
         game: target.game, archive: record.archive, locations: unplaced.map(\.portable.template),

@@ -191,18 +191,20 @@ extension Vault {
   /// stands (the decision table of docs/architecture.md). Changes nothing but to finish or undo what a killed command
   /// left on this device (`repaired`), and that only when it gets the game's lock at once;
   /// when another savevault holds it, reports `isBusy` and repairs nothing.
-  public func status(_ target: Target) throws -> StatusReport {
-    let container = try makeContainer(target, paths)
+  public func status(_ requested: Target) throws -> StatusReport {
+    let container = try makeContainer(requested, paths)
     var repaired: [String] = []
     var isBusy = false
     do {
-      let held = try lock(target, purpose: "status", waitSeconds: 0)
-      repaired = withExtendedLifetime(held) { recoverInterruptedRestore(target) }
+      let held = try lock(requested, purpose: "status", waitSeconds: 0)
+      repaired = withExtendedLifetime(held) { recoverInterruptedRestore(requested) }
     } catch VaultError.busy {
       isBusy = true
     } catch {
       verbose("could not take the lock to repair anything: \(error)")
     }
+    // A restore finished here may have placed a location: part of the save from then on.
+    let target = withAgreedLocations(requested)
     let found = try assess(target, container: container)
     let scan = found.scan
     let latest = found.latest
@@ -289,8 +291,9 @@ extension Vault {
       }
       return false
     }
-    func isIdentical(to latest: StoredArchive, scan: SaveScan) throws -> Bool {
-      if let record, latest.name == record.archive {
+    /// `byContent`: compared with the archive's content even when it is the one agreed on.
+    func isIdentical(to latest: StoredArchive, scan: SaveScan, byContent: Bool = false) throws -> Bool {
+      if !byContent, let record, latest.name == record.archive {
         return try !Fingerprint(scan: scan).hasChanged(
           since: record, index: { agreements.loadIndex(target) })
       }
@@ -375,12 +378,27 @@ extension Vault {
         }
         return .bothHaveSaves(.remade(identicalContent: try isIdentical(to: latest, scan: scan)))
       }
+      // A location of the agreed archive that this device had no place for, and that the
+      // game's list here has now (added since): the agreement does not say what this device
+      // holds there, so the save is compared with the cloud's latest by content, as with no
+      // agreement (in sync when identical, else asked about); never uploaded as the agreed save
+      // changed, which would drop what the archive held there.
+      let gained = record.unplacedLocations.contains { $0.archived.match(in: target.locations) != .none }
       if let unanswered = record.unanswered {
         verbose("a \(unanswered.kind.rawValue) seen at \(unanswered.seenAtMs) ms is still unanswered")
         return .bothHaveSaves(
           .unanswered(
-            identicalContent: try isIdentical(to: latest, scan: scan),
+            identicalContent: try isIdentical(to: latest, scan: scan, byContent: gained),
             wasDeletion: unanswered.kind == .deletion))
+      }
+      if gained {
+        verbose(
+          "a location this device had no place for when it agreed is one of the game's now: comparing the save's content with '\(latest.name)'"
+        )
+        return .bothHaveSaves(
+          .none(
+            identicalContent: try isIdentical(to: latest, scan: scan, byContent: true), isOnOtherDrive: false)
+        )
       }
       let changed = try Fingerprint(scan: scan).hasChanged(
         since: record, index: { agreements.loadIndex(target) })

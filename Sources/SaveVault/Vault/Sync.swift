@@ -37,12 +37,12 @@ extension Vault {
   /// `.unanswered`; a conflict or deletion left unanswered (or skipped) is noted in the agreement
   /// and stays a conflict, whatever the local save does meanwhile, until it is settled.
   public func sync(
-    _ target: Target, policy: ConflictPolicy, resolver: any ConflictResolver, phase: SyncPhase = .full
+    _ requested: Target, policy: ConflictPolicy, resolver: any ConflictResolver, phase: SyncPhase = .full
   ) throws -> SyncReport {
-    let container = try makeContainer(target, paths)
-    let held = try lock(target, purpose: phase == .full ? "sync" : "wrap")
+    let container = try makeContainer(requested, paths)
+    let held = try lock(requested, purpose: phase == .full ? "sync" : "wrap")
     defer { withExtendedLifetime(held) {} }
-    recoverInterruptedRestore(target)  // local only: before anything can fail on the network
+    let target = recovered(requested)  // local only: before anything can fail on the network
     // No separate probe of the container: its listing of the game (in `assess`) is the first
     // request, and an unreachable container fails it rather than listing nothing.
     let sentPending = try uploadPending(target, to: container)
@@ -139,13 +139,15 @@ extension Vault {
     guard found.state == .inSync, let latest = found.latest, let scan = found.scan else { return nil }
     let record = found.agreement
     if let record, record.archive == latest.name, record.unanswered == nil {
+      // Those it had no place for and has now (the list gained them) are its own from now on.
+      let unplaced = target.lacking(record.unplacedLocations.map(\.archived))
       if record.metadataDigest != scan.metadataDigest || record.saveMount == nil || found.remadeFolder != nil
+        || unplaced.count != record.unplacedLocations.count
       {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
           content: try Fingerprint(scan: scan).contentEntries(known: agreements.loadIndex(target) ?? [:]),
-          rolledBackFrom: record.rolledBackFrom, ancestry: record.ancestry,
-          unplaced: record.unplacedLocations.map(\.archived))
+          rolledBackFrom: record.rolledBackFrom, ancestry: record.ancestry, unplaced: unplaced)
       }
       return nil
     }

@@ -45,16 +45,16 @@ extension Vault {
   /// `.afterGame` after it). Throws only when the game cannot be started,
   /// or `Interrupted` when a signal stops a sync (the game is not started then).
   public func wrap(
-    _ target: Target, policy: ConflictPolicy, resolver: any ConflictResolver, runner: any GameRunner,
+    _ requested: Target, policy: ConflictPolicy, resolver: any ConflictResolver, runner: any GameRunner,
     command: [String], progress: (SyncPhase, SyncReport?) -> Void = { _, _ in }
   ) throws -> WrapReport {
-    var report = WrapReport(game: target.game, warnings: [], gameExitCode: 0)
+    var report = WrapReport(game: requested.game, warnings: [], gameExitCode: 0)
     func warn(_ message: String) {
       context.log.warning(message)
       report.warnings.append(message)
     }
     do {
-      let before = try sync(target, policy: policy, resolver: resolver, phase: .full)
+      let before = try sync(requested, policy: policy, resolver: resolver, phase: .full)
       report.before = before
       if before.action == .unanswered {
         warn("starting the game on the local save; the conflict stays until you resolve it")
@@ -64,9 +64,12 @@ extension Vault {
       throw interrupted  // asked to stop: no game
     } catch {
       warn("could not sync before the game (\(error)); starting it anyway")
-      noteDeletionSeenOffline(target)
+      noteDeletionSeenOffline(requested)
       progress(.full, nil)
     }
+    // The sync before may have placed a location the game's list lacks (a restore): part of
+    // the save the game plays on, so the sync after it, or the pending archive, holds it.
+    let target = withAgreedLocations(requested)
 
     let exit = try runner.run(command)
     report.gameExitCode = exit.code

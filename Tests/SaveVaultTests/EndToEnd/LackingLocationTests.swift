@@ -243,3 +243,120 @@ struct LackingLocationTests {
     await #expect(try Self.member(desktop, latest, "2-Nope/slot.sav") == "the deck's save\n")
   }
 }
+
+/// A location placed by a restore within the run of the command that then uploads: the upload
+/// holds it (found by the simulation: `wrap` uploaded, after the game, an archive without the
+/// location its sync before the game had placed, and the agreement forgot it; so did a `sync`
+/// that finished a stopped restore first).
+@Suite("A location placed earlier in the same run is part of what that run uploads", .tags(.medium))
+struct PlacedInTheSameRunTests {
+  @Test("wrap: the sync before the game places the location, the sync after uploads it")
+  func wrapUploadsWhatItsRestorePlaced() async throws {
+    let (deck, desktop, remote) = try await LackingLocationTests.issueWorld("wrap-placed")
+    let game = "echo 'desktop 2' > \"$0/slot.sav\""
+    let wrap = try await desktop.runAwaiting([
+      "wrap", "--game", "lacking", "--", "/bin/sh", "-c", game, desktop.path("desktop/Saves"),
+    ])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    #expect(text(remote + "/cloud.sav") == "steam cloud 1\n", "the sync before the game placed it")
+    let archives = desktop.archives("lacking")
+    #expect(archives.count == 2, "uploaded after the game: \(archives)")
+    let latest = try #require(archives.last)
+    await #expect(try LackingLocationTests.member(desktop, latest, "1-Saves/slot.sav") == "desktop 2\n")
+    await #expect(
+      try LackingLocationTests.member(desktop, latest, "2-remote/cloud.sav") == "steam cloud 1\n",
+      "the upload after the game dropped the location its restore placed")
+    #expect(try await desktop.state(["--game", "lacking"]) == "in-sync")
+    try writeFile(remote + "/cloud.sav", "desktop cloud 3\n")
+    #expect(
+      try await desktop.state(["--game", "lacking"]) == "local-changed",
+      "the placed location is still part of the save")
+    try await deck.ok(["sync", "--game", "lacking"])
+    #expect(text(deck.path("deck/Saves/slot.sav")) == "desktop 2\n")
+  }
+
+  @Test("sync: a stopped restore that placed the location is finished, and the save is in sync")
+  func syncAfterStoppedPlacingRestore() async throws {
+    let (_, desktop, remote) = try await LackingLocationTests.issueWorld("sync-placed")
+    let killed = try await desktop.runAwaiting(
+      ["restore", "--game", "lacking", "--latest"],
+      environment: ["SAVEVAULT_FAILPOINTS": "restore.journaled=kill"])
+    #expect(killed.wasSignaled, "the kill never fired: \(killed.stderr)")
+    let sync = try await desktop.runAwaiting(["sync", "--game", "lacking", "--json"])
+    #expect(sync.code == 0, "\(sync.stderr)")
+    let report = try jsonObject(sync.stdout)
+    #expect(report["state"] as? String == "in-sync", "\(sync.stdout)")
+    #expect(desktop.archives("lacking").count == 1, "nothing uploaded: \(desktop.archives("lacking"))")
+    #expect(text(remote + "/cloud.sav") == "steam cloud 1\n")
+    try writeFile(desktop.path("desktop/Saves/slot.sav"), "desktop 2\n")
+    try await desktop.ok(["backup", "--game", "lacking"])
+    let latest = try #require(desktop.archives("lacking").last)
+    await #expect(try LackingLocationTests.member(desktop, latest, "2-remote/cloud.sav") == "steam cloud 1\n")
+  }
+}
+
+/// A location this device had no place for, added to the game's list since (Steam made the
+/// folder, the player added it): the agreement does not say what this device holds there.
+@Suite("A location added to the list after it was carried forward", .tags(.medium))
+struct GainedLocationTests {
+  /// The desktop uploads over the deck's archive, carrying `2-remote` forward; then Steam makes
+  /// its folder (empty) and the player adds it to the desktop's list.
+  static func gainedWorld(_ label: String) async throws -> (deck: Sandbox, desktop: Sandbox, remote: String) {
+    let (deck, desktop, remote) = try await LackingLocationTests.issueWorld(label)
+    try writeFile(desktop.path("desktop/Saves/slot.sav"), "desktop 1\n")
+    try await desktop.ok(["sync", "--game", "lacking", "--on-conflict", "upload"])
+    let carried = try #require(desktop.archives("lacking").last)
+    await #expect(
+      try LackingLocationTests.member(desktop, carried, "2-remote/cloud.sav") == "steam cloud 1\n")
+    try makeDirectory(remote)
+    try await LackingLocationTests.configure(
+      desktop, locations: [desktop.path("desktop/Saves"), LackingLocationTests.remote])
+    return (deck, desktop, remote)
+  }
+
+  @Test(
+    "the save is compared by content: a conflict, and nothing uploaded without what the cloud holds there")
+  func gainedLocationIsAskedAbout() async throws {
+    let (_, desktop, remote) = try await Self.gainedWorld("gained")
+    #expect(try await desktop.state(["--game", "lacking"]) == "conflict")
+    let sync = try await desktop.runAwaiting(["sync", "--game", "lacking"])
+    #expect(sync.code == 3, "nobody to ask: \(sync.stderr)")
+    #expect(desktop.archives("lacking").count == 2, "nothing uploaded: \(desktop.archives("lacking"))")
+    let restored = try await desktop.ok([
+      "sync", "--game", "lacking", "--on-conflict", "restore", "--verbose",
+    ])
+    #expect(
+      text(remote + "/cloud.sav") == "steam cloud 1\n",
+      "the cloud's content of the location: \(restored.stderr)")
+    #expect(text(desktop.path("desktop/Saves/slot.sav")) == "desktop 1\n")
+    #expect(try await desktop.state(["--game", "lacking"]) == "in-sync")
+  }
+
+  @Test("with the cloud's content there already (Steam Cloud brought it), the save is in sync and stays so")
+  func gainedLocationWithItsContentIsInSync() async throws {
+    let (_, desktop, remote) = try await Self.gainedWorld("gained-same")
+    try writeFile(remote + "/cloud.sav", "steam cloud 1\n")
+    #expect(try await desktop.state(["--game", "lacking"]) == "in-sync")
+    try await desktop.ok(["sync", "--game", "lacking"])
+    #expect(desktop.archives("lacking").count == 2, "nothing uploaded")
+    try writeFile(remote + "/cloud.sav", "desktop cloud 2\n")
+    #expect(try await desktop.state(["--game", "lacking"]) == "local-changed", "its own location now")
+    try await desktop.ok(["sync", "--game", "lacking"])
+    let latest = try #require(desktop.archives("lacking").last)
+    await #expect(
+      try LackingLocationTests.member(desktop, latest, "2-remote/cloud.sav") == "desktop cloud 2\n")
+  }
+
+  @Test("wrap keeps no pending archive that would go up without what the cloud holds there")
+  func gainedLocationNoPending() async throws {
+    let (_, desktop, _) = try await Self.gainedWorld("gained-pending")
+    let game = "echo played > \"$0/slot.sav\"; mv \"$1\" \"$1.away\""
+    let wrap = try await desktop.runAwaiting([
+      "wrap", "--game", "lacking", "--on-conflict", "skip", "--", "/bin/sh", "-c", game,
+      desktop.path("desktop/Saves"), desktop.cloud,
+    ])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    let pending = desktop.home + "/.local/share/savevault/pending/lacking"
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: pending)) ?? []).isEmpty, "\(wrap.stderr)")
+  }
+}

@@ -56,11 +56,23 @@ final class DeviceClock: @unchecked Sendable {
 /// folders in different parent folders, each device's own (`<device>/c/Users/<device>/Saved
 /// Games/Saves`, outside HOME, and `~/.config/Game`), and `*.log` excluded: its save state is
 /// the combined content of both, each under its archive name (`1-Saves/…`, `2-Game/…`).
+///
+/// Two kinds of device exist only in such scenarios:
+/// - one that *lacks* the second location: its config entry names only the first (a desktop
+///   whose Steam has no `userdata/<user>/<id>/remote` yet). Until a restore places the second
+///   one (where its portable form, `<xdgConfig>/Game`, says) or the player adds it to the
+///   config (`gainLocation`), its save is the first location alone (`lacksSecond`);
+/// - one that *adopts* the game: its config starts without it, Steam has the game installed
+///   (app `steamAppID`, its Proton prefix holding the first location,
+///   `compatdata/4000/pfx/drive_c/users/steamuser/Documents/Saves`), and its first sync is a
+///   `wrap` under Steam that adds the game from the manifest (`SimulationScenario.adopt`).
 final class SimulatedDevice {
   static let game = "game"
   static let files = ["slot1.sav", "slot2.sav", "sub/options.cfg", "sub/deep/profile.dat"]
   /// What the config entry of a game of several locations leaves out of its save.
   static let exclude = ["*.log"]
+  /// The Steam app id of the game, for a device that adopts it.
+  static let steamAppID = "4000"
 
   let index: Int
   let name: String
@@ -83,6 +95,26 @@ final class SimulatedDevice {
   /// The save as a restore of several locations stopped midway left it (no state of its own),
   /// as the last command ended; nil when none is half-done.
   var halfSwappedState: String?
+  /// Whether the config names only the first location (the device lacks the second).
+  private(set) var configLacksSecond: Bool
+  /// Whether the device was set up lacking the second location.
+  let startedLacking: Bool
+  /// Whether the save here is the first location alone: the config lacks the second, and no
+  /// restore placed it (the target, with the agreement's placed locations, has none). Kept by
+  /// `refreshLacking()`.
+  private(set) var lacksSecond: Bool
+  /// Whether the game is in this device's config: false, for a device that adopts it, until a
+  /// `wrap` under Steam added it.
+  private(set) var isAdopted: Bool
+  /// Whether the device starts without the game in its config.
+  let adopts: Bool
+  /// Whether the game's entry leaves `*.log` out (an entry adopted from the manifest does not:
+  /// its game writes no logs).
+  private(set) var excludesLogs: Bool
+  /// What a running command started from, on a device that lacks the second location: the
+  /// container's archives, and whether it lacked it.
+  var archivesAtStart: Set<String> = []
+  var lackedAtStart = false
 
   var home: String { root + "/home" }
   var dataDirectory: String { home + "/.local/share/savevault" }
@@ -93,9 +125,17 @@ final class SimulatedDevice {
 
   static func savePlace(_ device: String) -> String { "\(device) save directory" }
 
+  /// Steam, in HOME (for a device that adopts the game).
+  var steam: String { home + "/.local/share/Steam" }
+  /// The Windows user folder of the game's Proton prefix.
+  var prefixUser: String { steam + "/steamapps/compatdata/\(Self.steamAppID)/pfx/drive_c/users/steamuser" }
+  var configFile: String { home + "/.config/savevault/config.json" }
+
+  /// `lacksSecond`: the config names only the first location; `adopts`: the config starts
+  /// without the game, which Steam has installed (`manifest`: the manifest file that knows it).
   init(
     index: Int, name: String, root: String, sharedFolder: String, clock: DeviceClock,
-    hasLocations: Bool = false
+    hasLocations: Bool = false, lacksSecond: Bool = false, adopts: Bool = false, manifest: String? = nil
   ) throws {
     self.index = index
     self.name = name
@@ -103,26 +143,82 @@ final class SimulatedDevice {
     self.sharedFolder = sharedFolder
     self.clock = clock
     let home = root + "/home"
+    let prefix =
+      home + "/.local/share/Steam/steamapps/compatdata/\(Self.steamAppID)/pfx/drive_c/users/steamuser"
     locations =
-      hasLocations ? [root + "/c/Users/\(name)/Saved Games/Saves", home + "/.config/Game"] : []
-    sandbox = try Sandbox(
-      in: TemporaryDirectory(borrowing: root), device: name,
-      environment: [
-        "XDG_CONFIG_HOME": home + "/.config", "XDG_DATA_HOME": home + "/.local/share",
-        "XDG_STATE_HOME": home + "/.local/state", "SAVEVAULT_LOCK_WAIT": "2", "PATH": "/usr/bin:/bin",
-        "NO_COLOR": "1",
-      ])
-    try FileManager.default.createDirectory(atPath: savesFolder, withIntermediateDirectories: true)
-    if hasLocations {
-      let config: [String: Any] = [
-        "games": [Self.game: ["locations": locations, "exclude": Self.exclude]]
+      !hasLocations
+      ? []
+      : [
+        adopts ? prefix + "/Documents/Saves" : root + "/c/Users/\(name)/Saved Games/Saves",
+        home + "/.config/Game",
       ]
-      let path = home + "/.config/savevault/config.json"
-      try FileManager.default.createDirectory(
-        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+    configLacksSecond = hasLocations && lacksSecond
+    startedLacking = configLacksSecond
+    self.lacksSecond = configLacksSecond
+    self.adopts = hasLocations && adopts
+    isAdopted = !self.adopts
+    excludesLogs = !self.adopts
+    var environment = [
+      "XDG_CONFIG_HOME": home + "/.config", "XDG_DATA_HOME": home + "/.local/share",
+      "XDG_STATE_HOME": home + "/.local/state", "SAVEVAULT_LOCK_WAIT": "2", "PATH": "/usr/bin:/bin",
+      "NO_COLOR": "1",
+    ]
+    // Only the manifest in the scenario's folder: never one downloaded.
+    if self.adopts, let manifest { environment["SAVEVAULT_MANIFEST"] = manifest }
+    sandbox = try Sandbox(in: TemporaryDirectory(borrowing: root), device: name, environment: environment)
+    try FileManager.default.createDirectory(atPath: savesFolder, withIntermediateDirectories: true)
+    if self.adopts {
+      // Steam with the game installed and started once (its prefix made); the config knows
+      // nothing of it.
+      _ = try sandbox.steamGame(Int(Self.steamAppID) ?? 0, "Game")
+      try makeDirectory(prefix)
+      try writeConfig([:])
+    } else if hasLocations {
+      try writeEntry()
     }
     comeBack()
+  }
+
+  /// Writes `object` as this device's config file.
+  func writeConfig(_ object: [String: Any]) throws {
+    try FileManager.default.createDirectory(
+      atPath: (configFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: configFile))
+  }
+
+  /// Writes the config's entry of a game of several locations: both, or the first alone when
+  /// the config lacks the second.
+  private func writeEntry() throws {
+    let listed = configLacksSecond ? Array(locations.prefix(1)) : locations
+    try writeConfig(["games": [Self.game: ["locations": listed, "exclude": Self.exclude]]])
+  }
+
+  /// The player adds the second location to the config (Steam made its folder).
+  func gainSecond() throws {
+    configLacksSecond = false
+    try writeEntry()
+    refreshLacking()
+  }
+
+  /// A `wrap` under Steam added the game to the config (from the manifest: no `exclude`).
+  func adopted() {
+    isAdopted = true
+    excludesLogs = false
+    refreshLacking()
+  }
+
+  /// Reads again whether the save here lacks the second location: the config lacks it and the
+  /// target (with the locations the agreement says a restore placed) has none of that name.
+  func refreshLacking() {
+    guard configLacksSecond else {
+      lacksSecond = false
+      return
+    }
+    guard let (_, target) = try? vault() else {
+      lacksSecond = true
+      return
+    }
+    lacksSecond = !target.locations.contains { $0.name == namedLocations[1].name }
   }
 
   var hasLocations: Bool { !locations.isEmpty }
@@ -177,21 +273,40 @@ final class SimulatedDevice {
     isOnline = true
   }
 
-  /// The save's state now: the save directory's, or all locations' together.
-  var state: String? { hasLocations ? SaveState.ofLocations(namedLocations) : SaveState.ofDirectory(save) }
+  /// On a device that lacked the second location and has it now: its save's first location
+  /// alone, in the form its saves had while it lacked the second (nil on any other device).
+  var firstAloneState: String? {
+    guard startedLacking, !lacksSecond else { return nil }
+    return SaveState.ofLocations(Array(namedLocations.prefix(1)), lacking: true)
+  }
 
-  /// For a game of several locations whose restore was stopped midway: the save its recovery
-  /// keeps as the replaced one, each location's folder set aside (`.savevault-old-*` beside it)
-  /// or else the folder there now. The state itself when a folder holds more than one location
-  /// (which folder set aside is whose is not known then).
-  var stateRecoveryKeeps: String? {
-    let parents = namedLocations.map { ($0.path as NSString).deletingLastPathComponent }
-    guard Set(parents).count == parents.count else { return state }
-    return SaveState.ofLocations(
-      zip(namedLocations, parents).map { location, parent in
-        let aside = ((try? Platform.directoryNames(parent)) ?? []).filter { $0.hasPrefix(".savevault-old-") }
-        return aside.count == 1 ? (location.name, parent + "/" + aside[0]) : location
-      })
+  /// A save of several locations as it would be with each missing location's folder that a
+  /// stopped restore set aside (`.savevault-old-*` beside it) in its place; nil when none is.
+  var stateWithSetAsideFolders: String? {
+    guard hasLocations else { return nil }
+    var isFilled = false
+    let filled = heldLocations.map { location -> (name: String, path: String) in
+      guard !FileManager.default.fileExists(atPath: location.path) else { return location }
+      let parent = (location.path as NSString).deletingLastPathComponent
+      let aside = ((try? Platform.directoryNames(parent)) ?? []).filter { $0.hasPrefix(".savevault-old-") }
+      guard aside.count == 1 else { return location }
+      isFilled = true
+      return (location.name, parent + "/" + aside[0])
+    }
+    return isFilled ? SaveState.ofLocations(filled, lacking: lacksSecond) : nil
+  }
+
+  /// The locations the save is in here: all, or the first alone while the device lacks the second.
+  var heldLocations: [(name: String, path: String)] {
+    lacksSecond ? Array(namedLocations.prefix(1)) : namedLocations
+  }
+
+  /// The save's state now: the save directory's, or all locations' together; while the device
+  /// lacks the second location, the first one's alone, in the form that says so
+  /// (`SaveState.ofLocations(_:lacking:)`).
+  var state: String? {
+    guard hasLocations else { return SaveState.ofDirectory(save) }
+    return SaveState.ofLocations(heldLocations, lacking: lacksSecond)
   }
 
   /// What the game does: changes one file (new, unique content), adds one, or removes one
@@ -201,9 +316,11 @@ final class SimulatedDevice {
   /// log (excluded, no part of the save).
   func play(_ random: inout SplitMix64, tag: String) -> String {
     guard hasLocations else { return play(in: save, &random, tag: tag) }
-    let chosen = random.chance(40) ? namedLocations : random.pick(namedLocations).map { [$0] } ?? []
+    // Only where the save is here: a location the device lacks is no folder of the game's.
+    let held = heldLocations
+    let chosen = random.chance(40) ? held : random.pick(held).map { [$0] } ?? []
     var done = chosen.map { "\($0.name): " + play(in: $0.path, &random, tag: tag) }
-    if random.chance(15), let location = random.pick(locations) {
+    if random.chance(15), let location = random.pick(held.map(\.path)), excludesLogs {
       try? FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
       FileManager.default.createFile(
         atPath: location + "/game.log", contents: Data("\(name) \(tag) log \(random.int(0..<1000))\n".utf8))
@@ -246,7 +363,8 @@ final class SimulatedDevice {
       try? FileManager.default.removeItem(atPath: save)
       return "the save directory"
     }
-    let doomed = random.chance(70) ? namedLocations : random.pick(namedLocations).map { [$0] } ?? []
+    let held = heldLocations
+    let doomed = random.chance(70) ? held : random.pick(held).map { [$0] } ?? []
     for location in doomed { try? FileManager.default.removeItem(atPath: location.path) }
     return doomed.map(\.name).joined(separator: " and ")
   }
@@ -266,13 +384,18 @@ final class SimulatedDevice {
 
   /// The archive this device's agreement says it agreed on with the container.
   var agreedArchive: String? {
-    guard let (vault, target) = try? vault() else { return nil }
+    guard isAdopted, let (vault, target) = try? vault() else { return nil }
     return vault.agreements.load(target)?.archive
   }
 
   /// Folders a restore leaves between its steps (staging, set aside): none once recovered.
+  /// (Beside the locations the save is in: a restore killed as it was placing the second
+  /// location, before its journal, leaves its staging beside that one, which no command of a
+  /// device lacking it looks beside until it has it.)
   var leftovers: [String] {
-    parentFolders.flatMap { folder in
+    let parents =
+      hasLocations ? heldLocations.map { ($0.path as NSString).deletingLastPathComponent } : parentFolders
+    return parents.flatMap { folder in
       ((try? Platform.directoryNames(folder)) ?? []).filter {
         $0.hasPrefix(".savevault-staging-") || $0.hasPrefix(".savevault-old-")
       }

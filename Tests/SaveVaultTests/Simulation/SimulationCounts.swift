@@ -31,13 +31,28 @@ struct SimulationCounts {
   var reinstalls = 0
   /// Two devices' backups run at the same moment, after both agreed on the latest.
   var concurrentUploads = 0
+  /// Scenarios where a device lacks the second location at first, and where one adopts the game.
+  var lackingScenarios = 0
+  var adoptionScenarios = 0
+  /// Archives uploaded by a device lacking the second location, and those of them that carried
+  /// content of it forward.
+  var lackingUploads = 0
+  var carriedUploads = 0
+  /// Second locations a restore placed on a device that lacked them, and those the player
+  /// added to the config.
+  var locationsPlaced = 0
+  var locationsGained = 0
+  /// Games adopted by `wrap` under Steam, and launches that adopted nothing (no container chosen).
+  var adoptions = 0
+  var adoptionsWithoutContainer = 0
 
   private static var fields: [WritableKeyPath<SimulationCounts, Int>] {
     [
       \.scenarios, \.locationScenarios, \.steps, \.commands, \.interruptionAttempts, \.interruptions,
       \.killAttempts, \.kills,
       \.offlinePeriods, \.conflicts, \.statesOwed, \.statesOverwrittenByGame, \.convergenceSyncs,
-      \.reinstalls, \.concurrentUploads,
+      \.reinstalls, \.concurrentUploads, \.lackingScenarios, \.adoptionScenarios, \.lackingUploads,
+      \.carriedUploads, \.locationsPlaced, \.locationsGained, \.adoptions, \.adoptionsWithoutContainer,
     ]
   }
 

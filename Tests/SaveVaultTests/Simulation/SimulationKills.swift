@@ -21,10 +21,19 @@ extension SimulationScenario {
     """
 
   /// The state of the save the real game found (`before`) or left (`after`).
+  /// (Of a device that lacks the second location: the first one's alone.)
   func markedState(_ device: SimulatedDevice, _ marks: String, _ which: String) -> String? {
     guard device.hasLocations else { return SaveState.ofDirectory(marks + "/" + which) }
     let names = device.namedLocations.map(\.name)
+    if device.lacksSecond { return SaveState.ofLocations([(names[0], marks + "/" + which)], lacking: true) }
     return SaveState.ofLocations([(names[0], marks + "/" + which), (names[1], marks + "/" + which + "2")])
+  }
+
+  /// On a device that lacked the second location and has it now: what the game found or left
+  /// in the first location, in the form of a save of it alone (`firstAloneState`).
+  func markedFirstAlone(_ device: SimulatedDevice, _ marks: String, _ which: String) -> String? {
+    guard device.startedLacking, !device.lacksSecond else { return nil }
+    return SaveState.ofLocations([(SaveState.firstLocation, marks + "/" + which)], lacking: true)
   }
 
   /// A crash: the built binary runs one command with this device's environment and
@@ -102,7 +111,10 @@ extension SimulationScenario {
       }
     }
     if FileManager.default.fileExists(atPath: marks + "/before") {
-      gameOverwrites(device, state: markedState(device, marks, "before"))
+      device.refreshLacking()  // a restore may have placed the second location before the game
+      gameOverwrites(
+        device, state: markedState(device, marks, "before"),
+        firstAlone: markedFirstAlone(device, marks, "before"))
       let after = markedState(device, marks, "after")
       made(after)
       if let after, owed[after] == nil {
@@ -127,6 +139,8 @@ extension SimulationScenario {
       isExplained =
         (command == "backup" && (stderr.contains("does not exist") || stderr.contains("empty")))
         || (command == "restore" && stderr.contains("no backup"))
+        // A location gone (the game installed again, not started yet), as in-process.
+        || (device.isMissingFirstLocation && stderr.contains("is gone"))
     default: isExplained = false
     }
     guard isExplained else {

@@ -25,14 +25,22 @@ extension SimulationScenario {
     note("\(device.name): the save's drive is not mounted at launch")
     var isFresh = false
     let agreed = device.agreedArchive
+    let pendingAtLaunch = device.pendingNames
     try wrap(device, answer: answer) {
       // The game finds no save: whatever it writes is a new game's. (Unless the sync before
       // it restored the cloud's latest, an empty save: the game goes on from the cloud's.)
       isFresh = device.state == nil && device.agreedArchive == agreed
     }
     // From now on no run may upload the new game's save (kept as pending if the container
-    // was unreachable after the game): checked with every step's invariants.
-    if isFresh, let fresh = device.state, !answer.mayUploadReappearedSave {
+    // was unreachable after the game): checked with every step's invariants. Unless the save
+    // agreed on was empty and no pending archive says it was played since: then a missing
+    // save is the agreed one, and nothing says a save was expected there (as with no
+    // agreement).
+    let agreedEmpty =
+      agreed.map { states.archiveDigest(container + "/" + SimulatedDevice.game + "/" + $0) == nil } ?? true
+    if isFresh, let fresh = device.state, !answer.mayUploadReappearedSave,
+      !agreedEmpty || !pendingAtLaunch.isEmpty
+    {
       newGameSaves[fresh] = "\(device.name)'s new game save of step \(step) (\(answer))"
     }
     // The drive is mounted again: the new save is hidden under it, the old one is back.
@@ -57,6 +65,12 @@ extension SimulationScenario {
     guard device.agreedArchive != nil, device.leftovers.isEmpty, !device.wasKilled,
       let folder = device.parentFolders.first, FileManager.default.fileExists(atPath: folder)
     else { return }
+    // A folder made since the last agreement (the game's first save there) is no folder the
+    // agreement knew: made anew, it is only a folder that appeared, and what the game writes
+    // there a change like any. Only one the agreement names is known to be made anew.
+    let isKnown =
+      (try? device.vault()).flatMap { $0.0.agreements.load($0.1) }?.enclosingFolders?
+      .contains { $0.path == folder } ?? false
     gameOverwrites(device)
     try? FileManager.default.removeItem(atPath: folder)
     made(device.state)  // what is left of a save of several locations: the uninstall's doing
@@ -78,7 +92,7 @@ extension SimulationScenario {
           try? makeDirectory(folder)  // the game's first start makes its prefix
         },
         atGameEnd: { fresh = $0 })
-      if isFresh, let fresh, fresh != atStart, !answer.mayUploadReappearedSave {
+      if isFresh, isKnown, let fresh, fresh != atStart, !answer.mayUploadReappearedSave {
         reinstalledSaves[fresh] = (device.name, "\(device.name)'s new game save of step \(step) (\(answer))")
       }
     case 1:
@@ -87,7 +101,7 @@ extension SimulationScenario {
     default:
       try makeDirectory(folder)
       note("\(device.name): the game starts a new game: " + played(device, tag: "new game \(step)"))
-      if let fresh = device.state {
+      if isKnown, let fresh = device.state {
         reinstalledSaves[fresh] = (device.name, "\(device.name)'s new game save of step \(step)")
       }
     }

@@ -18,9 +18,8 @@ final class SimulationScenario {
   /// Every state that existed on a device at the start of a command, with where it was first
   /// seen: each must stay recoverable.
   var owed: [String: String] = [:]
-  /// States owed either as they are or as another (keyed by the first): a half-swapped save
-  /// played on, and the save its recovery keeps.
-  var owedEither: [String: (kept: String, origin: String)] = [:]
+  /// Another form in which an owed state may be had back instead (see `begin`).
+  var owedAlternatives: [String: String] = [:]
   var log: [String] = []
   var counts = SimulationCounts()
   var step = 0
@@ -35,6 +34,15 @@ final class SimulationScenario {
   var reinstalledSaves: [String: (device: String, origin: String)] = [:]
   /// Whether the game keeps its save in two locations (see `SimulatedDevice`).
   let hasLocations: Bool
+  /// The device (by index) that lacks the second location at first, in a scenario of several
+  /// locations; nil in most.
+  let lackingIndex: Int?
+  /// The device (by index) whose config starts without the game, which it adopts through
+  /// `wrap` under Steam; nil in most.
+  let adoptingIndex: Int?
+  /// An upload that dropped what a device lacking the second location had to carry forward,
+  /// found as its command ended: thrown by the next check.
+  var carryFailure: SimulationFailure?
   /// Every state a player (or the game) made on any device: the only states a save of several
   /// locations may have once no restore is half-done (never a mix of one location from one
   /// save and another from another).
@@ -46,7 +54,12 @@ final class SimulationScenario {
   /// locations: not known here, so no check compares it.
   static let unknownState = "(a restore of several locations still to finish)"
 
-  init(seed: UInt64, root: String, steps: Int, isVerbose: Bool, locationsPercent: Int = 0) {
+  /// `lackingPercent` and `adoptingPercent`: the shares of the scenarios of several locations
+  /// where a device lacks the second location, and where one adopts the game.
+  init(
+    seed: UInt64, root: String, steps: Int, isVerbose: Bool, locationsPercent: Int = 0,
+    lackingPercent: Int = 0, adoptingPercent: Int = 0
+  ) {
     self.seed = seed
     self.root = root
     self.stepCount = steps
@@ -56,7 +69,16 @@ final class SimulationScenario {
     // same whatever the share of scenarios of several locations.
     var layout = SplitMix64(seed: seed ^ 0x5A5E_10CA_7105)
     self.hasLocations = layout.chance(locationsPercent)
+    // Never the first device, which starts with a save of both locations and backs it up
+    // first when another lacks one.
+    let lacking = layout.chance(lackingPercent) ? 1 + layout.int(0..<2) : nil
+    let adopting = layout.chance(adoptingPercent) ? 1 + layout.int(0..<2) : nil
+    lackingIndex = hasLocations ? lacking : nil
+    adoptingIndex = hasLocations && adopting != lacking ? adopting : nil
   }
+
+  /// The scenario's manifest file, which knows the game a device adopts.
+  var manifestPath: String { root + "/manifest.yaml" }
 
   /// Runs the scenario; returns the failure, if an invariant broke.
   func run() -> SimulationFailure? {
@@ -71,8 +93,10 @@ final class SimulationScenario {
       try converge()
       counts.scenarios = 1
       counts.locationScenarios = hasLocations ? 1 : 0
+      counts.lackingScenarios = lackingIndex == nil ? 0 : 1
+      counts.adoptionScenarios = adoptingIndex == nil ? 0 : 1
       counts.steps = stepCount
-      counts.statesOwed = owed.count + owedEither.count
+      counts.statesOwed = owed.count
       return nil
     } catch let failure as SimulationFailure {
       return failure
@@ -83,23 +107,44 @@ final class SimulationScenario {
 
   private func setUp() throws {
     try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+    if adoptingIndex != nil {
+      try Self.manifest.write(toFile: manifestPath, atomically: true, encoding: .utf8)
+    }
     for (index, name) in ["pc", "deck", "laptop"].enumerated() {
       let offset = Int64(random.int(-172_800_000..<172_800_001))
       let device = try SimulatedDevice(
         index: index, name: name, root: root + "/" + name, sharedFolder: root + "/shared",
-        clock: DeviceClock(time: time, offsetMs: offset), hasLocations: hasLocations)
+        clock: DeviceClock(time: time, offsetMs: offset), hasLocations: hasLocations,
+        lacksSecond: index == lackingIndex, adopts: index == adoptingIndex, manifest: manifestPath)
       devices.append(device)
-      note("\(name): clock offset \(offset) ms" + (hasLocations ? ", the game in \(device.locations)" : ""))
-      if index == 0 || random.chance(50) {
+      note(
+        "\(name): clock offset \(offset) ms" + (hasLocations ? ", the game in \(device.locations)" : "")
+          + (device.lacksSecond ? ", its config lacking the second" : "")
+          + (device.adopts ? ", not in its config (Steam has it installed)" : ""))
+      // A device that lacks a location has a save of its own (the desktop).
+      if index == 0 || index == lackingIndex || random.chance(50) {
         note("\(name): starts with its own save: " + played(device, tag: "initial"))
       }
+    }
+    // The first device's save of both locations is the cloud's first (the deck), so
+    // that every archive after it names the second location: one made by a device that lacks
+    // it carries it forward.
+    if lackingIndex != nil, let first = devices.first {
+      try backup(first, force: false, answer: .prompt(nil))
     }
   }
 
   private func randomStep() throws {
     guard let device = random.pick(devices) else { return }
     time.advance(byMs: Int64(random.int(1..<120_000)))
-    switch random.int(0..<100) {
+    let roll = random.int(0..<100)
+    // A device without the game in its config: the player plays, deletes the save or goes
+    // offline; any other step is the game launched from Steam, through `wrap`.
+    if !device.isAdopted, !(0..<18).contains(roll), !(22..<24).contains(roll), roll < 97 {
+      try adopt(device)
+      return
+    }
+    switch roll {
     case 0..<18:
       gameOverwrites(device)
       note("\(device.name) plays: " + played(device, tag: "s\(step)"))
@@ -118,7 +163,14 @@ final class SimulationScenario {
         random.pick([SimulatedAnswer.prompt(.upload), .prompt(.skip), .prompt(nil)]) ?? .prompt(nil)
       try backup(device, force: random.chance(10), answer: answer)
     case 34..<41: try restore(device)
-    case 41..<59: _ = try sync(device, answer: SimulatedAnswer.random(&random))
+    case 41..<57: _ = try sync(device, answer: SimulatedAnswer.random(&random))
+    case 57..<59:
+      // Only a device whose config lacks the second location gains it; elsewhere, a sync.
+      if device.configLacksSecond {
+        try gainLocation(device)
+      } else {
+        _ = try sync(device, answer: SimulatedAnswer.random(&random))
+      }
     case 59..<74: try wrap(device, answer: SimulatedAnswer.random(&random))
     case 74..<85: try interrupted(device)
     case 85..<92: try kill(device)
@@ -143,6 +195,8 @@ final class SimulationScenario {
       device.comeBack()
       note("\(device.name) comes back online")
     }
+    // A device that never adopted the game does, into the shared container.
+    for device in devices where !device.isAdopted { try adopt(device, isConverging: true) }
     var isQuiet = false
     for round in 1...6 where !isQuiet {
       isQuiet = true
@@ -169,10 +223,13 @@ final class SimulationScenario {
     }
     let latest = ((try? Platform.directoryNames(container + "/" + SimulatedDevice.game)) ?? [])
       .filter { ArchiveName.isBackupName($0) }.max()
-    let cloud = latest.flatMap { states.archiveDigest(container + "/" + SimulatedDevice.game + "/" + $0) }
+    let facts = latest.flatMap { states.archiveFacts(container + "/" + SimulatedDevice.game + "/" + $0) }
     for device in devices {
       let (vault, target) = try device.vault()
       let status = try vault.status(target)
+      // A device that still lacks the second location has the first one's part of it.
+      device.refreshLacking()
+      let cloud = device.lacksSecond ? facts?.lackingState : facts?.state
       guard device.state == cloud, status.state == .inSync || (cloud == nil && status.state == .cloudEmpty)
       else {
         throw SimulationFailure(
@@ -201,19 +258,24 @@ final class SimulationScenario {
     counts.commands += 1
     device.pendingAtStart = device.pendingNames
     device.agreedAtStart = device.agreedArchive
+    device.refreshLacking()
+    device.lackedAtStart = device.lacksSecond
+    if device.lacksSecond { device.archivesAtStart = containerArchives() }
     // A save of several locations that a stopped restore left half-swapped is no state of its
-    // own (the state it started from is owed already). Played on since, it is owed as it is or
-    // as its recovery keeps it (the folders set aside and the rest as left): recovery either
-    // leaves the save as the game wrote it, or finishes the restore and keeps that.
-    let isHalfDone = stateAfterRecovery(device) == Self.unknownState
-    if let state = device.state, owed[state] == nil, owedEither[state] == nil,
-      !isHalfDone || state != device.halfSwappedState
-    {
-      let origin = "\(device.name)'s save at the start of step \(step) (\(what))"
-      if isHalfDone, let kept = device.stateRecoveryKeeps, kept != state {
-        owedEither[state] = (kept, origin)
-      } else {
-        owed[state] = origin
+    // own (the state it started from is owed already), unless the player played on it since.
+    let isHalfSwapped =
+      stateAfterRecovery(device) == Self.unknownState && device.state == device.halfSwappedState
+    if let state = device.state, owed[state] == nil, !isHalfSwapped {
+      owed[state] = "\(device.name)'s save at the start of step \(step) (\(what))"
+      // Played on while half-swapped: a location the stopped restore had set aside, and not
+      // put in place again, is no part of what the player made; the save they played on is
+      // the set-aside folder with the rest as the game left it. When the game wrote only into
+      // locations the restore had not swapped yet, the command's recovery finishes the restore
+      // and keeps exactly that as the pre-restore copy; else it keeps the save as it is.
+      if stateAfterRecovery(device) == Self.unknownState, let filled = device.stateWithSetAsideFolders,
+        filled != state
+      {
+        owedAlternatives[state] = filled
       }
     }
     return Warnings()
@@ -228,6 +290,12 @@ final class SimulationScenario {
     let lines = warnings?.all ?? []
     for line in lines { note("  warning: " + line) }
     device.wasKilled = false
+    device.refreshLacking()
+    if device.lackedAtStart { checkCarried(device) }
+    if device.lackedAtStart && !device.lacksSecond && device.configLacksSecond {
+      counts.locationsPlaced += 1
+      note("  \(device.name) keeps the second location from now on (a restore placed it)")
+    }
     device.halfSwappedState = stateAfterRecovery(device) == Self.unknownState ? device.state : nil
     if isStopped || lines.contains(where: { $0.contains("failpoint '") }) { counts.interruptions += 1 }
     isStopped = false
@@ -256,7 +324,9 @@ final class SimulationScenario {
   /// uploaded. For a game of several locations, no save is a mix: once no restore is half-done
   /// (the device's last command was not killed), each save is a state a player made.
   func checkRecoverable() throws {
-    for device in devices where device.hasLocations && !device.wasKilled {
+    if let carryFailure { throw carryFailure }
+    // (A device that lacks the second location has one: no mix is possible.)
+    for device in devices where device.hasLocations && !device.wasKilled && !device.lacksSecond {
       if let state = device.state, !madeStates.contains(state) {
         throw SimulationFailure(
           invariant: "no mix of locations",
@@ -272,18 +342,11 @@ final class SimulationScenario {
           detail: "\(device.name)'s \(uploaded) was uploaded after the device agreed on a newer save")
       }
     }
-    let places = states.collect(container: container, devices: devices)
-    for (state, origin) in owed.sorted(by: { $0.key < $1.key }) where places[state] == nil {
+    let places = states.collect(container: container, devices: devices, lacking: lackingIndex != nil)
+    for (state, origin) in owed.sorted(by: { $0.key < $1.key })
+    where places[state] == nil && owedAlternatives[state].flatMap({ places[$0] }) == nil {
       throw SimulationFailure(
         invariant: "(a) nothing lost", detail: "state \(state.prefix(12)), \(origin), is nowhere any more")
-    }
-    for (state, either) in owedEither.sorted(by: { $0.key < $1.key })
-    where places[state] == nil && places[either.kept] == nil {
-      throw SimulationFailure(
-        invariant: "(a) nothing lost",
-        detail:
-          "state \(state.prefix(12)), \(either.origin), is nowhere any more, nor \(either.kept.prefix(12)), what its recovery keeps"
-      )
     }
     for (state, made) in reinstalledSaves.sorted(by: { $0.key < $1.key }) {
       if let place = places[state]?.first(where: { $0.hasPrefix("container ") }) {
@@ -304,17 +367,19 @@ final class SimulationScenario {
   /// The game (or the player) is about to replace `device`'s save. A state that is owed but
   /// exists nowhere else was never handed to SaveVault (a skipped conflict, an offline backup
   /// that failed): the game overwriting it is not SaveVault losing it, so it is no longer owed.
-  func gameOverwrites(_ device: SimulatedDevice, state overwritten: String? = nil) {
-    guard let state = overwritten ?? device.state, owed[state] != nil || owedEither[state] != nil else {
-      return
-    }
-    let all = states.collect(container: container, devices: devices)
-    let places = (all[state] ?? []) + (owedEither[state].flatMap { all[$0.kept] } ?? [])
-    if places.allSatisfy({ $0 == SimulatedDevice.savePlace(device.name) }) {
-      owed.removeValue(forKey: state)
-      owedEither.removeValue(forKey: state)
-      counts.statesOverwrittenByGame += 1
-      note("  state \(state.prefix(12)) was only in \(device.name)'s save; the game overwrites it")
+  /// (A device that lacked the second location and has it now also overwrites the save of its
+  /// first location alone that it had then: `firstAlone`, that form of the state overwritten.)
+  func gameOverwrites(_ device: SimulatedDevice, state overwritten: String? = nil, firstAlone: String? = nil)
+  {
+    let alone = overwritten == nil ? device.firstAloneState : firstAlone
+    for state in [overwritten ?? device.state, alone].compactMap({ $0 }) where owed[state] != nil {
+      let places =
+        states.collect(container: container, devices: devices, lacking: lackingIndex != nil)[state] ?? []
+      if places.allSatisfy({ $0 == SimulatedDevice.savePlace(device.name) }) {
+        owed.removeValue(forKey: state)
+        counts.statesOverwrittenByGame += 1
+        note("  state \(state.prefix(12)) was only in \(device.name)'s save; the game overwrites it")
+      }
     }
   }
 
@@ -324,7 +389,10 @@ final class SimulationScenario {
     guard let archive = vault.agreements.load(target)?.archive else {
       throw SimulationFailure(invariant: "agreement", detail: "\(what) on \(device.name) left no agreement")
     }
-    let stored = states.archiveDigest(container + "/" + SimulatedDevice.game + "/" + archive)
+    // A device that lacks the second location agrees on the archive's first location.
+    device.refreshLacking()
+    let facts = states.archiveFacts(container + "/" + SimulatedDevice.game + "/" + archive)
+    let stored = device.lacksSecond ? facts?.lackingState : facts?.state
     guard stored == device.state else {
       throw SimulationFailure(
         invariant: "agreement",

@@ -22,15 +22,70 @@ enum SaveState {
   /// The state of a directory, read with plain system calls (not with SaveVault's scanner).
   static func ofDirectory(_ root: String) -> String? { digest(files(of: root)) }
 
+  /// A directory holding a save of several locations (a pre-restore copy's folder, each
+  /// location under its name): its state, and its first location's as a device that lacks the
+  /// second has it.
+  static func ofDirectoryBothForms(_ root: String) -> (state: String?, lacking: String?) {
+    let all = files(of: root)
+    return (digest(all), lackingDigest(all))
+  }
+
   /// The state of a game of several locations: every location's files under its archive name
   /// (`1-Saves/slot1.sav`), the excluded ones (`*.log`) left out. A missing location is empty.
-  static func ofLocations(_ locations: [(name: String, path: String)]) -> String? {
-    digest(
-      locations.flatMap { location in
-        files(of: location.path).filter { !$0.path.hasSuffix(".log") }.map {
-          (location.name + "/" + $0.path, $0.sha256)
-        }
-      })
+  /// `lacking`: the save of a device that lacks the second location (`locations` is the first
+  /// alone), in a form no whole save has (`lackingDigest`).
+  static func ofLocations(_ locations: [(name: String, path: String)], lacking: Bool = false) -> String? {
+    let found = locations.flatMap { location in
+      files(of: location.path).filter { !$0.path.hasSuffix(".log") }.map {
+        (location.name + "/" + $0.path, $0.sha256)
+      }
+    }
+    return lacking ? lackingDigest(found) : digest(found)
+  }
+
+  /// The first location's name in every device's archives.
+  static let firstLocation = "1-Saves"
+  /// The second one's (which a device may lack).
+  static let secondLocation = "2-Game"
+
+  /// The state of the first location alone, as the save of a device that lacks the second
+  /// location: `files`' entries under `1-Saves/`, and a mark that no file can be, so that it
+  /// never equals the state of a whole save (one whose second location is empty, say). Any
+  /// place that holds this content in its first location can give that save back.
+  static func lackingDigest(_ files: [(path: String, sha256: String)]) -> String? {
+    let first = files.filter { $0.path.hasPrefix(firstLocation + "/") }
+    guard !first.isEmpty else { return nil }
+    return digest(first + [("\u{0}lacks \(secondLocation)", "")])
+  }
+
+  /// What an archive holds, read back with every check a restore runs.
+  struct ArchiveFacts {
+    /// The whole save's state.
+    var state: String?
+    /// The first location's alone, as a device lacking the second has it (`lackingDigest`).
+    var lackingState: String?
+    /// The names of the locations its header lists (empty for a one-folder archive).
+    var locations: [String]
+    /// The state of the second location's content alone (nil when it holds none).
+    var second: String?
+  }
+
+  /// What the archive at `path` holds; nil when it is refused.
+  static func factsOfArchive(_ path: String) -> ArchiveFacts? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    guard
+      let extraction = try? Extractor(limits: ExtractionLimits()).extract(
+        fd: fd, archiveName: (path as NSString).lastPathComponent, into: nil)
+    else { return nil }
+    let files = extraction.entries.filter { $0.kind == .file }.map { ($0.path, $0.sha256 ?? "") }
+    let prefix = secondLocation + "/"
+    return ArchiveFacts(
+      state: digest(files), lackingState: lackingDigest(files),
+      locations: extraction.header?.locations?.map(\.name) ?? [],
+      second: digest(
+        files.filter { $0.0.hasPrefix(prefix) }.map { (String($0.0.dropFirst(prefix.count)), $0.1) }))
   }
 
   /// The paths and SHA-256 of a directory's regular files (SaveVault's own folder left out).
@@ -71,17 +126,7 @@ enum SaveState {
   }
 
   /// The state an archive holds, after every check a restore runs (nil when it is refused).
-  static func ofArchive(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    guard
-      let extraction = try? Extractor(limits: ExtractionLimits()).extract(
-        fd: fd, archiveName: (path as NSString).lastPathComponent, into: nil)
-    else { return nil }
-    return digest(
-      extraction.entries.filter { $0.kind == .file }.map { ($0.path, $0.sha256 ?? "") })
-  }
+  static func ofArchive(_ path: String) -> String? { factsOfArchive(path)?.state }
 }
 
 /// Every save state that can still be had back, and where from: the shared container's
@@ -93,23 +138,37 @@ final class RecoverableStates {
   /// Where a state can be had from: digest → places.
   typealias Places = [String: [String]]
 
-  private var archiveCache: [String: String?] = [:]
+  private var archiveCache: [String: SaveState.ArchiveFacts?] = [:]
 
-  func collect(container: String, devices: [SimulatedDevice]) -> Places {
+  /// `lacking`: a device of the scenario lacks the second location, so each archive and copy
+  /// also stands for the save of its first location alone (`SaveState.lackingDigest`).
+  func collect(container: String, devices: [SimulatedDevice], lacking: Bool = false) -> Places {
     var places: Places = [:]
     func add(_ digest: String?, _ place: String) {
       if let digest { places[digest, default: []].append(place) }
     }
+    func addArchive(_ path: String, _ place: String) {
+      let facts = archiveFacts(path)
+      add(facts?.state, place)
+      if lacking { add(facts?.lackingState, place) }
+    }
     let folder = container + "/" + SimulatedDevice.game
-    for name in archives(in: folder) { add(archiveDigest(folder + "/" + name), "container " + name) }
+    for name in archives(in: folder) { addArchive(folder + "/" + name, "container " + name) }
     for device in devices {
       for kind in ["pre-restore", "pending"] {
         let folder = device.dataDirectory + "/" + kind + "/" + SimulatedDevice.game
         for name in archives(in: folder) {
-          add(archiveDigest(folder + "/" + name), "\(device.name) \(kind) " + name)
+          addArchive(folder + "/" + name, "\(device.name) \(kind) " + name)
         }
         for path in preRestoreFolders(folder) {
-          add(SaveState.ofDirectory(path), "\(device.name) \(kind) " + (path as NSString).lastPathComponent)
+          let place = "\(device.name) \(kind) " + (path as NSString).lastPathComponent
+          guard lacking else {
+            add(SaveState.ofDirectory(path), place)
+            continue
+          }
+          let forms = SaveState.ofDirectoryBothForms(path)
+          add(forms.state, place)
+          add(forms.lacking, place)
         }
       }
       if device.hasLocations {
@@ -146,24 +205,31 @@ final class RecoverableStates {
     }
     for combination in combinations {
       let isSave = zip(combination, device.namedLocations).allSatisfy { $0.path == $1.path }
-      add(
-        SaveState.ofLocations(combination),
+      let place =
         isSave
-          ? SimulatedDevice.savePlace(device.name)
-          : "\(device.name) "
-            + combination.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + "))
+        ? SimulatedDevice.savePlace(device.name)
+        : "\(device.name) "
+          + combination.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + ")
+      add(SaveState.ofLocations(combination), place)
+      // A device that lacked the second location had saves of the first alone.
+      if device.startedLacking {
+        add(SaveState.ofLocations(Array(combination.prefix(1)), lacking: true), place)
+      }
     }
   }
 
   /// The state an archive in the container holds, from the cache when it was read before.
-  func archiveDigest(_ path: String) -> String? {
+  func archiveDigest(_ path: String) -> String? { archiveFacts(path)?.state }
+
+  /// What an archive holds, from the cache when it was read before.
+  func archiveFacts(_ path: String) -> SaveState.ArchiveFacts? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     let key = "\(path)\u{0}\(info.st_size)\u{0}\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     if let cached = archiveCache[key] { return cached }
-    let digest = SaveState.ofArchive(path)
-    archiveCache[key] = digest
-    return digest
+    let facts = SaveState.factsOfArchive(path)
+    archiveCache[key] = facts
+    return facts
   }
 
   /// The archive names in `folder`.

@@ -19,10 +19,12 @@ import Testing
 /// `wrap`'s game also loses the network now and then, so its backup becomes a pending
 /// archive), the game uninstalled and installed again (the folders that hold its save deleted,
 /// then made anew: empty, with a new game's save, or by the game while `wrap` runs it; such a
-/// new game's save may reach the container only when the player chose to upload on that
-/// device since), two devices' backups at the same moment after both agreed on the latest
-/// (judged by ancestry: the device whose archive is the latest is in sync, the other one's
-/// next sync asks), an *interrupted* command and a *killed* one:
+/// new game's save, in a folder the last agreement knew, may reach the container only when
+/// the player chose to upload on that device since), two devices' backups at the same moment
+/// after both agreed on the latest (judged by ancestry: the device whose archive is the latest
+/// is in sync, the other one's next sync asks), a device that lacked a location gaining it,
+/// the game launched from Steam on a device whose config lacks it (adopting it; see below), an
+/// *interrupted* command and a *killed* one:
 /// - interrupted: in-process, a failpoint set to `error` makes the command throw at a named
 ///   point (`backup.packed`, `backup.stored`, `restore.extracted`, `restore.between-renames`,
 ///   `restore.swapped`, `restore.kept`, or the pre-restore copy's packing). Its `defer`
@@ -73,12 +75,40 @@ import Testing
 /// save; and, after every step whose command was not killed, no device's save is a mix of one
 /// location from one save and the other from another: it is a state a player made. (A
 /// wrapped game whose drive is unmounted, and a second folder of the game's name, are steps of
-/// one-folder scenarios only.)
+/// one-folder scenarios only.) A save played on while a stopped restore left it half-swapped
+/// may be had back as the folder the restore set aside with the rest as the game left it.
+///
+/// **A device lacking a location**: in a share of those scenarios (40% by default), one
+/// device's config names only the first location (a desktop whose Steam has no
+/// `userdata/<user>/<id>/remote` yet), and the first device backs up both at the start. Its
+/// save is the first location alone (a state of its own form: recoverable from any place that
+/// holds that content in its first location), it plays and deletes there only, until a
+/// restore places the second location (where its portable form `<xdgConfig>/Game` says; from
+/// then on it is part of its save) or the step *gaining it* adds the location to its config
+/// (Steam made the folder, empty, or a restore had placed it). Invariants: every agreement is
+/// checked over the locations it has; and every archive it uploads while it lacks the second
+/// location holds there exactly what the archive it was made over had (the one it agreed on,
+/// or the cloud's latest it went over): carried forward, never dropped.
+///
+/// **A device adopting the game**: in another share (40% by default), one device starts
+/// without the game in its config; Steam has it installed (app 4000, its Proton prefix
+/// holding the first location) and a manifest file knows its two locations. Any step on that
+/// device but play, delete and going offline is the game launched from Steam: the real
+/// binary's `wrap` with `SteamAppId` and no target, around the shell game, with a random
+/// policy and the container chosen by `--container`, the config's `container`, the one every
+/// game of the config names, or `SAVEVAULT_CONTAINER`, or chosen by none (no game and no
+/// container, or two games naming two). Chosen: the game is added with both locations, in the
+/// shared container, and its first sync is checked like any `wrap`'s. Not chosen: the game
+/// still runs, the config is as it was, nothing is uploaded or kept pending anywhere, and the
+/// save it left is owed. Never an archive in the embedded default container. A device still
+/// without the game at the end adopts it before converging.
 ///
 /// A failure prints the scenario's seed, the invariant and the step log. Settings (from the
 /// environment): `SAVEVAULT_SIM_SEED` (the first seed; scenario i uses seed + i),
 /// `SAVEVAULT_SIM_SCENARIOS` (default 1000), `SAVEVAULT_SIM_STEPS` (default 32),
 /// `SAVEVAULT_SIM_LOCATIONS` (the percentage of scenarios of several locations, default 25),
+/// `SAVEVAULT_SIM_LACKING` and `SAVEVAULT_SIM_ADOPTING` (the percentages of those with a device
+/// lacking a location, and with one adopting the game, default 40 each),
 /// `SAVEVAULT_SIM_WORKERS` (scenarios run at once), `SAVEVAULT_SIM_VERBOSE=1` (print every
 /// step). `scripts/simulate.sh SEED` reruns one seed with its step log.
 @Suite("Multi-device simulation", .tags(.large))
@@ -88,6 +118,8 @@ struct SimulationTests {
     var scenarios = 1_000
     var steps = 32
     var locationsPercent = 25
+    var lackingPercent = 40
+    var adoptingPercent = 40
     var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
     var isVerbose = false
 
@@ -97,6 +129,12 @@ struct SimulationTests {
       if let value = environment["SAVEVAULT_SIM_STEPS"].flatMap({ Int($0) }) { steps = max(1, value) }
       if let value = environment["SAVEVAULT_SIM_LOCATIONS"].flatMap({ Int($0) }) {
         locationsPercent = min(100, max(0, value))
+      }
+      if let value = environment["SAVEVAULT_SIM_LACKING"].flatMap({ Int($0) }) {
+        lackingPercent = min(100, max(0, value))
+      }
+      if let value = environment["SAVEVAULT_SIM_ADOPTING"].flatMap({ Int($0) }) {
+        adoptingPercent = min(100, max(0, value))
       }
       if let value = environment["SAVEVAULT_SIM_WORKERS"].flatMap({ Int($0) }) { workers = max(1, value) }
       isVerbose = environment["SAVEVAULT_SIM_VERBOSE"] == "1"
@@ -131,7 +169,8 @@ struct SimulationTests {
       let seed = settings.seed &+ UInt64(index)
       let scenario = SimulationScenario(
         seed: seed, root: base + "/\(seed)", steps: settings.steps, isVerbose: settings.isVerbose,
-        locationsPercent: settings.locationsPercent)
+        locationsPercent: settings.locationsPercent, lackingPercent: settings.lackingPercent,
+        adoptingPercent: settings.adoptingPercent)
       let failure = scenario.run()
       results.record(scenario, failure)
       if failure == nil { try? FileManager.default.removeItem(atPath: scenario.root) }
@@ -174,6 +213,10 @@ struct SimulationTests {
       \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) binary runs with a kill point), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
       \(counts.statesOwed) states owed, \(counts.statesOverwrittenByGame) overwritten by the game, \
       \(counts.reinstalls) games installed again, \(counts.concurrentUploads) pairs of uploads at the same moment, \
+      \(counts.lackingScenarios) scenarios with a device lacking a location (\(counts.lackingUploads) of its uploads, \
+      \(counts.carriedUploads) carrying that location forward, \(counts.locationsPlaced) placed by a restore, \
+      \(counts.locationsGained) added to its config), \(counts.adoptionScenarios) with a device adopting the game \
+      (\(counts.adoptions) adopted by wrap under Steam, \(counts.adoptionsWithoutContainer) launches with no container chosen), \
       \(results.failures.count) failed, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s
       """)
     let failures = results.failures.sorted(by: { $0.seed < $1.seed })

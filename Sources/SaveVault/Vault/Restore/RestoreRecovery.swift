@@ -63,6 +63,14 @@ extension Vault {
     return repaired
   }
 
+  /// `recoverInterruptedRestore`, then the target as the agreement has it now: a restore it
+  /// finished may have placed a location the game's list lacks, part of the save from then on
+  /// (`withAgreedLocations`), so that what the command goes on to scan, upload or keep holds it.
+  func recovered(_ target: Target) -> Target {
+    recoverInterruptedRestore(target)
+    return withAgreedLocations(target)
+  }
+
   /// Repairs what an interrupted restore left beside the save folder `path` with no journal
   /// naming it (see `recoverInterruptedRestore`).
   private func recoverNeighbours(of path: String, target: Target, note: (String) -> Void) {

@@ -50,11 +50,11 @@ extension Vault {
   /// A refused archive throws `ArchiveError.refused` with the save directory untouched and the
   /// staging folder removed. A save directory reached through a symlink is replaced where it
   /// really is; the link stays.
-  public func restore(_ target: Target, selection: RestoreSelection) throws -> RestoreReport {
-    let container = try makeContainer(target, paths)
-    let held = try lock(target, purpose: "restore")
+  public func restore(_ requested: Target, selection: RestoreSelection) throws -> RestoreReport {
+    let container = try makeContainer(requested, paths)
+    let held = try lock(requested, purpose: "restore")
     defer { withExtendedLifetime(held) {} }
-    recoverInterruptedRestore(target)
+    let target = recovered(requested)
     return try performRestore(
       target, container: container, selection: selection,
       seen: look(target, container: container, checkingListing: true))
