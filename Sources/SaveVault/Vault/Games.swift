@@ -22,8 +22,9 @@ extension Vault {
     let saveDirectory = absolute(game.saveDirectory, context: context, home: paths.home)
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: saveDirectory, isDirectory: &isDirectory)
-    if exists && !isDirectory.boolValue {
-      throw ConfigError.invalid("save directory '\(saveDirectory)' is a file, not a directory")
+    // A regular file is a save of that one file (its folder's other files are no part of it).
+    if exists && !isDirectory.boolValue && !Platform.isRegularFile(saveDirectory) {
+      throw ConfigError.invalid("save directory '\(saveDirectory)' is neither a folder nor a regular file")
     }
     if exists && Platform.isMountPoint(saveDirectory) {
       throw ConfigError.invalid(

@@ -175,6 +175,20 @@ struct FileLocationsTests {
     #expect(digestTree(install) == before, "nothing changed")
   }
 
+  @Test("add --save-dir takes a file: the game is that one file, the folder's other files no part of it")
+  func addAFile() async throws {
+    let sandbox = try Sandbox("file-locations-add")
+    let file = sandbox.path("game/settings.ini")
+    try writeFile(file, "a=1\n")
+    try writeFile(sandbox.path("game/other.bin"), "other\n")
+    try await sandbox.ok(["add", "one-file", "--save-dir", file])
+    try await sandbox.ok(["backup", "--game", "one-file"])
+    try writeFile(sandbox.path("game/other.bin"), "changed, no part of the save\n")
+    #expect(try await sandbox.state(["--game", "one-file"]) == "in-sync")
+    try writeFile(file, "a=2\n")
+    #expect(try await sandbox.state(["--game", "one-file"]) == "local-changed")
+  }
+
   @Test("a save directory that is a file is a location of that one file")
   func saveDirIsAFile() async throws {
     let sandbox = try Sandbox("file-locations-save-dir")
