@@ -178,6 +178,26 @@ struct LocationsTests {
     #expect(try await desktop.state(["--game", "multi"]) == "in-sync")
   }
 
+  @Test(
+    "a restore whose archive leaves one of the save's locations as it is still keeps the save it changed, whole"
+  )
+  func partialArchiveKeepsTheWholeSave() async throws {
+    // The deck knows only the first location: its archive holds nothing for the second.
+    let deck = try Sandbox("locations-partial", device: "deck")
+    try Self.write(deck, locations: [deck.path("a/Saves")])
+    try writeFile(deck.path("a/Saves/slot/1.sav"), "deck\n")
+    try await deck.ok(["backup", "--game", "multi"])
+    // The desktop has both; its first is empty (deleted by the player), its second holds files.
+    let desktop = deck.device("desktop")
+    try Self.write(desktop, locations: [desktop.path("desk/Saves"), desktop.path("desk/Config")])
+    try writeFile(desktop.path("desk/Config/options.ini"), "desktop's own\n")
+    try await desktop.ok(["restore", "--game", "multi", "--latest"])
+    #expect(text(desktop.path("desk/Saves/slot/1.sav")) == "deck\n")
+    let copies = try await desktop.ok(["list", "--pre-restore", "--game", "multi", "--json"])
+    let listed = try jsonObject(copies.stdout)["copies"] as? [[String: Any]] ?? []
+    #expect(listed.count == 1, "the save from before the restore is kept: \(copies.stdout)")
+  }
+
   @Test("an archive location with no place here is refused before anything changes (exit 2)")
   func locationNotHere() async throws {
     // The deck's second location is in the Proton prefix of Steam app 999, which the desktop

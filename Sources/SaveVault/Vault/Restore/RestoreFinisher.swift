@@ -172,7 +172,12 @@ extension Vault {
     let asides = journal.moves.compactMap { move in move.aside.map { (name: move.name, path: $0) } }
       .filter { Self.exists($0.path) }
     var kept: String?
-    if asides.isEmpty {
+    if asides.isEmpty, !journal.isOneFolder, let early, let name = early.wait() {
+      // Nothing was set aside, yet the save had files: in locations the archive left as they
+      // were, beside the ones it filled. The save as it was is kept whole all the same.
+      kept = preRestoreStore().root + "/" + target.game + "/" + name
+      noteUndo(kept)
+    } else if asides.isEmpty {
       discard(early, target: target)
       if isLive { noteUndo(nil) }
     } else if journal.isOneFolder {
