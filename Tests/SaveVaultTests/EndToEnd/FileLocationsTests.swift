@@ -126,6 +126,46 @@ struct FileLocationsTests {
     #expect(text(install + "/slot3.sav") == "a new slot\n")
   }
 
+  @Test("a folder named like a slot, where the archive puts that slot, is moved aside whole and kept")
+  func folderInTheWayIsKept() async throws {
+    let sandbox = try Self.world("folder-in-the-way")
+    let install = sandbox.path("install")
+    try await sandbox.ok(["backup", "--game", "files"])
+    try FileManager.default.removeItem(atPath: install + "/slot2.sav")
+    try writeFile(install + "/slot2.sav/mod.txt", "a mod the player made\n")
+    try await sandbox.ok(["restore", "--game", "files", "--latest"])
+    #expect(text(install + "/slot2.sav") == "slot two\n")
+    // The folder is in the pre-restore copy, which any tar reads back. (Undo refuses that copy:
+    // it holds a file the location's pattern does not name.)
+    let listed = try await sandbox.ok(["list", "--pre-restore", "--game", "files", "--json"])
+    let copies = try jsonObject(listed.stdout)["copies"] as? [[String: Any]] ?? []
+    let path = try #require(copies.first?["path"] as? String, "\(listed.stdout)")
+    let read = try await runProgramAwaiting("/bin/tar", ["-xOf", path, "1-install/slot2.sav/mod.txt"])
+    #expect(read.stdout == "a mod the player made\n", "the folder was kept: \(read.stderr)")
+  }
+
+  @Test(
+    "a file where the archive needs a folder is refused before anything moves (exit 1), and nothing is left behind"
+  )
+  func fileInTheWayRefused() async throws {
+    let sandbox = try Self.world("file-in-the-way")
+    let install = sandbox.path("install")
+    try writeFile(install + "/profiles/zed/deep/general.opt", "zed\n")
+    try await sandbox.ok(["backup", "--game", "files"])
+    try FileManager.default.removeItem(atPath: install + "/profiles/zed")
+    try writeFile(install + "/profiles/zed", "not a folder\n")
+    try writeFile(install + "/slot1.sav", "slot one, played on\n")
+    let before = digestTree(install)
+    let refused = try await sandbox.runAwaiting(["restore", "--game", "files", "--latest"])
+    #expect(refused.code == 1 && refused.stderr.contains("in the way"), "\(refused.code): \(refused.stderr)")
+    #expect(digestTree(install) == before, "nothing changed")
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("")).filter {
+      $0.hasPrefix(".savevault-")
+    }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+    #expect(try await sandbox.state(["--game", "files"]) == "local-changed")
+  }
+
   @Test("an archive holding a file its location's pattern does not name is refused whole, nothing changed")
   func strayFileRefused() async throws {
     let sandbox = try Self.world("stray")

@@ -183,12 +183,8 @@ extension Vault {
     } else if journal.isOneFolder {
       kept = keepReplaced(asides[0].path, target: target, early: early, whenKept: noteUndo)
     } else {
-      // What a location of files set aside is its files (the folders on their way are no part
-      // of it).
-      let patterns = journal.moves.reduce(into: [String: FilePattern]()) {
-        $0.merge($1.patterns) { a, _ in a }
-      }
-      kept = try keepTogether(asides, patterns: patterns, target: target, early: early, whenKept: noteUndo)
+      // Everything set aside is kept, whatever it is (a folder in a staged file's way too).
+      kept = try keepTogether(asides, target: target, early: early, whenKept: noteUndo)
     }
     if !isLive, let kept {
       note(
@@ -225,12 +221,11 @@ extension Vault {
   /// locations' names): the early copy when it holds exactly them, else packed now. Then they
   /// are removed. Returns the copy's path (nil when they held nothing).
   private func keepTogether(
-    _ asides: [(name: String, path: String)], patterns: [String: FilePattern], target: Target,
-    early: EarlyPreRestoreCopy?, whenKept: (String?) -> Void
+    _ asides: [(name: String, path: String)], target: Target, early: EarlyPreRestoreCopy?,
+    whenKept: (String?) -> Void
   ) throws -> String? {
     var kept: String?
-    if let replaced = try? SaveScan.scan(
-      locations: asides, patterns: patterns, isExcluded: Self.exclusion(target)),
+    if let replaced = try? SaveScan.scan(locations: asides, isExcluded: Self.exclusion(target)),
       !replaced.isEmpty
     {
       if let early, let name = early.wait(), early.holds(replaced) {

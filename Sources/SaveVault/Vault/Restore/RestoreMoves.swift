@@ -92,6 +92,23 @@ extension Vault {
         for entry in staged where entry.kind == .file && isExcluded(entry.path) {
           removeTree(own + "/" + entry.path)
         }
+        // Where a staged file goes, every folder on its way must be a folder (not a file, not a
+        // link leading elsewhere): checked now, so that nothing has moved when it is not.
+        for entry in staged where entry.kind == .file {
+          var path = destination
+          for name in entry.path.split(separator: "/").dropLast() {
+            path += "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { break }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+              throw VaultError.io(
+                path: path,
+                reason:
+                  "it is in the way of '\(entry.path)', which the archive puts there, and it is not a folder: move it away and restore again (nothing was restored)"
+              )
+            }
+          }
+        }
         moves.append(
           .init(
             name: location.name, destination: destination, staging: own, aside: nil, files: files,
