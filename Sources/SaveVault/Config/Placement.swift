@@ -54,7 +54,9 @@ struct Placement {
     }
     let container = containerFolder.map(Platform.resolvedPath)
     for other in otherGames where other.name != game {
-      if Self.isWithin(other.resolved, save) || Self.isWithin(save, other.resolved) {
+      if Self.isWithin(other.resolved, save) || Self.isWithin(save, other.resolved)
+        || Self.namesSameFiles(save, other.resolved)
+      {
         return .invalid(
           "the save directory '\(saveDirectory)' overlaps game '\(other.name)''s save directory '\(other.path)': restoring one would change the other's save. Give each game a folder of its own (\(remedy: .removeGame(other.name)) forgets a game no longer played)"
         )
@@ -76,6 +78,32 @@ struct Placement {
       )
     }
     return nil
+  }
+
+  /// Whether two locations, at least one of them a glob over files (`folder/*.sav`), may name
+  /// the same files: one's glob matches the other's path (or its first name below the glob's
+  /// folder, or it spans folders with `**`), or both are globs over one folder.
+  static func namesSameFiles(_ a: String, _ b: String) -> Bool {
+    func covers(_ glob: (folder: String, pattern: String), _ path: String) -> Bool {
+      guard isWithin(path, glob.folder), path != glob.folder else { return false }
+      let relative = String(path.dropFirst(glob.folder == "/" ? 1 : glob.folder.count + 1))
+      let pattern = FilePattern(pattern: glob.pattern, caseSensitive: false)
+      let first = FilePattern(pattern: String(glob.pattern.split(separator: "/")[0]), caseSensitive: false)
+      // Under `**`: a folder may hold matches; a file is named when its name matches the last.
+      let last = FilePattern(
+        pattern: String(glob.pattern.split(separator: "/").last ?? ""), caseSensitive: false)
+      let spans =
+        glob.pattern.contains("**")
+        && (Platform.isFolder(path) || last.matches(String(relative.split(separator: "/").last ?? "")))
+      let underFirst = first.pattern != "**" && first.matches(String(relative.split(separator: "/")[0]))
+      return pattern.matches(relative) || spans || underFirst
+    }
+    switch (FilePattern.split(a), FilePattern.split(b)) {
+    case (let x?, let y?): return x.folder == y.folder || covers(x, y.folder) || covers(y, x.folder)
+    case (let x?, nil): return covers(x, b)
+    case (nil, let y?): return covers(y, a)
+    case (nil, nil): return false
+    }
   }
 
   /// Whether `inner` is `outer` or lies inside it (both absolute, resolved).

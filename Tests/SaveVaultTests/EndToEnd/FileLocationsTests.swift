@@ -229,6 +229,24 @@ struct FileLocationsTests {
     #expect(try await sandbox.state(["--game", "one-file"]) == "local-changed")
   }
 
+  @Test(
+    "two games whose globs may name the same files are refused as overlapping (exit 2); other files of one folder are not",
+    arguments: [["slot*"], ["**/slot1.sav"], ["slot1.sav"]])
+  func globsOverlap(other: [String]) async throws {
+    let sandbox = try Self.world("overlap-\(other[0].count)")
+    let install = sandbox.path("install")
+    try await sandbox.ok(["backup", "--game", "files"])
+    var config = try sandbox.configObject()
+    var games = config["games"] as? [String: Any] ?? [:]
+    games["other"] = ["locations": other.map { install + "/" + $0 }]
+    games["readme"] = ["locations": [install + "/readme.txt"]]
+    config["games"] = games
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: sandbox.config))
+    let refused = try await sandbox.runAwaiting(["backup", "--game", "other"])
+    #expect(refused.code == 2 && refused.stderr.contains("overlaps"), "\(refused.code): \(refused.stderr)")
+    try await sandbox.ok(["backup", "--game", "readme"])
+  }
+
   @Test("a save directory that is a file is a location of that one file")
   func saveDirIsAFile() async throws {
     let sandbox = try Sandbox("file-locations-save-dir")
