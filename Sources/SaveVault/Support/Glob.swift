@@ -118,16 +118,17 @@ enum Glob {
     followsLinks: Bool = true
   ) -> [Match] {
     var found: [Match] = []
+    // (Names as `Platform.directoryNames` gives them: every byte kept, `RawName`.)
     func isDirectory(_ path: String) -> Bool {
       var info = stat()
-      let found = followsLinks ? stat(path, &info) : lstat(path, &info)
+      let found = RawName.withCString(path) { followsLinks ? stat($0, &info) : lstat($0, &info) }
       return found == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
     func walk(_ path: String, _ index: Int, _ names: [String], _ depth: Int) {
       guard found.count < limit else { return }
       guard index < components.count else {
         var info = stat()
-        if followsLinks ? FileManager.default.fileExists(atPath: path) : lstat(path, &info) == 0 {
+        if RawName.withCString(path, { followsLinks ? stat($0, &info) : lstat($0, &info) }) == 0 {
           found.append(Match(path: path, names: names))
         }
         return

@@ -96,10 +96,21 @@ extension Platform {
   /// removes `source`. Falls back to an existence check and `rename` on filesystems without
   /// hard links (exFAT SD cards, some FUSE mounts). A `destination` that is already `source`'s
   /// file (a move killed between its link and its unlink) is finished.
+  /// (Paths as the scans give them: every byte kept, `RawName`.)
   static func moveNoReplace(from source: String, to destination: String) throws(SystemError) {
+    let code = RawName.withCString(source) { from in
+      RawName.withCString(destination) { to in moveNoReplace(from, to) }
+    }
+    if let (operation, code) = code { throw SystemError(operation: operation, path: destination, code: code) }
+  }
+
+  /// `moveNoReplace` on C strings: the failing call and its error, nil when done.
+  private static func moveNoReplace(
+    _ source: UnsafePointer<CChar>, _ destination: UnsafePointer<CChar>
+  ) -> (String, Int32)? {
     if link(source, destination) == 0 {
       unlink(source)
-      return
+      return nil
     }
     let code = errno
     if code == EEXIST {
@@ -109,19 +120,15 @@ extension Platform {
         from.st_ino == to.st_ino, from.st_mode & S_IFMT == S_IFREG
       {
         unlink(source)
-        return
+        return nil
       }
-      throw SystemError(operation: "link", path: destination, code: code)
+      return ("link", code)
     }
     guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EMLINK || code == EXDEV
-    else { throw SystemError(operation: "link", path: destination, code: code) }
+    else { return ("link", code) }
     var info = stat()
-    if lstat(destination, &info) == 0 {
-      throw SystemError(operation: "rename", path: destination, code: EEXIST)
-    }
-    guard rename(source, destination) == 0 else {
-      throw SystemError(operation: "rename", path: destination, code: errno)
-    }
+    if lstat(destination, &info) == 0 { return ("rename", EEXIST) }
+    return rename(source, destination) == 0 ? nil : ("rename", errno)
   }
 
   /// Writes every byte of `buffer` to `fd`, retrying short writes; returns `errno` on failure.

@@ -247,6 +247,31 @@ struct FileLocationsTests {
     try await sandbox.ok(["backup", "--game", "readme"])
   }
 
+  @Test("a matching file whose name is not UTF-8 is backed up and restored, byte for byte")
+  func nonUTF8Name() async throws {
+    let sandbox = try Self.world("non-utf8")
+    let install = sandbox.path("install")
+    let write = "import sys; open(sys.argv[1].encode() + b'/slot\\xff.sav', 'wb').write(sys.argv[2].encode())"
+    let read = "import sys; print(open(sys.argv[1].encode() + b'/slot\\xff.sav', 'rb').read().decode())"
+    try #require(
+      try await runProgramAwaiting("/usr/bin/python3", ["-c", write, install, "raw name"]).code == 0)
+    try await sandbox.ok(["backup", "--game", "files"])
+    let archive = sandbox.cloud + "/files/" + (try #require(sandbox.archives("files").last))
+    let listed = try await runProgramAwaiting(
+      "/usr/bin/python3",
+      [
+        "-c",
+        "import sys, tarfile; print([n for n in tarfile.open(sys.argv[1], encoding='utf-8', errors='surrogateescape').getnames() if 'slot' in n])",
+        archive,
+      ])
+    #expect(listed.stdout.contains("slot\\udcff.sav"), "the archive holds it: \(listed.stdout)")
+    try #require(
+      try await runProgramAwaiting("/usr/bin/python3", ["-c", write, install, "played on"]).code == 0)
+    try await sandbox.ok(["restore", "--game", "files", "--latest"])
+    let back = try await runProgramAwaiting("/usr/bin/python3", ["-c", read, install])
+    #expect(back.stdout == "raw name\n", "\(back.stdout) \(back.stderr)")
+  }
+
   @Test("a save directory that is a file is a location of that one file")
   func saveDirIsAFile() async throws {
     let sandbox = try Sandbox("file-locations-save-dir")
