@@ -40,9 +40,6 @@ public struct FilePattern: Codable, Sendable, Equatable, Hashable {
     return match(0, 0)
   }
 
-  /// Whether nothing but one literal name is matched (a single-file location).
-  public var isSingleFile: Bool { components.count == 1 && Glob.literal(pattern) != nil }
-
   /// Splits a path that holds glob characters into its longest folder free of them and the
   /// pattern after it: `/a/b/*.sav` is `/a/b` and `*.sav`. Nil when no component is a glob.
   public static func split(_ path: String) -> (folder: String, pattern: String)? {
