@@ -38,6 +38,13 @@ struct FileLocationsTests {
     return sandbox
   }
 
+  /// The staging and set-aside folders a restore left beside the install folder.
+  static func leftovers(_ sandbox: Sandbox) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: sandbox.path("")).filter {
+      $0.hasPrefix(".savevault-")
+    }
+  }
+
   /// The archive's member names, SaveVault's own left out, as GNU tar and Python list them.
   static func members(_ sandbox: Sandbox) async throws -> [String] {
     let archive = sandbox.cloud + "/files/" + (try #require(sandbox.archives("files").last))
@@ -117,9 +124,7 @@ struct FileLocationsTests {
     #expect(!FileManager.default.fileExists(atPath: install + "/slot3.sav"))
     #expect(text(install + "/bin/game.exe") == "the game\n")
     // No staging or set-aside folder is left, and the played-on save is in the pre-restore copy.
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("")).filter {
-      $0.hasPrefix(".savevault-")
-    }
+    let leftovers = try Self.leftovers(sandbox)
     #expect(leftovers.isEmpty, "\(leftovers)")
     try await sandbox.ok(["restore", "--game", "files", "--undo"])
     #expect(text(install + "/slot1.sav") == "slot one, played on\n")
@@ -159,9 +164,7 @@ struct FileLocationsTests {
     let refused = try await sandbox.runAwaiting(["restore", "--game", "files", "--latest"])
     #expect(refused.code == 1 && refused.stderr.contains("in the way"), "\(refused.code): \(refused.stderr)")
     #expect(digestTree(install) == before, "nothing changed")
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("")).filter {
-      $0.hasPrefix(".savevault-")
-    }
+    let leftovers = try Self.leftovers(sandbox)
     #expect(leftovers.isEmpty, "\(leftovers)")
     #expect(try await sandbox.state(["--game", "files"]) == "local-changed")
   }
