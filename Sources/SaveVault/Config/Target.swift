@@ -26,6 +26,13 @@ public struct Target: Sendable, Equatable {
   public var isNameFromFolder = false
   /// Globs of paths inside the locations that are not part of the save (`*.log`, `cache/**`).
   public var exclude: [String] = []
+  /// The save locations that discovery finds for the game on this machine (what `scan` lists
+  /// for it); nil when it is no game the manifest knows here. A backup refuses to leave out
+  /// any of their files (`Vault.leftOutLocations`).
+  public var discovered: DiscoveredSave?
+  /// The game's `exclude` entries that name a whole location (a portable form, or a path with
+  /// `~` expanded): discovery's locations the player chose to leave out of the save.
+  public var excludedLocations: [String] = []
 
   /// What the agreement is kept per: the container's canonical location, and for S3 its endpoint
   /// (one bucket name on two servers is two containers). A folder is keyed by its path as
@@ -41,6 +48,19 @@ public struct Target: Sendable, Equatable {
   var agreementKey: String {
     if case .s3 = container { return container.canonical + "@" + (s3.endpoint ?? "aws:" + s3.region) }
     return container.canonical
+  }
+}
+
+/// What discovery finds of a game's save on this machine.
+public struct DiscoveredSave: Sendable, Equatable {
+  /// The game's title in the save-location manifest.
+  public var title: String
+  /// Its existing save locations, as `scan` lists them.
+  public var locations: [DetectedLocation]
+
+  public init(title: String, locations: [DetectedLocation]) {
+    self.title = title
+    self.locations = locations
   }
 }
 
@@ -166,6 +186,12 @@ extension Target {
       containerURL: containerURL, container: location, device: ArchiveName.sanitize(device: device),
       limits: limits, s3: s3, compression: compression, isNameFromFolder: isNameFromFolder)
     target.exclude = target.isOneFolder ? [] : gameEntry?.exclude ?? []
+    target.excludedLocations = (gameEntry?.exclude ?? []).compactMap { entry in
+      entry.hasPrefix("<")
+        ? entry
+        : entry.hasPrefix("/") || entry.hasPrefix("~")
+          ? absolute(entry, context: context, home: paths.home) : nil
+    }
     return target
   }
 

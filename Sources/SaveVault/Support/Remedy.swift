@@ -18,6 +18,8 @@ public enum Remedy: Sendable, Equatable {
   case removeGameFirst(String)
   /// Replace the game's entry in the config file.
   case replaceGameEntry
+  /// Add the game again from what discovery finds, replacing its entry.
+  case detectGameAgain(String)
   /// Add the save directory under another game name, or replace the game's entry.
   case renameOrReplaceGame(String)
   /// Force this backup (of an empty or missing save).
@@ -50,6 +52,7 @@ public enum Remedy: Sendable, Equatable {
     case .removeGame(let game): "removing the game '\(game)'"
     case .removeGameFirst(let game): "remove the game '\(game)' first"
     case .replaceGameEntry: "replace its entry"
+    case .detectGameAgain: "adding the game again as scanning finds it"
     case .renameOrReplaceGame(let folder): "add '\(folder)' under another name, or replace the game's entry"
     case .forceThisBackup: "force the backup"
     case .forcedBackup: "a forced backup"

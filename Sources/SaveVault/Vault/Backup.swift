@@ -125,11 +125,13 @@ extension Vault {
   }
 
   /// The save to upload, from its scan: a missing or empty one is refused unless `force` (then it
-  /// is an empty archive), as are a missing location (unless `uploadsWithoutMissingLocations`)
-  /// and a save over the limits; what the scan skipped is warned about.
+  /// is an empty archive), as are a missing location and a location discovery finds that the
+  /// game's locations leave out (unless `uploadsWithoutMissingLocations`), and a save over the
+  /// limits; what the scan skipped is warned about.
   func checkedSave(
     _ scanned: SaveScan?, target: Target, force: Bool, uploadsWithoutMissingLocations: Bool = false
   ) throws -> SaveScan {
+    try refuseLeftOutLocations(target, force: uploadsWithoutMissingLocations)
     var scan = scanned
     if scan == nil || scan?.isEmpty == true {
       guard force else {

@@ -17,6 +17,7 @@ extension Vault {
     defer { withExtendedLifetime(held) {} }
     let target = recovered(requested)
     guard let scan = try scanSave(target), !scan.isEmpty else { return nil }
+    try refuseLeftOutLocations(target, force: false)
     // A folder on another drive than the agreed save (its drive not mounted) is kept too, but
     // noted, so that it waits for the player instead of being uploaded as the save.
     noteSaveNotAsAgreed(target)

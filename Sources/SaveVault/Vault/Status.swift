@@ -73,10 +73,31 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     public var latest: String?
   }
 
+  /// One of the game's save locations.
+  public struct Location: Encodable, Sendable, Equatable {
+    /// Where it is here (a folder, or a folder and the pattern of its files).
+    public var path: String
+    /// Its form with placeholders, the same on any machine.
+    public var portable: String
+    /// Whether anything of it is here (a location not made yet is not an error: it is absent).
+    public var exists: Bool
+  }
+
+  /// A location discovery finds for the game whose files the game's locations leave out.
+  public struct LeftOut: Encodable, Sendable, Equatable {
+    public var path: String
+    public var portable: String
+  }
+
   public var game: String
   public var state: SyncState
   public var device: String
   public var local: Local
+  /// The game's save locations (one for a game named by its save directory).
+  public var locations: [Location] = []
+  /// Locations discovery finds here that the game's locations leave out: a backup refuses
+  /// them until the game is added again or they are excluded.
+  public var leftOut: [LeftOut] = []
   public var cloud: Cloud
   /// The last agreement this device recorded, if any (`ledger` in JSON).
   public var agreement: Agreed?
@@ -99,6 +120,8 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     try c.encode(state, forKey: .state)
     try c.encode(device, forKey: .device)
     try c.encode(local, forKey: .local)
+    try c.encode(locations, forKey: .locations)
+    try c.encode(leftOut, forKey: .leftOut)
     try c.encode(cloud, forKey: .cloud)
     try c.encode(agreement, forKey: .agreement)
     try c.encode(preRestore, forKey: .preRestore)
@@ -109,7 +132,8 @@ public struct StatusReport: Encodable, Sendable, Equatable {
     try c.encode(movedFrom, forKey: .movedFrom)
   }
   enum Key: String, CodingKey {
-    case game, state, device, local, cloud, preRestore, pending, repaired, busy, conflictKind, movedFrom
+    case game, state, device, local, locations, leftOut, cloud, preRestore, pending, repaired, busy
+    case conflictKind, movedFrom
     case agreement = "ledger"
   }
 }
@@ -210,7 +234,7 @@ extension Vault {
     let latest = found.latest
     let copies = preRestoreCopies(of: target)
     let pending = (try? pendingStore().archivesNewestFirst(game: target.game)) ?? []
-    return StatusReport(
+    var report = StatusReport(
       game: target.game, state: found.state, device: target.device,
       local: .init(
         saveDir: target.saveDirectory, exists: scan != nil, modifiedMs: scan?.newestModifiedMs,
@@ -233,6 +257,16 @@ extension Vault {
         directory: pendingStore().root + "/" + target.game, count: pending.count,
         archives: pending.map(\.name).reversed()), repaired: repaired, isBusy: isBusy,
       conflictKind: found.conflictKind, movedFrom: found.movedFrom)
+    report.locations = target.locations.map { location in
+      StatusReport.Location(
+        path: location.shown, portable: location.portable.template,
+        exists: location.isAtTop
+          ? scan != nil : scan?.entries.contains { $0.path.hasPrefix(location.name + "/") } == true)
+    }
+    report.leftOut = leftOutLocations(target).map {
+      StatusReport.LeftOut(path: $0.path, portable: $0.portable.template)
+    }
+    return report
   }
 
   /// Reads the save directory, the container and the agreement, and decides the state.

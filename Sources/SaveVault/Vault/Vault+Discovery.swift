@@ -15,6 +15,9 @@ public struct FoundGame: Codable, Sendable, Equatable {
   public var bytes: Int64
   /// Whether the config file has a game of this name.
   public var configured: Bool
+  /// For a configured game, the locations found whose files its locations in the config file
+  /// leave out (a backup refuses them, naming them, until they are added or excluded).
+  public var leftOut: [FoundLocation]?
 }
 
 /// One save location of a found game: where it is here, and its portable form.
@@ -63,9 +66,19 @@ extension Vault {
             FoundLocation(path: $0.path, portable: $0.portable.template, isFolder: $0.isFolder)
           },
           files: counts.reduce(0) { $0 + $1.files }, bytes: counts.reduce(0) { $0 + $1.bytes },
-          configured: configured.contains(name)))
+          configured: configured.contains(name),
+          leftOut: configured.contains(name) ? leftOut(ofConfigured: name, configFile: configFile) : nil))
     }
     return found.sorted { $0.game < $1.game }
+  }
+
+  /// What the configured game `name` leaves out of what discovery finds (nil when it cannot be
+  /// resolved here: its own commands say why).
+  private func leftOut(ofConfigured name: String, configFile: String?) -> [FoundLocation]? {
+    guard let target = try? resolve(TargetRequest(game: name, configFile: configFile)) else { return nil }
+    return leftOutLocations(target).map {
+      FoundLocation(path: $0.path, portable: $0.portable.template, isFolder: $0.isFolder)
+    }
   }
 
   /// The installed game `name` stands for (its game name, its title, or its title compared

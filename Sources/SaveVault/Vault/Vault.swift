@@ -26,8 +26,17 @@ public struct Vault: Sendable {
   /// Resolves flags, config and environment into a target, and refuses (`ConfigError`) a save
   /// directory placed where SaveVault would lose saves (`Placement`). The target has the
   /// locations this device placed for the game besides its own list (`withAgreedLocations`).
+  /// What discovery finds of the game comes with it (`discovered`), for every command that
+  /// checks where the save lies.
   public func resolve(_ request: TargetRequest) throws(ConfigError) -> Target {
-    withAgreedLocations(try resolveListed(request))
+    var target = withAgreedLocations(try resolveListed(request))
+    guard request.checksPlacement, request.saveDirectory == nil else { return target }
+    let configPath =
+      request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile
+    let config = try cache.config(at: configPath, isRequired: request.configFile != nil)
+    target.discovered = discoveredSave(
+      game: target.game, entry: config.games?[target.game], config: config, configFile: request.configFile)
+    return target
   }
 
   /// `resolve`, with the game's own list of locations only.
@@ -116,6 +125,7 @@ final class VaultCache: @unchecked Sendable {
   private var configs: [String: ConfigFile] = [:]
   private var known: [String: KnownGames] = [:]
   private var installed: GameRoots?
+  private var manifestIndex: LocationManifestIndex?
 
   /// This machine's installed games, found by `make` at the first use.
   func roots(_ make: () -> GameRoots) -> GameRoots {
@@ -125,6 +135,20 @@ final class VaultCache: @unchecked Sendable {
     let found = make()
     installed = found
     return found
+  }
+
+  /// The save-location manifest, read by `make` at the first use that succeeds (`make` runs
+  /// without the lock: it reads the config file through this cache).
+  func manifest(_ make: () throws -> LocationManifestIndex) throws -> LocationManifestIndex {
+    lock.lock()
+    let cached = manifestIndex
+    lock.unlock()
+    if let cached { return cached }
+    let index = try make()
+    lock.lock()
+    manifestIndex = index
+    lock.unlock()
+    return index
   }
 
   /// The config file at `path`, read at its first use (a missing one is empty unless

@@ -29,6 +29,10 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
   /// An archive holds a location of the game that has no place on this machine: nothing was
   /// restored.
   case locationNotHere(game: String, archive: String, location: String, madeAt: String, why: Advised)
+  /// Save locations that discovery finds for the game here hold files the game's own list of
+  /// locations leaves out (and its `exclude` does not name): nothing was uploaded, since the
+  /// archive would look whole without them. `title` is the game's title in the manifest.
+  case locationsLeftOut(game: String, title: String, locations: [DetectedLocation])
   /// An upload would leave out locations of the archive it follows that this device has no
   /// place for (their portable forms), because that archive cannot be read to carry them
   /// forward: nothing was uploaded.
@@ -59,11 +63,26 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
     case .locationNotHere(let game, let archive, let location, let madeAt, let why):
       "\(game): '\(archive)' holds the location '\(location)' (at '\(madeAt)' where it was made), which has no place on this machine (\(why)): nothing was restored. Install the game here and start it once, or add the folder it should go to to the game's \"locations\" in the config file"
     case .locationNotCarried(let game, let archive, let locations, let reason):
-      "\(game): this upload would leave out \(locations.map { "'\($0)'" }.joined(separator: ", ")) of '\(archive)', which this device has no place for: that archive cannot be read to carry it forward (\(reason)), so nothing was uploaded; \(remedy: .forcedBackup) uploads without it"
+      "\(game): this upload would leave out \(Self.listed(locations)) of '\(archive)', which this device has no place for: that archive cannot be read to carry it forward (\(reason)), so nothing was uploaded; \(remedy: .forcedBackup) uploads without it"
+    case .locationsLeftOut(let game, let title, let locations):
+      Self.leftOut(game: game, title: title, locations: locations)
     case .nothingToUndo(let game, let reason):
       Advised(
         reason.map { "\(game): \($0); nothing to undo" } ?? "no pre-restore copy of \(game); nothing to undo")
     }
+  }
+}
+
+extension VaultError {
+  /// `'a', 'b'`.
+  static func listed(_ items: [String]) -> String { items.map { "'\($0)'" }.joined(separator: ", ") }
+
+  static func leftOut(game: String, title: String, locations: [DetectedLocation]) -> Advised {
+    let one = locations.count == 1
+    let named = locations.map { "'\($0.portable.template)' (at '\($0.path)')" }.joined(separator: ", ")
+    let it = one ? "it" : "them"
+    return
+      "\(game): \(named) \(one ? "holds" : "hold") save files that the save-location manifest names for this game, but the game's locations leave \(it) out, so nothing was uploaded (the backup would look whole without \(it)). \(remedy: .detectGameAgain(title)) adds \(it); to leave \(it) out, write \(it) as shown here in the game's \"exclude\" in the config file; \(remedy: .forcedBackup) uploads the rest"
   }
 }
 
@@ -74,6 +93,7 @@ extension VaultError: ExitStatusProviding {
     case .gameNotStarted: .gameNotStarted
     case .locationNotHere: .usage
     case .locationNotCarried: .archiveRefused
+    case .locationsLeftOut: .usage
     default: .failure
     }
   }

@@ -52,6 +52,14 @@ struct ScanCommand: Command {
         console.out("  \(location.path)\n    \(location.portable)")
       }
       if game.locations.isEmpty { console.out("  no save here yet") }
+      for location in game.leftOut ?? [] {
+        console.out("  left out by the config file: \(location.path)\n    \(location.portable)")
+      }
+      if game.leftOut?.isEmpty == false {
+        console.out(
+          "  backups of \(game.game) are refused until \(Advice.spelling(.detectGameAgain(game.title))) adds them, or its \"exclude\" names them"
+        )
+      }
     }
     return .success
   }

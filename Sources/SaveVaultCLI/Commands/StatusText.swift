@@ -24,7 +24,16 @@ struct StatusText {
       )
     }
     // A game of several locations: the first is `saveDir`, the others follow.
-    lines += target.locations.dropFirst().map { "          and \($0.path)" }
+    lines += report.locations.dropFirst().map { "          and \($0.path)\($0.exists ? "" : ": absent")" }
+    for location in report.leftOut {
+      lines.append("  left out \(location.path) (\(location.portable))")
+    }
+    if !report.leftOut.isEmpty {
+      let title = target.discovered?.title ?? report.game
+      lines.append(
+        "          scanning finds saves there that the game's locations do not take, so backups are refused: \(Advice.spelling(.detectGameAgain(title))) adds them, or name them in the game's \"exclude\""
+      )
+    }
     let cloud = report.cloud
     if let latest = cloud.latest {
       lines.append("  cloud   \(latest)")
