@@ -80,11 +80,16 @@ public enum Detection {
       case .steam: id.flatMap(UInt32.init).flatMap { lookup.game(steamAppID: $0) }
       case .gog: id.flatMap(UInt64.init).flatMap { lookup.game(gogID: $0) }
       case .lutris: id.flatMap { lookup.game(lutrisSlug: $0) }
-      case .epic, .wine, .other: nil
+      case .wine, .other: id.flatMap { lookup.game(title: $0) }
+      case .epic: nil
       }
     if let byID { return byID }
     if let byTitle = lookup.game(title: installed.title) { return byTitle }
-    guard let folder = installed.installFolder.map({ ($0 as NSString).lastPathComponent }) else { return nil }
+    // A game found by a folder's name (a prefix named after it) is also known by that name.
+    let folderName =
+      installed.installFolder.map { ($0 as NSString).lastPathComponent }
+      ?? (installed.isFoundByFolder ? installed.title : nil)
+    guard let folder = folderName else { return nil }
     let byFolder = lookup.games(installDir: folder)
     return byFolder.count == 1 ? byFolder.first : nil
   }
@@ -107,7 +112,7 @@ public enum Detection {
     }
     if context.storeGameIDs.isEmpty, let id = installed.storeGameID { context.storeGameIDs = [id] }
     context.roots = unique([installed.source] + (installed.steamRoot.map { [$0] } ?? []))
-    context.installFolder = installed.installFolder
+    context.installFolders = installed.installFolder.map { [$0] } ?? []
     context.prefixes = installed.prefix.map { [$0] } ?? []
     context.sandbox = installed.sandbox
     context.flatpakID = game.flatpakID
