@@ -38,6 +38,8 @@ public struct HostFolders: Sendable, Equatable {
 /// Where a game was installed from: the store whose ids `storeGameID` is in.
 public enum GameStore: String, Sendable, Equatable, Codable, CaseIterable {
   case steam, gog, epic, lutris, wine, other
+  /// A non-Steam game added to Steam (`shortcuts.vdf`), run in its own Proton prefix.
+  case steamShortcut = "steam-shortcut"
 }
 
 /// One game installed on this machine, as its launcher records it.
@@ -59,11 +61,14 @@ public struct InstalledGame: Sendable, Equatable {
   public var steamRoot: String?
   /// The `~/.var/app/<id>` folder of a Flatpak launcher: its games see their XDG folders there.
   public var sandbox: String?
+  /// A non-Steam shortcut's app id (unsigned, as its `compatdata` folder is named).
+  public var shortcutID: String?
 
   public init(
     store: GameStore, storeGameID: String?, title: String, installFolder: String?, prefix: String?,
-    source: String, steamRoot: String? = nil, sandbox: String? = nil
+    source: String, steamRoot: String? = nil, sandbox: String? = nil, shortcutID: String? = nil
   ) {
+    self.shortcutID = shortcutID
     self.store = store
     self.storeGameID = storeGameID
     self.title = title
@@ -115,6 +120,7 @@ public struct GameRoots: Sendable, Equatable {
     let libraries = roots.steamLibraries
     for installation in roots.steam {
       roots.games += installation.games(allLibraries: libraries, warnings: &roots.warnings)
+      roots.games += installation.shortcuts(warnings: &roots.warnings)
     }
     for heroic in HeroicRoot.locate(host: host) {
       roots.games += heroic.games(host: host, warnings: &roots.warnings)
@@ -182,14 +188,14 @@ public struct GameRoots: Sendable, Equatable {
     }
   }
 
-  /// The same, the games found by a folder's name (under an extra root, in a Wine prefix)
-  /// named by the manifest's title as their store id: the id that says which game a
+  /// The same, the games found by a name (a folder's under an extra root or in a Wine prefix,
+  /// a non-Steam shortcut's) named by the manifest's title as their store id: the id that says which game a
   /// location belongs to, on any machine, whatever its folder is called there. A folder the
   /// manifest does not know keeps no id.
   public func identifyingFolderGames(by lookup: some LocationManifestLookup) -> GameRoots {
     var roots = self
     for index in roots.games.indices
-    where roots.games[index].isFoundByFolder && roots.games[index].storeGameID == nil {
+    where roots.games[index].isKnownByTitle && roots.games[index].storeGameID == nil {
       roots.games[index].storeGameID = Detection.manifestGame(for: roots.games[index], lookup: lookup)?.title
     }
     return roots
@@ -202,9 +208,13 @@ public struct GameRoots: Sendable, Equatable {
 }
 
 extension InstalledGame {
-  /// Whether the game was found by its folder's name (an extra root, a Wine prefix) rather
-  /// than by a launcher's record: its store id is then the manifest's title.
-  public var isFoundByFolder: Bool { store == .other || store == .wine }
+  /// Whether the game was found by a name (a folder's in an extra root or a Wine prefix, a
+  /// non-Steam shortcut's) rather than by a store's id: its store id is then the manifest's
+  /// title.
+  public var isKnownByTitle: Bool { store == .other || store == .wine || store == .steamShortcut }
+
+  /// Whether the game's folder's name says which game it is (a root's, a prefix's).
+  var isFoundByFolder: Bool { store == .other || store == .wine }
 }
 
 /// Whether `path` is a folder (following symlinks).

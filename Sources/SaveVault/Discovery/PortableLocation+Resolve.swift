@@ -88,7 +88,8 @@ extension PortableLocation {
     default:
       context.prefixes = unique(installs.compactMap(\.prefix))
       context.roots = unique(installs.map(\.source))
-      if store == .wine || store == .other, let id = storeGameID {
+      if store == .steamShortcut { context.prefixUser = "steamuser" }
+      if installs.contains(where: \.isKnownByTitle), let id = storeGameID {
         // `<game>`: the title, and the folder of each install.
         context.gameNames = unique(
           [id] + installs.map { $0.installFolder.map { ($0 as NSString).lastPathComponent } ?? $0.title })
@@ -121,6 +122,14 @@ extension PortableLocation {
       }
       return
         "'\(id)' (installed in \(installed.source)) has no Wine prefix here: start the game once, or \(remedy: .nameSaveDirectory)"
+    case GameStore.steamShortcut.rawValue?:
+      guard let installed else {
+        return
+          "'\(id)' is not one of Steam's non-Steam games here: add it to Steam under that name, or \(remedy: .nameSaveDirectory)"
+      }
+      let prefix = installed.shortcutID.map { "compatdata/\($0)" } ?? "compatdata"
+      return
+        "the non-Steam game '\(id)' has no Proton prefix \(prefix) yet: start it once from Steam, or \(remedy: .nameSaveDirectory)"
     case let store?:
       guard let installed else {
         return "the \(store) game \(id) is not installed here: install it, or \(remedy: .nameSaveDirectory)"

@@ -33,7 +33,7 @@ extension Vault {
   func gameRoots(_ config: ConfigFile) -> GameRoots {
     cache.roots {
       let roots = GameRoots.scan(config, paths: paths, environment: context.environment)
-      let folderGames = roots.games.filter(\.isFoundByFolder)
+      let folderGames = roots.games.filter(\.isKnownByTitle)
       guard !folderGames.isEmpty,
         let manifest = try? manifest(refresh: .never, installFolders: roots.games.compactMap(\.installFolder))
       else { return roots }

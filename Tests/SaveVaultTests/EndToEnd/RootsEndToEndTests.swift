@@ -86,7 +86,8 @@ struct RootsEndToEndTests {
     let found = try jsonList(await world.sandbox.ok(["scan", "--json"]).stdout)
     let gnorp = try #require(found.first { $0["title"] as? String == "(the) Gnorp Apologue" })
     let paths = (gnorp["locations"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
-    #expect(paths.contains { $0.hasPrefix(world.gnorp) } && paths.contains { $0.hasPrefix(second) }, "\(paths)")
+    #expect(
+      paths.contains { $0.hasPrefix(world.gnorp) } && paths.contains { $0.hasPrefix(second) }, "\(paths)")
 
     let added = try await world.sandbox.runAwaiting(["add", "(the) Gnorp Apologue", "--detect"])
     #expect(added.code == 0, "\(added.stderr)")
