@@ -80,8 +80,8 @@ public enum Detection {
       case .steam: id.flatMap(UInt32.init).flatMap { lookup.game(steamAppID: $0) }
       case .gog: id.flatMap(UInt64.init).flatMap { lookup.game(gogID: $0) }
       case .lutris: id.flatMap { lookup.game(lutrisSlug: $0) }
-      case .wine, .other, .steamShortcut: id.flatMap { lookup.game(title: $0) }
-      case .epic: nil
+      case .wine, .other, .steamShortcut, .sideload: id.flatMap { lookup.game(title: $0) }
+      case .epic, .amazon: nil
       }
     if let byID { return byID }
     if let byTitle = lookup.game(title: installed.title) { return byTitle }
@@ -113,7 +113,7 @@ public enum Detection {
     case .steamShortcut:
       context.storeGameIDs = installed.shortcutID.map { [$0] } ?? []
       context.prefixUser = "steamuser"
-    case .epic, .wine, .other: break
+    case .epic, .amazon, .sideload, .wine, .other: break
     }
     if context.storeGameIDs.isEmpty, let id = installed.storeGameID { context.storeGameIDs = [id] }
     context.roots = unique([installed.source] + (installed.steamRoot.map { [$0] } ?? []))

@@ -40,6 +40,10 @@ public enum GameStore: String, Sendable, Equatable, Codable, CaseIterable {
   case steam, gog, epic, lutris, wine, other
   /// A non-Steam game added to Steam (`shortcuts.vdf`), run in its own Proton prefix.
   case steamShortcut = "steam-shortcut"
+  /// An Amazon game (Heroic's, through Nile).
+  case amazon
+  /// A game added to Heroic by hand.
+  case sideload
 }
 
 /// One game installed on this machine, as its launcher records it.
@@ -122,9 +126,12 @@ public struct GameRoots: Sendable, Equatable {
       roots.games += installation.games(allLibraries: libraries, warnings: &roots.warnings)
       roots.games += installation.shortcuts(warnings: &roots.warnings)
     }
-    for heroic in HeroicRoot.locate(host: host) {
+    let heroics = HeroicRoot.locate(host: host)
+    for heroic in heroics {
       roots.games += heroic.games(host: host, warnings: &roots.warnings)
     }
+    roots.games += LegendaryRoot.games(
+      host: host, heroics: heroics, found: roots.games, warnings: &roots.warnings)
     if let readYAML {
       roots.games += LutrisRoot.games(host: host, readYAML: readYAML, warnings: &roots.warnings)
     } else if !LutrisRoot.gameFiles(host: host).isEmpty {
@@ -211,7 +218,9 @@ extension InstalledGame {
   /// Whether the game was found by a name (a folder's in an extra root or a Wine prefix, a
   /// non-Steam shortcut's) rather than by a store's id: its store id is then the manifest's
   /// title.
-  public var isKnownByTitle: Bool { store == .other || store == .wine || store == .steamShortcut }
+  public var isKnownByTitle: Bool {
+    store == .other || store == .wine || store == .steamShortcut || store == .sideload
+  }
 
   /// Whether the game's folder's name says which game it is (a root's, a prefix's).
   var isFoundByFolder: Bool { store == .other || store == .wine }

@@ -5,7 +5,7 @@ public struct FoundGame: Codable, Sendable, Equatable {
   /// The game's name in the config and the container: the title, or its safe form.
   public var game: String
   public var title: String
-  /// `steam`, `gog`, `epic`, `lutris`, `wine` or `other`.
+  /// `steam`, `steam-shortcut`, `gog`, `epic`, `amazon`, `sideload`, `lutris`, `wine` or `other`.
   public var store: String
   public var storeGameId: String?
   public var steamAppId: String?
