@@ -18,6 +18,6 @@ for c in Sources/CPlatform/*.c; do
   objects+=(".build/fuzz/$(basename "$c" .c).o")
 done
 swiftc -sanitize=fuzzer,address -parse-as-library -Onone -g -module-name SaveVault \
-  -I Sources/CLibArchive -I Sources/CLibCrypto -I Sources/CYaml -I Sources/CPlatform/include \
-  -larchive -lcrypto -lyaml $sources fuzz/*.swift "${objects[@]}" -o .build/fuzz/savevault-fuzz
+  -I Sources/CLibArchive -I Sources/CLibCrypto -I Sources/CYaml -I Sources/CSQLite -I Sources/CPlatform/include \
+  -larchive -lcrypto -lyaml -lsqlite3 $sources fuzz/*.swift "${objects[@]}" -o .build/fuzz/savevault-fuzz
 echo "built .build/fuzz/savevault-fuzz (archive, names, manifest, yaml, keyvalues, binarykeyvalues, xml)" >&2

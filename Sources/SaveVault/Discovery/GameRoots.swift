@@ -114,7 +114,8 @@ public struct GameRoots: Sendable, Equatable {
   public var steamLibraries: [String] { steam.flatMap(\.libraries) }
 
   /// Reads every launcher this machine has. `readYAML` parses a Lutris game file (libyaml's
-  /// `YAMLValue.parse`); without it Lutris is skipped with a warning.
+  /// `YAMLValue.parse`); without it Lutris's game files are skipped with a warning (its
+  /// database is still read).
   public static func scan(
     host: HostFolders, extraRoots: [String] = [], winePrefixes: [String] = [],
     readYAML: (@Sendable ([UInt8]) throws -> YAMLValue)? = nil
@@ -132,11 +133,7 @@ public struct GameRoots: Sendable, Equatable {
     }
     roots.games += LegendaryRoot.games(
       host: host, heroics: heroics, found: roots.games, warnings: &roots.warnings)
-    if let readYAML {
-      roots.games += LutrisRoot.games(host: host, readYAML: readYAML, warnings: &roots.warnings)
-    } else if !LutrisRoot.gameFiles(host: host).isEmpty {
-      roots.warnings.append("Lutris games were not read: no YAML reader is available")
-    }
+    roots.games += LutrisRoot.games(host: host, readYAML: readYAML, warnings: &roots.warnings)
     for root in extraRoots {
       for (folder, name) in expanded(root) {
         if let name {

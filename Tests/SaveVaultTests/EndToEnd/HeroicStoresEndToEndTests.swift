@@ -14,11 +14,7 @@ import Testing
 struct HeroicStoresEndToEndTests {
   @Test("each is scanned, added with its store, backed up from its Wine prefix and restored")
   func stores() async throws {
-    let sandbox = try Sandbox(
-      "heroic-stores",
-      environment: [
-        "SAVEVAULT_MANIFEST": fixture("manifest-real-games.yaml"), "SAVEVAULT_CONTAINER": "",
-      ])
+    let sandbox = try Sandbox.withRealManifest("heroic-stores")
     let home = sandbox.home
     let heroic = home + "/.config/heroic"
     let games = home + "/Games/Heroic"
@@ -65,8 +61,6 @@ struct HeroicStoresEndToEndTests {
     for folder in [games + "/1001 Spikes", games + "/10SN", games + "/orb", home + "/Legendary/1348"] {
       try makeDirectory(folder)
     }
-    try makeDirectory(home + "/.config/savevault")
-    try writeFile(sandbox.config, #"{"container": "\#(sandbox.cloud)"}"#)
 
     let found = try jsonList(await sandbox.ok(["scan", "--json"]).stdout)
     let stores = Dictionary(
@@ -80,14 +74,7 @@ struct HeroicStoresEndToEndTests {
     for (game, save) in [
       ("1001 Spikes", spikes), ("10 Second Ninja", ninja), ("0rbitalis", orbitalis), ("1348 Ex Voto", voto),
     ] {
-      let added = try await sandbox.runAwaiting(["add", game, "--detect"])
-      #expect(added.code == 0, "\(game): \(added.stderr)")
-      let backup = try await sandbox.runAwaiting(["backup", "--game", game])
-      #expect(backup.code == 0, "\(game): \(backup.stderr)")
-      try writeFile(save, "lost progress")
-      let restored = try await sandbox.runAwaiting(["restore", "--game", game, "--latest"])
-      #expect(restored.code == 0, "\(game): \(restored.stderr)")
-      #expect(text(save) == "progress", "\(game)")
+      try await sandbox.addBackUpAndRestore(game, save: save, content: "progress")
     }
     let entries = try sandbox.configObject()["games"] as? [String: Any] ?? [:]
     let orb = entries["0rbitalis"] as? [String: Any] ?? [:]

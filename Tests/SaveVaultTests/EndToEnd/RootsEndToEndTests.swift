@@ -129,14 +129,7 @@ struct RootsEndToEndTests {
       ("100% Orange Juice!", apps + "/100 Orange Juice/files/settings.ojc", "juice"),
       ("0rbitalis", orbitalis + "/save.dat", "orbit"),
     ] {
-      let added = try await world.sandbox.runAwaiting(["add", game, "--detect"])
-      #expect(added.code == 0, "\(game): \(added.stderr)")
-      let backup = try await world.sandbox.runAwaiting(["backup", "--game", game])
-      #expect(backup.code == 0, "\(game): \(backup.stderr)")
-      try writeFile(file, "lost progress")
-      let restored = try await world.sandbox.runAwaiting(["restore", "--game", game, "--latest"])
-      #expect(restored.code == 0, "\(game): \(restored.stderr)")
-      #expect(text(file) == content, "\(game)")
+      try await world.sandbox.addBackUpAndRestore(game, save: file, content: content)
     }
   }
 }
