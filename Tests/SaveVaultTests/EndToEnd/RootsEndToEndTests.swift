@@ -75,6 +75,23 @@ struct RootsEndToEndTests {
     #expect(text(world.gnorp + "/saves/slot1.sav") == "gnorp slot")
     #expect(text(world.gnorp + "/options.ron") == "(volume: 3)")
     #expect(text(world.hercules + "/profile.dat") == "hercules profile")
+
+    // Uninstalled from the root, its entry kept: the refusal names this game, not another one
+    // found there (it named the first game of the roots).
+    try FileManager.default.moveItem(atPath: world.gnorp, toPath: world.home + "/gnorp-away")
+    try makeDirectory(world.games + "/Other Game")
+    var config = try world.sandbox.configObject()
+    var games = config["games"] as? [String: Any] ?? [:]
+    games["(the) Gnorp Apologue"] = [
+      "locations": ["<base>/saves"], "store": "other", "storeGameId": "(the) Gnorp Apologue",
+    ]
+    config["games"] = games
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: world.sandbox.config))
+    let refused = try await world.sandbox.runAwaiting(["backup", "--game", "(the) Gnorp Apologue"])
+    #expect(refused.code == 2, "\(refused.stderr)")
+    #expect(
+      refused.stderr.contains("'(the) Gnorp Apologue' is not installed in the config file's roots here")
+        && !refused.stderr.contains("Other Game"), "\(refused.stderr)")
   }
 
   @Test("a game installed in two roots, one under its alias folder, has the saves of both installs")
