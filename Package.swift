@@ -25,26 +25,32 @@ let package = Package(
       name: "CYaml",
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
+    // SQLite, to read Lutris's game database (read-only).
+    .systemLibrary(
+      name: "CSQLite",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
     // Our own C: the build's version, and libcurl loaded on first use (LibCurl.c).
     .target(name: "CPlatform"),
     .target(
       name: "SaveVault",
-      dependencies: ["CLibArchive", "CLibCrypto", "CYaml", "CPlatform"],
+      dependencies: ["CLibArchive", "CLibCrypto", "CYaml", "CSQLite", "CPlatform"],
       linkerSettings: [
         // libarchive's tar, pax and zstd code with the zstd code it calls; SHA-256 and MD5 from
-        // libcrypto; libyaml. Their symbols stay out of the program's export table, so that the
+        // libcrypto; libyaml; SQLite. Their symbols stay out of the program's export table, so that the
         // libcrypto libcurl loads for HTTPS is never bound to this partial copy. libacl (LGPL,
         // tiny, on every Linux) stays shared.
         .unsafeFlags(
           [
             "-Xlinker", "-l:libarchive.a", "-Xlinker", "-l:libzstd.a", "-Xlinker", "-l:libcrypto.a",
-            "-Xlinker", "-l:libyaml.a", "-Xlinker", "-lacl",
-            "-Xlinker", "--exclude-libs=libarchive.a:libzstd.a:libcrypto.a:libyaml.a",
+            "-Xlinker", "-l:libyaml.a", "-Xlinker", "-l:libsqlite3.a", "-Xlinker", "-lacl",
+            "-Xlinker", "--exclude-libs=libarchive.a:libzstd.a:libcrypto.a:libyaml.a:libsqlite3.a",
           ],
           .when(platforms: [.linux])),
         .linkedLibrary("archive", .when(platforms: [.macOS])),
         .linkedLibrary("crypto", .when(platforms: [.macOS])),
         .linkedLibrary("yaml", .when(platforms: [.macOS])),
+        .linkedLibrary("sqlite3", .when(platforms: [.macOS])),
       ]
     ),
     .target(

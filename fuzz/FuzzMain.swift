@@ -12,7 +12,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   case "manifest": fuzzManifest(data, size)
   case "yaml": fuzzYAML(data, size)
   case "keyvalues": fuzzKeyValues(data, size)
+  case "binarykeyvalues": fuzzBinaryKeyValues(data, size)
   case "xml": fuzzXML(data, size)
-  default: fatalError("SAVEVAULT_FUZZ_TARGET must be archive, names, manifest, yaml, keyvalues or xml")
+  default: fatalError("SAVEVAULT_FUZZ_TARGET must be archive, names, manifest, yaml, keyvalues, binarykeyvalues or xml")
   }
 }

@@ -4,12 +4,19 @@
 import Foundation
 
 public func fuzzKeyValues(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let input = UnsafeBufferPointer(start: data, count: size)
-  guard let parsed = try? KeyValues.parse(input) else { return 0 }
-  let written = parsed.written
-  guard let again = try? KeyValues.parse(written) else {
-    fatalError("written text does not parse: \(written)")
-  }
+  fuzzRoundTrip(
+    UnsafeBufferPointer(start: data, count: size), parse: { try KeyValues.parse($0) }, write: \.written,
+    parseWritten: { try KeyValues.parse($0) })
+}
+
+/// What a reader accepts writes back as what reads as the same tree; nothing traps.
+func fuzzRoundTrip<Tree: Equatable, Written>(
+  _ input: UnsafeBufferPointer<UInt8>, parse: (UnsafeBufferPointer<UInt8>) throws -> Tree,
+  write: (Tree) -> Written, parseWritten: (Written) throws -> Tree
+) -> CInt {
+  guard let parsed = try? parse(input) else { return 0 }
+  let written = write(parsed)
+  guard let again = try? parseWritten(written) else { fatalError("written form does not parse: \(written)") }
   guard again == parsed else { fatalError("does not round-trip: \(written)") }
   return 0
 }

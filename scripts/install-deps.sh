@@ -16,6 +16,8 @@ pkg-config --exists libacl 2>/dev/null || need+=(libacl1-dev)
 pkg-config --exists libcrypto 2>/dev/null || need+=(libssl-dev)
 # The save-location manifest (Ludusavi's YAML) is read with libyaml.
 pkg-config --exists yaml-0.1 2>/dev/null || need+=(libyaml-dev)
+# Lutris's game database is read with SQLite.
+pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 # curl.h for the HTTP client (libcurl itself is loaded when first needed, never linked), and
 # the libcurl the release bundle carries.

@@ -35,6 +35,7 @@ bash fuzz/run.sh archive 10 2>&1 | tail -n 3
 bash fuzz/run.sh names 10 2>&1 | tail -n 3
 bash fuzz/run.sh manifest 10 2>&1 | tail -n 3
 bash fuzz/run.sh keyvalues 10 2>&1 | tail -n 3
+bash fuzz/run.sh binarykeyvalues 10 2>&1 | tail -n 3
 bash fuzz/run.sh yaml 10 2>&1 | tail -n 3
 bash fuzz/run.sh xml 10 2>&1 | tail -n 3
 swift build --build-tests

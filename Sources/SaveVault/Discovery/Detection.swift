@@ -80,11 +80,18 @@ public enum Detection {
       case .steam: id.flatMap(UInt32.init).flatMap { lookup.game(steamAppID: $0) }
       case .gog: id.flatMap(UInt64.init).flatMap { lookup.game(gogID: $0) }
       case .lutris: id.flatMap { lookup.game(lutrisSlug: $0) }
-      case .epic, .wine, .other: nil
+      case .wine, .other, .steamShortcut, .sideload: id.flatMap { lookup.game(title: $0) }
+      case .epic, .amazon: nil
       }
     if let byID { return byID }
     if let byTitle = lookup.game(title: installed.title) { return byTitle }
-    guard let folder = installed.installFolder.map({ ($0 as NSString).lastPathComponent }) else { return nil }
+    // A shortcut's "start in" folder is often an emulator's or a launcher's, not the game's.
+    guard installed.store != .steamShortcut else { return nil }
+    // A game found by a folder's name (a prefix named after it) is also known by that name.
+    let folderName =
+      installed.installFolder.map { ($0 as NSString).lastPathComponent }
+      ?? (installed.isFoundByFolder ? installed.title : nil)
+    guard let folder = folderName else { return nil }
     let byFolder = lookup.games(installDir: folder)
     return byFolder.count == 1 ? byFolder.first : nil
   }
@@ -103,11 +110,14 @@ public enum Detection {
       context.prefixUser = "steamuser"
     case .gog: context.storeGameIDs = unique((game.gogID.map { [$0] } ?? []) + game.gogExtra).map(String.init)
     case .lutris: context.storeGameIDs = game.lutrisID.map { [$0] } ?? []
-    case .epic, .wine, .other: break
+    case .steamShortcut:
+      context.storeGameIDs = installed.shortcutID.map { [$0] } ?? []
+      context.prefixUser = "steamuser"
+    case .epic, .amazon, .sideload, .wine, .other: break
     }
     if context.storeGameIDs.isEmpty, let id = installed.storeGameID { context.storeGameIDs = [id] }
     context.roots = unique([installed.source] + (installed.steamRoot.map { [$0] } ?? []))
-    context.installFolder = installed.installFolder
+    context.installFolders = installed.installFolder.map { [$0] } ?? []
     context.prefixes = installed.prefix.map { [$0] } ?? []
     context.sandbox = installed.sandbox
     context.flatpakID = game.flatpakID

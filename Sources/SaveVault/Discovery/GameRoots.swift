@@ -38,13 +38,20 @@ public struct HostFolders: Sendable, Equatable {
 /// Where a game was installed from: the store whose ids `storeGameID` is in.
 public enum GameStore: String, Sendable, Equatable, Codable, CaseIterable {
   case steam, gog, epic, lutris, wine, other
+  /// A non-Steam game added to Steam (`shortcuts.vdf`), run in its own Proton prefix.
+  case steamShortcut = "steam-shortcut"
+  /// An Amazon game (Heroic's, through Nile).
+  case amazon
+  /// A game added to Heroic by hand.
+  case sideload
 }
 
 /// One game installed on this machine, as its launcher records it.
 public struct InstalledGame: Sendable, Equatable {
   public var store: GameStore
-  /// The Steam app id, the GOG product id, Epic's app name, the Lutris slug; nil for a folder
-  /// found under an extra root or in a Wine prefix.
+  /// The Steam app id, the GOG product id, Epic's app name, the Lutris slug; for a folder found
+  /// under an extra root or in a Wine prefix, the manifest's title once the manifest knows it
+  /// (`identifyingFolderGames`), else nil.
   public var storeGameID: String?
   /// The launcher's title (or the folder's name).
   public var title: String
@@ -58,11 +65,14 @@ public struct InstalledGame: Sendable, Equatable {
   public var steamRoot: String?
   /// The `~/.var/app/<id>` folder of a Flatpak launcher: its games see their XDG folders there.
   public var sandbox: String?
+  /// A non-Steam shortcut's app id (unsigned, as its `compatdata` folder is named).
+  public var shortcutID: String?
 
   public init(
     store: GameStore, storeGameID: String?, title: String, installFolder: String?, prefix: String?,
-    source: String, steamRoot: String? = nil, sandbox: String? = nil
+    source: String, steamRoot: String? = nil, sandbox: String? = nil, shortcutID: String? = nil
   ) {
+    self.shortcutID = shortcutID
     self.store = store
     self.storeGameID = storeGameID
     self.title = title
@@ -81,7 +91,7 @@ public struct GameRoots: Sendable, Equatable {
   public var host: HostFolders
   /// The Steam installations, deduplicated by real path.
   public var steam: [SteamInstallation]
-  /// The Wine prefixes the player named.
+  /// The Wine prefixes the player named (each folder a `<game>` in one stands for).
   public var winePrefixes: [String]
   /// Every installed game found.
   public var games: [InstalledGame]
@@ -104,32 +114,72 @@ public struct GameRoots: Sendable, Equatable {
   public var steamLibraries: [String] { steam.flatMap(\.libraries) }
 
   /// Reads every launcher this machine has. `readYAML` parses a Lutris game file (libyaml's
-  /// `YAMLValue.parse`); without it Lutris is skipped with a warning.
+  /// `YAMLValue.parse`); without it Lutris's game files are skipped with a warning (its
+  /// database is still read).
   public static func scan(
     host: HostFolders, extraRoots: [String] = [], winePrefixes: [String] = [],
     readYAML: (@Sendable ([UInt8]) throws -> YAMLValue)? = nil
   ) -> GameRoots {
-    var roots = GameRoots(host: host, winePrefixes: winePrefixes)
+    var roots = GameRoots(host: host)
     roots.steam = SteamInstallation.locate(host: host, warnings: &roots.warnings)
     let libraries = roots.steamLibraries
     for installation in roots.steam {
       roots.games += installation.games(allLibraries: libraries, warnings: &roots.warnings)
+      roots.games += installation.shortcuts(warnings: &roots.warnings)
     }
-    for heroic in HeroicRoot.locate(host: host) {
+    let heroics = HeroicRoot.locate(host: host)
+    for heroic in heroics {
       roots.games += heroic.games(host: host, warnings: &roots.warnings)
     }
-    if let readYAML {
-      roots.games += LutrisRoot.games(host: host, readYAML: readYAML, warnings: &roots.warnings)
-    } else if !LutrisRoot.gameFiles(host: host).isEmpty {
-      roots.warnings.append("Lutris games were not read: no YAML reader is available")
+    roots.games += LegendaryRoot.games(
+      host: host, heroics: heroics, found: roots.games, warnings: &roots.warnings)
+    roots.games += LutrisRoot.games(host: host, readYAML: readYAML, warnings: &roots.warnings)
+    for root in extraRoots {
+      for (folder, name) in expanded(root) {
+        if let name {
+          // `<game>` named the game's own folder: it is the install, its parent the root.
+          roots.games.append(
+            InstalledGame(
+              store: .other, storeGameID: nil, title: name, installFolder: folder,
+              prefix: nil, source: (folder as NSString).deletingLastPathComponent))
+        } else {
+          roots.games += folderGames(in: folder, store: .other, prefix: nil)
+        }
+      }
     }
-    for root in extraRoots { roots.games += folderGames(in: root, store: .other, prefix: nil) }
-    for prefix in winePrefixes {
-      for programs in ["drive_c/Program Files", "drive_c/Program Files (x86)", "drive_c/GOG Games"] {
-        roots.games += folderGames(in: prefix + "/" + programs, store: .wine, prefix: prefix)
+    for written in winePrefixes {
+      for (prefix, name) in expanded(written) {
+        roots.winePrefixes.append(prefix)
+        if let name {
+          // A prefix of its own, named after the game: the game is found by that name.
+          roots.games.append(
+            InstalledGame(
+              store: .wine, storeGameID: nil, title: name, installFolder: nil, prefix: prefix, source: prefix)
+          )
+        }
+        for programs in ["drive_c/Program Files", "drive_c/Program Files (x86)", "drive_c/GOG Games"] {
+          roots.games += folderGames(in: prefix + "/" + programs, store: .wine, prefix: prefix)
+        }
       }
     }
     return roots
+  }
+
+  /// The folders a configured root or prefix stands for: itself (no name), or, when it holds
+  /// `<game>` (`~/prefixes/<game>`, `~/Games/<game>/pfx`), each existing folder it names with
+  /// `<game>` read as a folder's name, and that name.
+  static func expanded(_ written: String) -> [(folder: String, gameName: String?)] {
+    guard let range = written.range(of: "<game>") else { return [(written, nil)] }
+    let parent = String(written[..<range.lowerBound])
+    let rest = String(written[range.upperBound...])
+    guard parent.hasSuffix("/"), rest.isEmpty || rest.hasPrefix("/"), !rest.contains("<game>") else {
+      return []
+    }
+    let names = (try? Platform.directoryNames(parent)) ?? []
+    return names.sorted().compactMap { name in
+      let folder = parent + name + rest
+      return isDirectory(folder) ? (folder, name) : nil
+    }
   }
 
   /// Each folder in `root` as a game named by the folder.
@@ -141,6 +191,36 @@ public struct GameRoots: Sendable, Equatable {
         source: prefix ?? root)
     }
   }
+
+  /// The same, the games found by a name (a folder's under an extra root or in a Wine prefix,
+  /// a non-Steam shortcut's) named by the manifest's title as their store id: the id that says which game a
+  /// location belongs to, on any machine, whatever its folder is called there. A folder the
+  /// manifest does not know keeps no id.
+  public func identifyingFolderGames(by lookup: some LocationManifestLookup) -> GameRoots {
+    var roots = self
+    for index in roots.games.indices
+    where roots.games[index].isKnownByTitle && roots.games[index].storeGameID == nil {
+      roots.games[index].storeGameID = Detection.manifestGame(for: roots.games[index], lookup: lookup)?.title
+    }
+    return roots
+  }
+
+  /// Every install of the game `store` and `id` name (one game may be in two roots).
+  public func installs(store: GameStore, id: String) -> [InstalledGame] {
+    games.filter { $0.store == store && $0.storeGameID == id }
+  }
+}
+
+extension InstalledGame {
+  /// Whether the game was found by a name (a folder's in an extra root or a Wine prefix, a
+  /// non-Steam shortcut's) rather than by a store's id: its store id is then the manifest's
+  /// title.
+  public var isKnownByTitle: Bool {
+    store == .other || store == .wine || store == .steamShortcut || store == .sideload
+  }
+
+  /// Whether the game's folder's name says which game it is (a root's, a prefix's).
+  var isFoundByFolder: Bool { store == .other || store == .wine }
 }
 
 /// Whether `path` is a folder (following symlinks).

@@ -14,8 +14,8 @@ struct PlaceholderContext {
   var storeGameIDs: [String] = []
   /// `<root>`: the Steam library and installation, launcher folder or extra root.
   var roots: [String] = []
-  /// `<base>`: the install folder.
-  var installFolder: String?
+  /// `<base>`: the install folders (one game may be installed in two roots).
+  var installFolders: [String] = []
   /// The Wine or Proton prefixes (folders holding `drive_c`) the Windows placeholders are in.
   var prefixes: [String] = []
   /// The Windows user inside the prefixes: `steamuser` for Proton, any (`*`) for Wine.
@@ -128,10 +128,9 @@ enum Placeholders {
         Variant(leading: name, anchor: $0, kept: [], caseSensitive: true, isStoreBound: true)
       }
     case "<base>":
-      return context.installFolder.map {
-        [Variant(leading: name, anchor: $0, kept: [], caseSensitive: true, isStoreBound: true)]
+      return context.installFolders.map {
+        Variant(leading: name, anchor: $0, kept: [], caseSensitive: true, isStoreBound: true)
       }
-        ?? []
     case "<xdgData>", "<xdgConfig>":
       let isData = name == "<xdgData>"
       // Steam and Flatpak launchers may run the game in a sandbox: the portable form keeps the

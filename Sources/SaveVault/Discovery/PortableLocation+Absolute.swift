@@ -15,6 +15,13 @@ extension PortableLocation {
       if parts.count > 1, parts[1] == "pfx", parts[0].allSatisfy(\.isASCIIDigit),
         let template = windowsTemplate(Array(parts.dropFirst(2)))
       {
+        // A non-Steam game's prefix is named by its shortcut's id, which differs between machines.
+        if let shortcut = roots.games.first(where: {
+          $0.store == .steamShortcut && $0.shortcutID == parts[0] && $0.storeGameID != nil
+        }) {
+          return PortableLocation(
+            template: template, store: shortcut.store.rawValue, storeGameID: shortcut.storeGameID)
+        }
         return PortableLocation(template: template, store: GameStore.steam.rawValue, storeGameID: parts[0])
       }
     }

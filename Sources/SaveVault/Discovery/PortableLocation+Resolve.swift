@@ -59,11 +59,11 @@ extension PortableLocation {
     var context = PlaceholderContext(host: roots.host, store: store, storeGameID: storeGameID)
     guard let store else { return context }
     context.searchesHostHome = false
-    let installed = storeGameID.flatMap { id in
-      roots.games.first { $0.store == store && $0.storeGameID == id }
-    }
+    // Every install of the game: one may be in two roots, or under another folder's name.
+    let installs = storeGameID.map { roots.installs(store: store, id: $0) } ?? []
+    let installed = installs.first
     context.storeGameIDs = storeGameID.map { [$0] } ?? []
-    context.installFolder = installed?.installFolder
+    context.installFolders = unique(installs.compactMap(\.installFolder))
     context.sandbox = installed?.sandbox
     switch store {
     case .steam:
@@ -82,9 +82,18 @@ extension PortableLocation {
         ?? unique(roots.steam.map(\.root) + libraries)
     case .wine where storeGameID == nil:
       context.prefixes = roots.winePrefixes
+    case .wine where storeGameID?.hasPrefix("/") == true && installs.isEmpty:
+      // An entry written before games in Wine prefixes had ids names its prefix.
+      context.prefixes = storeGameID.map { [$0] } ?? []
     default:
-      context.prefixes = installed?.prefix.map { [$0] } ?? []
-      context.roots = installed.map { [$0.source] } ?? []
+      context.prefixes = unique(installs.compactMap(\.prefix))
+      context.roots = unique(installs.map(\.source))
+      if store == .steamShortcut { context.prefixUser = "steamuser" }
+      if installs.contains(where: \.isKnownByTitle), let id = storeGameID {
+        // `<game>`: the title, and the folder of each install.
+        context.gameNames = unique(
+          [id] + installs.map { $0.installFolder.map { ($0 as NSString).lastPathComponent } ?? $0.title })
+      }
     }
     return context
   }
@@ -105,6 +114,22 @@ extension PortableLocation {
       }
       return
         "Steam app \(id) is installed in \(installed.source) but has no Proton prefix compatdata/\(id) yet: start the game once, or \(remedy: .nameSaveDirectory)"
+    case let store? where store == GameStore.other.rawValue || store == GameStore.wine.rawValue:
+      let kind = store == GameStore.wine.rawValue ? "Wine prefixes" : "roots"
+      guard let installed else {
+        return
+          "'\(id)' is not installed in the config file's \(kind) here: install it there, add the folder that holds it to \"\(store == GameStore.wine.rawValue ? "winePrefixes" : "roots")\", or \(remedy: .nameSaveDirectory)"
+      }
+      return
+        "'\(id)' (installed in \(installed.source)) has no Wine prefix here: start the game once, or \(remedy: .nameSaveDirectory)"
+    case GameStore.steamShortcut.rawValue?:
+      guard let installed else {
+        return
+          "'\(id)' is not one of Steam's non-Steam games here: add it to Steam under that name, or \(remedy: .nameSaveDirectory)"
+      }
+      let prefix = installed.shortcutID.map { "compatdata/\($0)" } ?? "compatdata"
+      return
+        "the non-Steam game '\(id)' has no Proton prefix \(prefix) yet: start it once from Steam, or \(remedy: .nameSaveDirectory)"
     case let store?:
       guard let installed else {
         return "the \(store) game \(id) is not installed here: install it, or \(remedy: .nameSaveDirectory)"

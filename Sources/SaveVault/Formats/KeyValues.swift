@@ -5,17 +5,9 @@
 /// These files are written by Steam but read from disks we do not control (an SD card, a
 /// restored home), so parsing is bounded and throws `KeyValuesError` with a line number instead
 /// of trapping.
-public struct KeyValues: Sendable, Equatable {
+public struct KeyValues: Sendable, Equatable, KeyValueEntries {
   /// One key and its value, in file order.
-  public struct Entry: Sendable, Equatable {
-    public var key: String
-    public var value: Value
-
-    public init(key: String, value: Value) {
-      self.key = key
-      self.value = value
-    }
-  }
+  public typealias Entry = KeyValueEntry<Value>
 
   /// A key's value: text, or a section of entries.
   public indirect enum Value: Sendable, Equatable {
@@ -28,12 +20,6 @@ public struct KeyValues: Sendable, Equatable {
 
   public init(_ entries: [Entry] = []) {
     self.entries = entries
-  }
-
-  /// Every value under `key`, compared without case, in file order.
-  public func values(_ key: String) -> [Value] {
-    let wanted = key.lowercased()
-    return entries.filter { $0.key.lowercased() == wanted }.map(\.value)
   }
 
   /// The text of the first `key` whose value is text.
@@ -283,5 +269,30 @@ private struct KeyValuesReader {
       }
     }
     throw .malformed(line: start, reason: "the quoted text opened on line \(start) is never closed")
+  }
+}
+
+/// One key and its value, in file order: an entry of Valve's KeyValues, text or binary.
+public struct KeyValueEntry<Value: Sendable & Equatable>: Sendable, Equatable {
+  public var key: String
+  public var value: Value
+
+  public init(key: String, value: Value) {
+    self.key = key
+    self.value = value
+  }
+}
+
+/// Valve's KeyValues entries, duplicates kept in their order (Valve's own files repeat keys).
+public protocol KeyValueEntries {
+  associatedtype Value: Sendable & Equatable
+  var entries: [KeyValueEntry<Value>] { get }
+}
+
+extension KeyValueEntries {
+  /// Every value under `key`, compared without case as Steam does, in file order.
+  public func values(_ key: String) -> [Value] {
+    let wanted = key.lowercased()
+    return entries.filter { $0.key.lowercased() == wanted }.map(\.value)
   }
 }

@@ -5,7 +5,7 @@ public struct FoundGame: Codable, Sendable, Equatable {
   /// The game's name in the config and the container: the title, or its safe form.
   public var game: String
   public var title: String
-  /// `steam`, `gog`, `epic`, `lutris`, `wine` or `other`.
+  /// `steam`, `steam-shortcut`, `gog`, `epic`, `amazon`, `sideload`, `lutris`, `wine` or `other`.
   public var store: String
   public var storeGameId: String?
   public var steamAppId: String?
@@ -31,9 +31,17 @@ public struct FoundLocation: Codable, Sendable, Equatable {
 
 extension Vault {
   /// What this machine has installed (Steam, Heroic, Lutris, the config's roots and Wine
-  /// prefixes), read once per run.
+  /// prefixes), read once per run. The games found by a folder's name are named by the copy of
+  /// the manifest there is (none is downloaded for it).
   func gameRoots(_ config: ConfigFile) -> GameRoots {
-    cache.roots { GameRoots.scan(config, paths: paths, environment: context.environment) }
+    cache.roots {
+      let roots = GameRoots.scan(config, paths: paths, environment: context.environment)
+      let folderGames = roots.games.filter(\.isKnownByTitle)
+      guard !folderGames.isEmpty,
+        let manifest = try? manifest(refresh: .never, installFolders: roots.games.compactMap(\.installFolder))
+      else { return roots }
+      return roots.identifyingFolderGames(by: manifest)
+    }
   }
 
   /// The installed games that have save data here (all installed games the manifest knows,
@@ -44,18 +52,20 @@ extension Vault {
     throws -> [FoundGame]
   {
     let config = try cache.config(at: configPath(configFile), isRequired: configFile != nil)
-    let roots = gameRoots(config)
+    let (roots, manifest) = try detectionRoots(config, refresh: refresh, configFile: configFile)
     for warning in roots.warnings { context.log.warning(warning) }
-    let manifest = try manifest(
-      refresh: refresh, installFolders: roots.games.compactMap(\.installFolder), configFile: configFile)
     let configured = Set((config.games ?? [:]).keys)
     var found: [FoundGame] = []
     for installed in roots.games {
       guard let game = Detection.manifestGame(for: installed, lookup: manifest) else { continue }
-      let locations = Detection.locations(of: game, installed: installed, host: roots.host)
-      guard includingWithoutSaves || !locations.isEmpty else { continue }
       let name = Target.gameName(forTitle: game.title)
       guard !found.contains(where: { $0.game == name }) else { continue }
+      // Every install of the game (two roots, an alias folder) adds its locations.
+      let locations = Detection.outermost(
+        Self.installs(of: installed, in: roots).flatMap {
+          Detection.locations(of: game, installed: $0, host: roots.host)
+        })
+      guard includingWithoutSaves || !locations.isEmpty else { continue }
       let counts = locations.map { $0.contents() }
       found.append(
         FoundGame(
@@ -91,10 +101,8 @@ extension Vault {
     throws -> (name: String, entry: ConfigFile.GameEntry)?
   {
     let config = try cache.config(at: configPath(configFile), isRequired: configFile != nil)
-    let roots = gameRoots(config)
-    guard !roots.games.isEmpty else { return nil }
-    let manifest = try manifest(
-      refresh: refresh, installFolders: roots.games.compactMap(\.installFolder), configFile: configFile)
+    guard !gameRoots(config).games.isEmpty else { return nil }
+    let (roots, manifest) = try detectionRoots(config, refresh: refresh, configFile: configFile)
     let wanted = name.map(LocationManifestTitle.normalized)
     for installed in roots.games {
       if let steamAppID, installed.store != .steam || installed.storeGameID != steamAppID { continue }
@@ -108,6 +116,23 @@ extension Vault {
       return (gameName, Self.entry(for: installed, game: game, roots: roots))
     }
     return nil
+  }
+
+  /// This machine's installed games and the manifest, refreshed as `refresh` says; the games
+  /// found by a folder's name are named by that manifest.
+  func detectionRoots(_ config: ConfigFile, refresh: LocationManifestRefresh, configFile: String?) throws
+    -> (GameRoots, LocationManifestIndex)
+  {
+    let roots = gameRoots(config)
+    let manifest = try manifest(
+      refresh: refresh, installFolders: roots.games.compactMap(\.installFolder), configFile: configFile)
+    return (roots.identifyingFolderGames(by: manifest), manifest)
+  }
+
+  /// Every install of the game `installed` is one of: itself, and those with its store and id.
+  static func installs(of installed: InstalledGame, in roots: GameRoots) -> [InstalledGame] {
+    guard let id = installed.storeGameID else { return [installed] }
+    return roots.installs(store: installed.store, id: id)
   }
 
   /// The config entry of a detected game: the manifest's save paths (in the manifest's order,
@@ -148,7 +173,10 @@ extension Vault {
         }
       }
     }
-    for location in Detection.locations(of: game, installed: installed, host: roots.host)
+    let found = installs(of: installed, in: roots).flatMap {
+      Detection.locations(of: game, installed: $0, host: roots.host)
+    }
+    for location in found
     where !templates.contains(location.portable.template) && !covered.contains(location.path) {
       templates.append(location.portable.template)
     }
@@ -157,7 +185,7 @@ extension Vault {
     entry.title = Target.gameName(forTitle: game.title) == game.title ? nil : game.title
     switch installed.store {
     case .steam: entry.steamAppId = installed.storeGameID
-    case .wine: entry.winePrefix = installed.prefix
+    case .wine where installed.storeGameID == nil: entry.winePrefix = installed.prefix
     default:
       entry.store = installed.store.rawValue
       entry.storeGameId = installed.storeGameID

@@ -127,12 +127,17 @@ final class VaultCache: @unchecked Sendable {
   private var installed: GameRoots?
   private var manifestIndex: LocationManifestIndex?
 
-  /// This machine's installed games, found by `make` at the first use.
+  /// This machine's installed games, found by `make` at the first use (made outside the
+  /// lock: it reads the config file and the manifest through this cache).
   func roots(_ make: () -> GameRoots) -> GameRoots {
+    lock.lock()
+    let cached = installed
+    lock.unlock()
+    if let cached { return cached }
+    let found = make()
     lock.lock()
     defer { lock.unlock() }
     if let installed { return installed }
-    let found = make()
     installed = found
     return found
   }

@@ -98,6 +98,30 @@ struct LauncherRootsTests {
       roots.warnings.first?.contains("libraryfolders.vdf was not read (line 5:") == true, "\(roots.warnings)")
   }
 
+  @Test("a damaged shortcuts.vdf skips the non-Steam games with a warning; a good one gives them")
+  func shortcuts() throws {
+    let dir = TemporaryDirectory("shortcuts")
+    let device = try FakeDevice(dir, user: "deck")
+    let steam = device.home + "/.local/share/Steam"
+    try device.steamGame(700, "Native Quest", in: steam)
+    let real = try Data(contentsOf: URL(fileURLWithPath: fixture("shortcuts/magiusche-shortcuts.vdf")))
+    try device.folder(steam + "/userdata/1111/config")
+    try real.write(to: URL(fileURLWithPath: steam + "/userdata/1111/config/shortcuts.vdf"))
+    try device.folder(steam + "/steamapps/compatdata/4123550851/pfx")
+    try device.folder(steam + "/userdata/2222/config")
+    try real.prefix(100).write(to: URL(fileURLWithPath: steam + "/userdata/2222/config/shortcuts.vdf"))
+    let roots = GameRoots.scan(host: device.host)
+    let ark = try #require(roots.games.first { $0.store == .steamShortcut })
+    #expect(ark.title == "Ark" && ark.shortcutID == "4123550851")
+    #expect(ark.prefix == steam + "/steamapps/compatdata/4123550851/pfx")
+    #expect(roots.games.map(\.store) == [.steam, .steamShortcut], "the Steam game is still found")
+    #expect(roots.warnings.count == 1, "\(roots.warnings)")
+    #expect(
+      roots.warnings.first?.hasSuffix(
+        "2222/config/shortcuts.vdf were not read (byte 85: a string without its closing NUL)") == true,
+      "\(roots.warnings)")
+  }
+
   @Test("a Steam app id beats a title; Lutris falls back to the title without a slug")
   func matching() throws {
     let driver = InstalledGame(

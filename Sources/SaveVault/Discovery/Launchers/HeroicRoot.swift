@@ -1,8 +1,9 @@
 import Foundation
 
 /// Heroic Games Launcher's config folder: its GOG games (`gog_store/installed.json`, titles
-/// from `store_cache/gog_library.json`), its Epic games (Legendary's `installed.json`) and
-/// each game's Wine or Proton prefix (`GamesConfig/<appName>.json`). Heroic writes these as
+/// from `store_cache/gog_library.json`), its Epic games (Legendary's `installed.json`), its
+/// Amazon games (Nile's), the games added by hand (sideloaded), and each game's Wine or Proton
+/// prefix (`GamesConfig/<appName>.json`). Heroic writes these as
 /// JSON; a file that does not read skips that store with a warning.
 struct HeroicRoot {
   /// The config folder (`~/.config/heroic`).
@@ -22,7 +23,9 @@ struct HeroicRoot {
   }
 
   func games(host: HostFolders, warnings: inout [String]) -> [InstalledGame] {
-    gogGames(warnings: &warnings) + epicGames(host: host, warnings: &warnings)
+    gogGames(warnings: &warnings) + epicGames(warnings: &warnings)
+      + amazonGames(warnings: &warnings)
+      + sideloadedGames(warnings: &warnings)
   }
 
   /// GOG games: `{"installed": [{appName, platform, install_path}]}`.
@@ -54,32 +57,45 @@ struct HeroicRoot {
     return titles
   }
 
-  /// Epic games from Legendary's `installed.json` (`{<app_name>: {app_name, title, install_path}}`),
-  /// Heroic's own copy first, then a standalone Legendary's.
-  func epicGames(host: HostFolders, warnings: inout [String]) -> [InstalledGame] {
-    let files = unique([
-      folder + "/legendaryConfig/legendary/installed.json", folder + "/../legendary/installed.json",
-      host.configHome + "/legendary/installed.json", host.home + "/.config/legendary/installed.json",
-    ])
+  /// Epic games from Legendary's `installed.json` (`{<app_name>: {app_name, title, install_path}}`)
+  /// in Heroic's own folder.
+  func epicGames(warnings: inout [String]) -> [InstalledGame] {
+    // Flatpak Heroic's older Legendary folder is its own; a native one's is a standalone
+    // Legendary's (`LegendaryRoot`).
+    let files =
+      [folder + "/legendaryConfig/legendary/installed.json"]
+      + (sandbox != nil ? [folder + "/../legendary/installed.json"] : [])
     var games: [InstalledGame] = []
-    var seen = Set<String>()
-    for file in files where FileManager.default.fileExists(atPath: file) {
-      guard let installed = Self.json(file) else {
-        warnings.append("Legendary's list \(file) was not read: it is not the JSON Legendary writes")
-        continue
-      }
-      for (key, value) in installed.sorted(by: { $0.key < $1.key }) {
-        guard let entry = value as? [String: Any], let path = entry["install_path"] as? String,
-          seen.insert(key).inserted
-        else { continue }
-        let title = entry["title"] as? String ?? (path as NSString).lastPathComponent
-        games.append(game(.epic, id: Self.text(entry["app_name"]) ?? key, title: title, at: path))
+    for file in files {
+      for found in Self.legendaryGames(file, warnings: &warnings)
+      where !games.contains(where: { $0.storeGameID == found.id }) {
+        games.append(game(.epic, id: found.id, title: found.title, at: found.path))
       }
     }
     return games
   }
 
-  private func game(_ store: GameStore, id: String, title: String, at path: String) -> InstalledGame {
+  /// The games of a Legendary `installed.json` (`{<app_name>: {app_name, title,
+  /// install_path}}`), by app name; none when the file is missing, and a warning when it does
+  /// not read.
+  static func legendaryGames(_ file: String, warnings: inout [String]) -> [(
+    id: String, title: String, path: String
+  )] {
+    guard FileManager.default.fileExists(atPath: file) else { return [] }
+    guard let installed = json(file) else {
+      warnings.append("Legendary's list \(file) was not read: it is not the JSON Legendary writes")
+      return []
+    }
+    return installed.sorted(by: { $0.key < $1.key }).compactMap { key, value in
+      guard let entry = value as? [String: Any], let path = entry["install_path"] as? String else {
+        return nil
+      }
+      let title = entry["title"] as? String ?? (path as NSString).lastPathComponent
+      return (text(entry["app_name"]) ?? key, title, path)
+    }
+  }
+
+  func game(_ store: GameStore, id: String, title: String, at path: String) -> InstalledGame {
     InstalledGame(
       store: store, storeGameID: id, title: title, installFolder: path, prefix: prefix(appName: id),
       source: folder, sandbox: sandbox)

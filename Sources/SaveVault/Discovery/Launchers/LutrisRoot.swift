@@ -1,7 +1,7 @@
 import Foundation
 
 /// Lutris's game files (`games/*.yml`): `name`, `game_slug`, `game.exe`, `game.prefix`,
-/// `game.working_dir`. The YAML is parsed by the reader passed in (libyaml's, supplied by the
+/// `game.working_dir`; and its game database `pga.db` (`LutrisRoot+Database`). The YAML is parsed by the reader passed in (libyaml's, supplied by the
 /// manifest reader) so that this file stays plain reading of values.
 enum LutrisRoot {
   static let flatpakID = "net.lutris.Lutris"
@@ -23,19 +23,38 @@ enum LutrisRoot {
     }
   }
 
+  /// Every Lutris game: each game file (read with `readYAML`; without it they are skipped with
+  /// a warning), completed by its row in `pga.db` (Lutris's game database), and the rows that
+  /// have no game file. A game file's prefix wins over the database's (Lutris changes the file
+  /// when the player changes the prefix).
   static func games(
-    host: HostFolders, readYAML: ([UInt8]) throws -> YAMLValue, warnings: inout [String]
+    host: HostFolders, readYAML: (([UInt8]) throws -> YAMLValue)?, warnings: inout [String]
   ) -> [InstalledGame] {
+    var rows = databaseGames(host: host, warnings: &warnings)
     var games: [InstalledGame] = []
     var seen = Set<String>()
-    for (file, sandbox) in gameFiles(host: host) {
-      guard let bytes = FileManager.default.contents(atPath: file),
-        let spec = try? readYAML(Array(bytes)), let game = game(spec: spec, file: file, sandbox: sandbox)
+    let files = gameFiles(host: host)
+    if readYAML == nil, !files.isEmpty {
+      warnings.append("Lutris game files were not read: no YAML reader is available")
+    }
+    for (file, sandbox) in readYAML == nil ? [] : files {
+      guard let readYAML, let bytes = FileManager.default.contents(atPath: file),
+        let spec = try? readYAML(Array(bytes)), var game = game(spec: spec, file: file, sandbox: sandbox)
       else {
         warnings.append("Lutris game file \(file) was not read: it is damaged or has no game")
         continue
       }
+      let configPath = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+      if let row = rows.removeValue(forKey: configPath) {
+        game.prefix = game.prefix ?? row.prefix
+        game.installFolder = game.installFolder ?? row.installFolder
+        game.storeGameID = game.storeGameID ?? row.storeGameID
+      }
       if seen.insert(game.storeGameID ?? game.title).inserted { games.append(game) }
+    }
+    for (_, game) in rows.sorted(by: { $0.key < $1.key })
+    where seen.insert(game.storeGameID ?? game.title).inserted {
+      games.append(game)
     }
     return games
   }

@@ -37,7 +37,7 @@ extension Vault {
     }
     var found: [String] = []
     if !steam.isEmpty { found.append("Steam at " + steam.joined(separator: ", ")) }
-    for store in [GameStore.gog, .epic, .lutris, .wine, .other] {
+    for store in GameStore.allCases where store != .steam {
       let count = roots.games.filter { $0.store == store }.count
       if count > 0 { found.append("\(count) \(store.rawValue) game(s)") }
     }
