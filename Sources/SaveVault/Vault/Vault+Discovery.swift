@@ -15,6 +15,9 @@ public struct FoundGame: Codable, Sendable, Equatable {
   public var bytes: Int64
   /// Whether the config file has a game of this name.
   public var configured: Bool
+  /// Whether it is installed here; false for a game `scan --everywhere` found only by the saves
+  /// it left (its store is then `steam` when they are in a Proton prefix Steam kept for it).
+  public var installed: Bool
 }
 
 /// One save location of a found game: where it is here, and its portable form.
@@ -34,9 +37,12 @@ extension Vault {
   }
 
   /// The installed games that have save data here (all installed games the manifest knows,
-  /// with `includingWithoutSaves`), sorted by name. The manifest is refreshed as `refresh` says.
+  /// with `includingWithoutSaves`), sorted by name; with `everywhere`, also every other game of
+  /// the manifest whose save paths that need no install folder have saves here
+  /// (`LeftBehindSearch`). The manifest is refreshed as `refresh` says.
   public func findGames(
-    configFile: String?, includingWithoutSaves: Bool = false, refresh: LocationManifestRefresh
+    configFile: String?, includingWithoutSaves: Bool = false, everywhere: Bool = false,
+    refresh: LocationManifestRefresh
   )
     throws -> [FoundGame]
   {
@@ -47,12 +53,13 @@ extension Vault {
       refresh: refresh, installFolders: roots.games.compactMap(\.installFolder), configFile: configFile)
     let configured = Set((config.games ?? [:]).keys)
     var found: [FoundGame] = []
-    for installed in roots.games {
-      guard let game = Detection.manifestGame(for: installed, lookup: manifest) else { continue }
-      let locations = Detection.locations(of: game, installed: installed, host: roots.host)
-      guard includingWithoutSaves || !locations.isEmpty else { continue }
+    var installedTitles = Set<String>()
+    func add(
+      _ game: LocationManifestGame, _ installed: InstalledGame, _ locations: [DetectedLocation],
+      isInstalled: Bool
+    ) {
       let name = Target.gameName(forTitle: game.title)
-      guard !found.contains(where: { $0.game == name }) else { continue }
+      guard !found.contains(where: { $0.game == name }) else { return }
       let counts = locations.map { $0.contents() }
       found.append(
         FoundGame(
@@ -63,7 +70,21 @@ extension Vault {
             FoundLocation(path: $0.path, portable: $0.portable.template, isFolder: $0.isFolder)
           },
           files: counts.reduce(0) { $0 + $1.files }, bytes: counts.reduce(0) { $0 + $1.bytes },
-          configured: configured.contains(name)))
+          configured: configured.contains(name), installed: isInstalled))
+    }
+    for installed in roots.games {
+      guard let game = Detection.manifestGame(for: installed, lookup: manifest) else { continue }
+      installedTitles.insert(game.title)
+      let locations = Detection.locations(of: game, installed: installed, host: roots.host)
+      guard includingWithoutSaves || !locations.isEmpty else { continue }
+      add(game, installed, locations, isInstalled: true)
+    }
+    if everywhere {
+      let search = LeftBehindSearch(roots: roots)
+      for game in manifest.allGames where game.alias == nil && !installedTitles.contains(game.title) {
+        guard let (place, locations) = search.locations(of: game) else { continue }
+        add(game, place, locations, isInstalled: false)
+      }
     }
     return found.sorted { $0.game < $1.game }
   }
