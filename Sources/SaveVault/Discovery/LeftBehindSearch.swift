@@ -27,8 +27,15 @@ final class LeftBehindSearch {
 
   /// The names in each folder listed so far; nil when the folder cannot be listed (a file).
   private var listings: [String: Listing?] = [:]
-  /// The folders each leading placeholder stands for, per place (`Place` key, placeholder).
-  private var folders: [String: [String]] = [:]
+  /// What a leading placeholder stands for in one place: its prefix, the game's Flatpak id.
+  private struct AnchorKey: Hashable {
+    var prefix: String?
+    var flatpakID: String?
+    var placeholder: String
+  }
+
+  /// The folders each leading placeholder stands for, per place.
+  private var folders: [AnchorKey: [String]] = [:]
 
   /// The leading placeholders of a path that needs no install folder.
   private static let native: Set<String> = ["<home>", "<xdgData>", "<xdgConfig>"]
@@ -53,19 +60,28 @@ final class LeftBehindSearch {
   /// The locations of `game`'s saves found here, with the store (and id) of the place they
   /// were found in first; nil when there are none.
   func locations(of game: LocationManifestGame) -> (installed: InstalledGame, [DetectedLocation])? {
-    let templates = game.files.filter { !$0.contains("<root>") && !$0.contains("<base>") }
+    // (`<root>` and `<base>` can only start a path.)
+    let templates = game.files.filter { !$0.hasPrefix("<root>") && !$0.hasPrefix("<base>") }
     guard !templates.isEmpty else { return nil }
     var found: [DetectedLocation] = []
     var first: InstalledGame?
     for place in places(of: game) {
-      var context = Detection.context(for: place.installed, game: game, host: roots.host)
-      // In a prefix, `<home>` is the prefix's user folder only: this user's own is looked at
-      // natively.
-      context.searchesHostHome = !place.isPrefix
+      // Made only for a path that may exist: most games have none here.
+      var made: PlaceholderContext?
+      func context() -> PlaceholderContext {
+        if let made { return made }
+        var context = Detection.context(for: place.installed, game: game, host: roots.host)
+        // In a prefix, `<home>` is the prefix's user folder only: this user's own is looked
+        // at natively.
+        context.searchesHostHome = !place.isPrefix
+        made = context
+        return context
+      }
       let leading = place.isPrefix ? Self.windows : Self.native
       var here: [DetectedLocation] = []
-      for template in templates where mayExist(template, leading: leading, place: place, context: context) {
-        for candidate in Placeholders.candidates(template, in: context) {
+      for template in templates
+      where mayExist(template, leading: leading, place: place, flatpakID: game.flatpakID, context: context) {
+        for candidate in Placeholders.candidates(template, in: context()) {
           here += Detection.matches(
             of: candidate, store: place.installed.store, id: place.installed.storeGameID)
         }
@@ -111,23 +127,23 @@ final class LeftBehindSearch {
   /// Whether `template` starts with one of `leading` and the plain names below it, up to the
   /// first that is not one (a glob, a placeholder), are folders or files in one of the folders
   /// that placeholder stands for (matched case-insensitively in a prefix). Every folder is
-  /// listed once, so the thousands of paths under `My Games` cost one listing of it.
+  /// listed once, so the thousands of paths under `My Games` cost one listing of it, and a
+  /// path is read only as far as its first name that is not there.
   private func mayExist(
-    _ template: String, leading: Set<String>, place: Place, context: PlaceholderContext
+    _ template: String, leading: Set<String>, place: Place, flatpakID: String?,
+    context: () -> PlaceholderContext
   ) -> Bool {
     guard template.hasPrefix("<"), let close = template.firstIndex(of: ">") else { return false }
     let placeholder = String(template[...close])
     guard leading.contains(placeholder) else { return false }
-    var names: [String] = []
-    for component in template[template.index(after: close)...].split(separator: "/") {
-      guard !component.contains("<"), let literal = Glob.literal(String(component)) else { break }
-      names.append(literal)
-    }
-    let key = [place.installed.prefix ?? "", context.flatpakID ?? "", placeholder].joined(separator: "\n")
+    // Only the XDG folders depend on the game (its own Flatpak folder).
+    let key = AnchorKey(
+      prefix: place.installed.prefix, flatpakID: placeholder.hasPrefix("<xdg") ? flatpakID : nil,
+      placeholder: placeholder)
     let anchors =
       folders[key]
       ?? {
-        let found = Placeholders.variants(of: placeholder, in: context).flatMap { variant in
+        let found = Placeholders.variants(of: placeholder, in: context()).flatMap { variant in
           Glob.expand(anchor: variant.anchor, components: variant.kept, caseSensitive: variant.caseSensitive)
             .map(
               \.path)
@@ -135,16 +151,24 @@ final class LeftBehindSearch {
         folders[key] = found
         return found
       }()
-    return anchors.contains { exists(names[...], in: $0, folded: place.isPrefix) }
-  }
-
-  /// Whether the path of `names` below `folder` exists, each name compared case-insensitively
-  /// when `folded`.
-  private func exists(_ names: ArraySlice<String>, in folder: String, folded: Bool) -> Bool {
-    guard let name = names.first else { return true }
-    guard let listing = listing(folder) else { return false }
-    let found = folded ? listing.folded[name.lowercased()] ?? [] : listing.exact.contains(name) ? [name] : []
-    return found.contains { exists(names.dropFirst(), in: folder + "/" + $0, folded: folded) }
+    var current = anchors
+    for component in template[template.index(after: close)...].split(separator: "/") {
+      guard !current.isEmpty else { return false }
+      let hasWildcard = component.utf8.contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }
+      guard !component.utf8.contains(UInt8(ascii: "<")), !hasWildcard else { return true }
+      let isEscaped = component.utf8.contains(UInt8(ascii: "["))
+      guard let name = isEscaped ? Glob.literal(String(component)) : String(component) else {
+        return true
+      }
+      current = current.flatMap { folder -> [String] in
+        guard let listing = listing(folder) else { return [] }
+        let found =
+          place.isPrefix
+          ? listing.folded[name.lowercased()] ?? [] : listing.exact.contains(name) ? [name] : []
+        return found.map { folder + "/" + $0 }
+      }
+    }
+    return !current.isEmpty
   }
 
   private func listing(_ folder: String) -> Listing? {
