@@ -6,8 +6,8 @@
 /// prefixes.
 ///
 /// It has to be fast over 50,000 games, so nothing is looked at that cannot exist: each folder
-/// a placeholder stands for is listed once, and a path is only resolved when the first folder
-/// it names below it is there.
+/// is listed once, and a path is only resolved (globs, `<game>`, every variant) when the plain
+/// names it starts with are there.
 final class LeftBehindSearch {
   /// Where a game may have left saves: natively, or in one prefix.
   private struct Place {
