@@ -1,11 +1,17 @@
 // libFuzzer target: the manifest reader, YAMLValue.parse and the manifest index on any bytes.
 // None may crash, hang or grow without bound; what the reader accepts indexes and reads back
-// as itself, and the two YAML readers agree on a mapping's keys.
+// as itself, the two YAML readers agree on a mapping's keys, and the manifest's block style read
+// directly gives what libyaml gives.
 import Foundation
 
 public func fuzzYAML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = UnsafeBufferPointer(start: data, count: size)
   let games = try? LocationManifestReader.games(from: bytes)
+  if let direct = try? LocationManifestReader.gamesInBlockStyle(from: bytes) {
+    guard direct == (try? LocationManifestReader.gamesWithLibYAML(from: bytes)) else {
+      fatalError("the block style read directly differs from libyaml's reading")
+    }
+  }
   if let games {
     guard let index = LocationManifestIndex(bytes: LocationManifestIndex.encode(games, stamp: "fuzz")) else {
       fatalError("the index of accepted games does not read back")

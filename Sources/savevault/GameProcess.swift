@@ -16,6 +16,10 @@ struct GameProcess: GameRunner {
   var interruption = Interruption()
 
   func run(_ command: [String]) throws -> GameExit {
+    try run(command) {}
+  }
+
+  func run(_ command: [String], started: () -> Void) throws -> GameExit {
     // Forwarding starts before the game does, and before savevault stops taking the signals
     // as its own: one that comes while the game is being started is passed on as soon as it
     // runs, never dropped.
@@ -30,10 +34,11 @@ struct GameProcess: GameRunner {
       return source
     }
     defer { sources.forEach { $0.cancel() } }
-    return try interruption.forwarding { try runForwarding(command, child: child) }
+    return try interruption.forwarding { try runForwarding(command, child: child, started: started) }
   }
 
-  private func runForwarding(_ command: [String], child: SpawnedChild) throws -> GameExit {
+  private func runForwarding(_ command: [String], child: SpawnedChild, started: () -> Void) throws -> GameExit
+  {
     guard let program = command.first else {
       throw VaultError.gameNotStarted(command: "", reason: "no command given after '--'")
     }
@@ -67,6 +72,7 @@ struct GameProcess: GameRunner {
       throw VaultError.gameNotStarted(command: program, reason: String(cString: strerror(status)))
     }
     child.started(pid)
+    started()
 
     var result: Int32 = 0
     while waitpid(pid, &result, 0) < 0 {

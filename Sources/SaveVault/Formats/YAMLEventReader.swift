@@ -9,12 +9,8 @@ import CYaml
 /// libyaml's event parser over a copy of some bytes: one owner for the parser, the input and
 /// the current event, all freed in `deinit`. Scalars are read only when asked for (`text`), so
 /// skipping what the reader does not need costs no strings.
-final class YAMLEventReader {
-  /// What an event is, without its data.
-  enum Kind: Equatable {
-    case streamStart, streamEnd, documentStart, documentEnd
-    case mappingStart, mappingEnd, sequenceStart, sequenceEnd, scalar
-  }
+final class YAMLEventReader: YAMLEventSource {
+  typealias Kind = YAMLEventKind
 
   private let parser: UnsafeMutablePointer<yaml_parser_t>
   private let event: UnsafeMutablePointer<yaml_event_t>
@@ -107,16 +103,6 @@ final class YAMLEventReader {
   var line: Int { hasEvent ? Int(event.pointee.start_mark.line) + 1 : 0 }
   /// The current event's column, from 1.
   var column: Int { hasEvent ? Int(event.pointee.start_mark.column) + 1 : 0 }
-
-  /// Skips the value that starts with the current event (`kind`): a scalar is done already, a
-  /// collection is read to its end.
-  func skip(_ kind: Kind) throws(YAMLError) {
-    guard kind == .mappingStart || kind == .sequenceStart else { return }
-    let target = depth - 1
-    while depth > target {
-      if try next() == .streamEnd { throw unexpected("the end of the stream inside a collection") }
-    }
-  }
 
   /// A thrown error for `what` at the current event.
   func unexpected(_ what: String) -> YAMLError { .unexpected(what, line: line, column: column) }

@@ -12,13 +12,12 @@ extension Vault {
   )
     -> DiscoveredSave?
   {
-    let roots = gameRoots(config)
-    guard !roots.games.isEmpty else { return nil }
+    guard !gameRoots(config).games.isEmpty else { return nil }
+    let roots: GameRoots
     let manifest: LocationManifestIndex
     do {
-      manifest = try cache.manifest {
-        try self.manifest(
-          refresh: .never, installFolders: roots.games.compactMap(\.installFolder), configFile: configFile)
+      (roots, manifest) = try cache.manifest {
+        try detectionRoots(config, refresh: .never, configFile: configFile)
       }
     } catch {
       verbose(

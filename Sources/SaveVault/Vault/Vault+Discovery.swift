@@ -18,6 +18,9 @@ public struct FoundGame: Codable, Sendable, Equatable {
   /// For a configured game, the locations found whose files its locations in the config file
   /// leave out (a backup refuses them, naming them, until they are added or excluded).
   public var leftOut: [FoundLocation]?
+  /// Whether it is installed here; false for a game `scan --everywhere` found only by the saves
+  /// it left (its store is then `steam` when they are in a Proton prefix Steam kept for it).
+  public var installed: Bool
 }
 
 /// One save location of a found game: where it is here, and its portable form.
@@ -45,9 +48,12 @@ extension Vault {
   }
 
   /// The installed games that have save data here (all installed games the manifest knows,
-  /// with `includingWithoutSaves`), sorted by name. The manifest is refreshed as `refresh` says.
+  /// with `includingWithoutSaves`), sorted by name; with `everywhere`, also every other game of
+  /// the manifest whose save paths that need no install folder have saves here
+  /// (`LeftBehindSearch`). The manifest is refreshed as `refresh` says.
   public func findGames(
-    configFile: String?, includingWithoutSaves: Bool = false, refresh: LocationManifestRefresh
+    configFile: String?, includingWithoutSaves: Bool = false, everywhere: Bool = false,
+    refresh: LocationManifestRefresh
   )
     throws -> [FoundGame]
   {
@@ -56,16 +62,13 @@ extension Vault {
     for warning in roots.warnings { context.log.warning(warning) }
     let configured = Set((config.games ?? [:]).keys)
     var found: [FoundGame] = []
-    for installed in roots.games {
-      guard let game = Detection.manifestGame(for: installed, lookup: manifest) else { continue }
+    var installedTitles = Set<String>()
+    func add(
+      _ game: LocationManifestGame, _ installed: InstalledGame, _ locations: [DetectedLocation],
+      isInstalled: Bool
+    ) {
       let name = Target.gameName(forTitle: game.title)
-      guard !found.contains(where: { $0.game == name }) else { continue }
-      // Every install of the game (two roots, an alias folder) adds its locations.
-      let locations = Detection.outermost(
-        Self.installs(of: installed, in: roots).flatMap {
-          Detection.locations(of: game, installed: $0, host: roots.host)
-        })
-      guard includingWithoutSaves || !locations.isEmpty else { continue }
+      guard !found.contains(where: { $0.game == name }) else { return }
       let counts = locations.map { $0.contents() }
       found.append(
         FoundGame(
@@ -77,7 +80,27 @@ extension Vault {
           },
           files: counts.reduce(0) { $0 + $1.files }, bytes: counts.reduce(0) { $0 + $1.bytes },
           configured: configured.contains(name),
-          leftOut: configured.contains(name) ? leftOut(ofConfigured: name, configFile: configFile) : nil))
+          leftOut: configured.contains(name) ? leftOut(ofConfigured: name, configFile: configFile) : nil,
+          installed: isInstalled))
+    }
+    for installed in roots.games {
+      guard let game = Detection.manifestGame(for: installed, lookup: manifest) else { continue }
+      installedTitles.insert(game.title)
+      guard !found.contains(where: { $0.game == Target.gameName(forTitle: game.title) }) else { continue }
+      // Every install of the game (two roots, an alias folder) adds its locations.
+      let locations = Detection.outermost(
+        Self.installs(of: installed, in: roots).flatMap {
+          Detection.locations(of: game, installed: $0, host: roots.host)
+        })
+      guard includingWithoutSaves || !locations.isEmpty else { continue }
+      add(game, installed, locations, isInstalled: true)
+    }
+    if everywhere {
+      let search = LeftBehindSearch(roots: roots)
+      for game in manifest.allGames where game.alias == nil && !installedTitles.contains(game.title) {
+        guard let (place, locations) = search.locations(of: game) else { continue }
+        add(game, place, locations, isInstalled: false)
+      }
     }
     return found.sorted { $0.game < $1.game }
   }

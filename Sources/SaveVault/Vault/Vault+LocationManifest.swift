@@ -19,7 +19,7 @@ extension Vault {
   /// (one that cannot be read is skipped with a warning).
   ///
   /// Downloads happen as `refresh` says; a game-launching command passes `.launch`, which
-  /// waits at most 2 s. Throws `LocationManifestError` (no manifest at all, or one that is not a
+  /// never downloads over a stale copy and waits at most 2 s for a first one. Throws `LocationManifestError` (no manifest at all, or one that is not a
   /// manifest) and `ConfigError`.
   public func manifest(
     refresh: LocationManifestRefresh, installFolders: [String] = [], configFile: String? = nil
@@ -38,14 +38,18 @@ extension Vault {
   /// age, and says what happened. A failed download is an outcome, not an error: the copy
   /// there was is kept and still used. Throws only for a manifest that is not one, or the
   /// config file.
-  public func updateManifest(configFile: String? = nil) throws -> LocationManifestUpdate {
+  /// With `refresh` `.background`, only a copy due for its daily check is downloaded.
+  public func updateManifest(configFile: String? = nil, refresh: LocationManifestRefresh = .force) throws
+    -> LocationManifestUpdate
+  {
     do {
-      let loaded = try loadManifest(refresh: .force, installFolders: [], configFile: configFile)
+      let loaded = try loadManifest(refresh: refresh, installFolders: [], configFile: configFile)
       let outcome: LocationManifestUpdate.Outcome =
         switch loaded.outcome {
         case nil: .notDownloaded
         case .updated: .updated
-        case .unchanged, .skipped: .unchanged
+        case .unchanged: .unchanged
+        case .skipped: refresh == .force ? .unchanged : .notDue
         case .failed(let reason): .failed(reason: reason)
         }
       return LocationManifestUpdate(outcome: outcome, status: loaded.status)
@@ -53,6 +57,52 @@ extension Vault {
       guard case .unavailable(_, let reason) = error else { throw error }
       return LocationManifestUpdate(outcome: .failed(reason: reason), status: nil, error: error)
     }
+  }
+
+  /// Whether a downloaded copy of the manifest in use (the primary one, or a secondary one
+  /// given by URL) is due for its daily check: what `wrap` asks once the game runs, to have it
+  /// refreshed in the background (`updateManifest(refresh: .background)`). Reads no manifest.
+  public func isManifestRefreshDue(configFile: String? = nil) -> Bool {
+    guard context.environment["SAVEVAULT_MANIFEST"].map(\.isEmpty) ?? true,
+      let config = try? cache.config(at: configPath(configFile), isRequired: false)
+    else { return false }
+    var copies = (config.secondaryManifests ?? []).filter(Self.isURL).map(cachedCopy)
+    if let entry = config.manifest, !entry.isEmpty {
+      if Self.isURL(entry) { copies.append(cachedCopy(of: entry)) }
+    } else {
+      copies.append(ownCopy)
+    }
+    let now = context.clock()
+    return copies.contains { $0.isDue(.background, now: now) }
+  }
+
+  /// When a copy of the manifest is due for its daily check (`isManifestRefreshDue`), starts
+  /// `savevault manifest update --if-stale` (this program, with this run's config file) as a
+  /// process of its own that nothing waits for, and says so; false when none is due, or it
+  /// cannot be started (the copy is then checked at a later run). What `wrap` does once the
+  /// game runs, so that no download ever stands in front of a launch.
+  public func startManifestRefresh(configFile: String?) -> Bool {
+    guard isManifestRefreshDue(configFile: configFile), let executable = DetachedProcess.ownExecutable else {
+      return false
+    }
+    let config = configFile.map { ["--config", absolute($0, context: context, home: paths.home)] } ?? []
+    do {
+      try DetachedProcess.start(
+        executable, ["manifest", "update", "--if-stale"] + config, environment: context.environment)
+      return true
+    } catch {
+      context.log.verbose("the manifest's refresh in the background did not start: \(error)")
+      return false
+    }
+  }
+
+  /// SaveVault's own copy of the manifest, from `SAVEVAULT_MANIFEST_URL` or `manifestURL`.
+  private var ownCopy: LocationManifestCopy {
+    let url =
+      context.environment["SAVEVAULT_MANIFEST_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.manifestURL
+    return LocationManifestCopy(
+      url: url, file: paths.cacheDirectory + "/manifest.yaml",
+      certificates: CertificateBundle.choose(environment: context.environment))
   }
 
   /// Where the index of the manifest in use is kept.
@@ -150,11 +200,8 @@ extension Vault {
         source: .config, path: copy.file, setting: "the config's manifest", copy: copy, outcome: outcome,
         games: games)
     }
-    let url =
-      context.environment["SAVEVAULT_MANIFEST_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.manifestURL
-    let copy = LocationManifestCopy(
-      url: url, file: paths.cacheDirectory + "/manifest.yaml",
-      certificates: CertificateBundle.choose(environment: context.environment))
+    let copy = ownCopy
+    let url = copy.url
     let (outcome, games) = copy.refresh(refresh, now: now)
     if case .failed(let reason) = outcome {
       context.log.verbose("manifest download from '\(url)' failed: \(reason)")

@@ -125,7 +125,7 @@ final class VaultCache: @unchecked Sendable {
   private var configs: [String: ConfigFile] = [:]
   private var known: [String: KnownGames] = [:]
   private var installed: GameRoots?
-  private var manifestIndex: LocationManifestIndex?
+  private var identified: (GameRoots, LocationManifestIndex)?
 
   /// This machine's installed games, found by `make` at the first use (made outside the
   /// lock: it reads the config file and the manifest through this cache).
@@ -142,18 +142,21 @@ final class VaultCache: @unchecked Sendable {
     return found
   }
 
-  /// The save-location manifest, read by `make` at the first use that succeeds (`make` runs
-  /// without the lock: it reads the config file through this cache).
-  func manifest(_ make: () throws -> LocationManifestIndex) throws -> LocationManifestIndex {
+  /// The installed games named with the save-location manifest, and the manifest, made by
+  /// `make` at the first use that succeeds (`make` runs without the lock: it reads the config
+  /// file through this cache).
+  func manifest(_ make: () throws -> (GameRoots, LocationManifestIndex)) throws -> (
+    GameRoots, LocationManifestIndex
+  ) {
     lock.lock()
-    let cached = manifestIndex
+    let cached = identified
     lock.unlock()
     if let cached { return cached }
-    let index = try make()
+    let made = try make()
     lock.lock()
-    manifestIndex = index
+    identified = made
     lock.unlock()
-    return index
+    return made
   }
 
   /// The config file at `path`, read at its first use (a missing one is empty unless

@@ -16,6 +16,17 @@ public enum GameExit: Sendable, Equatable {
 public protocol GameRunner: Sendable {
   /// Runs `command` to its end. Throws `VaultError.gameNotStarted` if it cannot be started.
   func run(_ command: [String]) throws -> GameExit
+  /// `run`, calling `started` once the game runs (and before it ends).
+  func run(_ command: [String], started: () -> Void) throws -> GameExit
+}
+
+extension GameRunner {
+  /// `started` is called just before `run`: a runner that starts no process of its own runs
+  /// the game as it returns.
+  public func run(_ command: [String], started: () -> Void) throws -> GameExit {
+    started()
+    return try run(command)
+  }
 }
 
 /// What `wrap` did around the game.

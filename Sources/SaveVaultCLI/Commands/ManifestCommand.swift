@@ -4,6 +4,11 @@ import SaveVault
 /// described.
 struct ManifestCommand: Command {
   static let json = Option.json("print the status as one JSON object")
+  static let ifStale = Option(
+    name: "if-stale", kind: .flag,
+    help:
+      "update: download only a copy due for its daily check (what wrap starts in the background once the game runs)"
+  )
 
   static let declaration = CommandDeclaration(
     name: "manifest", abstract: "download the save-location manifest now, or say which copy is used",
@@ -11,12 +16,14 @@ struct ManifestCommand: Command {
       SaveVault finds games' saves with Ludusavi's manifest (built from PCGamingWiki). It
       uses, first found: the file SAVEVAULT_MANIFEST names, the config's "manifest" (a file,
       or a URL kept in the cache), its own copy in $XDG_CACHE_HOME/savevault (downloaded at
-      most once a day, for at most 2 s when a game is about to start), Ludusavi's copy. The
-      config's "secondaryManifests" are merged in.
+      most once a day; a command about to start a game never waits for that: wrap has a
+      stale copy downloaded by a process of its own once the game runs, and waits at most
+      2 s only when there is no copy at all), Ludusavi's copy. The config's
+      "secondaryManifests" are merged in.
 
-        update   download it now, whatever its age. Prints updated, unchanged (the server
-                 said the copy is current) or failed; a failed download keeps the copy and
-                 exits 4.
+        update   download it now, whatever its age (--if-stale: only when it is due).
+                 Prints updated, unchanged (the server said the copy is current), not due
+                 or failed; a failed download keeps the copy and exits 4.
         status   which copy is used and where, how old it is, how many games it has, its
                  URL and ETag.
       """,
@@ -24,7 +31,7 @@ struct ManifestCommand: Command {
       CommandDeclaration.Positional(
         name: "ACTION", values: ["update", "status"], missing: "say what: savevault manifest update|status")
     ],
-    options: [json])
+    options: [json, ifStale])
 
   enum Action: String, Sendable {
     case update, status
@@ -32,6 +39,7 @@ struct ManifestCommand: Command {
 
   var action: Action
   var isJSON: Bool
+  var isIfStale: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     guard let word = arguments.positionals.first, let action = Action(rawValue: word) else {
@@ -41,6 +49,7 @@ struct ManifestCommand: Command {
     }
     self.action = action
     isJSON = arguments.has(Self.json)
+    isIfStale = arguments.has(Self.ifStale)
   }
 
   func run(_ session: Session) throws -> ExitStatus {
@@ -55,7 +64,8 @@ struct ManifestCommand: Command {
       }
       return .success
     case .update:
-      let update = try vault.updateManifest(configFile: session.configFile)
+      let update = try vault.updateManifest(
+        configFile: session.configFile, refresh: isIfStale ? .background : .force)
       if isJSON {
         session.console.json(UpdateLine(update))
       } else {
@@ -72,6 +82,7 @@ struct ManifestCommand: Command {
     case .updated: return "Updated the manifest.\n" + (status ?? "")
     case .unchanged: return "The manifest is current (the server said unchanged).\n" + (status ?? "")
     case .notDownloaded: return "Not downloaded: the manifest is a file used as it is.\n" + (status ?? "")
+    case .notDue: return "Not due: the copy was checked less than a day ago.\n" + (status ?? "")
     case .failed(let reason):
       guard let status else {
         return "Download failed: \(reason). " + (update.error.map { "\($0)" } ?? "")
@@ -121,6 +132,7 @@ struct ManifestCommand: Command {
       case .updated: outcome = "updated"
       case .unchanged: outcome = "unchanged"
       case .notDownloaded: outcome = "notDownloaded"
+      case .notDue: outcome = "notDue"
       case .failed(let reason):
         outcome = "failed"
         self.reason = reason

@@ -93,9 +93,14 @@ struct WrapCommand: Command {
     .game(try gameRunner(session).run(command).code)
   }
 
-  /// The game's runner, how the game ended kept in the log.
+  /// The game's runner, how the game ended kept in the log. Once the game runs, a stale copy
+  /// of the manifest is refreshed by a process of its own, never in front of the launch.
   private func gameRunner(_ session: Session) -> any GameRunner {
-    LoggedGame(runner: session.gameRunner(session.vault.context.interruption), console: session.console)
+    LoggedGame(runner: session.gameRunner(session.vault.context.interruption), console: session.console) {
+      if session.vault.startManifestRefresh(configFile: session.configFile) {
+        session.console.logOnly("the save-location manifest is being refreshed in the background")
+      }
+    }
   }
 
   /// The Steam app id of the environment: `SteamAppId`, else `STEAM_COMPAT_APP_ID`; nil when
@@ -179,9 +184,11 @@ extension WrapCommand {
 private struct LoggedGame: GameRunner {
   var runner: any GameRunner
   var console: Console
+  /// What is done once the game runs.
+  var whenStarted: @Sendable () -> Void
 
   func run(_ command: [String]) throws -> GameExit {
-    let exit = try runner.run(command)
+    let exit = try runner.run(command, started: whenStarted)
     switch exit {
     case .exited(let code): console.logOnly("the game exited with code \(code)")
     case .signaled(let signal):

@@ -24,9 +24,8 @@ struct ManifestCommandTests {
   @Test("update downloads, then says unchanged; offline it exits 4 and keeps the copy")
   func update() async throws {
     let player = try Sandbox("manifest-update")
-    let server = try LocationManifestServer(
-      root: player.path("server"), manifest: LocationManifestFixture.realEntries)
-    let environment = ["SAVEVAULT_MANIFEST_URL": server.url]
+    let server = try LocationManifestServer(in: player)
+    let environment = server.environment
     let first = try await player.ok(["manifest", "update"], environment: environment)
     #expect(first.stdout.contains("Updated"), "\(first.stdout)")
     let second = try await player.ok(["manifest", "update"], environment: environment)

@@ -42,7 +42,15 @@ final class LocationManifestServer {
     self.port = port
   }
 
+  /// A server of the real entries in `sandbox`'s folder.
+  convenience init(in sandbox: Sandbox) throws {
+    try self.init(root: sandbox.path("server"), manifest: LocationManifestFixture.realEntries)
+  }
+
   deinit { stop() }
+
+  /// The environment that has SaveVault download its copy from here.
+  var environment: [String: String] { ["SAVEVAULT_MANIFEST_URL": url] }
 
   var url: String { "http://127.0.0.1:\(port)/data/manifest.yaml" }
 

@@ -53,14 +53,8 @@ struct LocationManifestCopy {
   func refresh(_ refresh: LocationManifestRefresh, now: Int64) -> (Outcome, [LocationManifestGame]?) {
     let state = self.state
     let exists = self.exists
-    let deadline: TimeInterval
-    switch refresh {
-    case .never: return (.skipped, nil)
-    case .force: deadline = LocationManifestRefresh.forcedDeadline
-    case .ifStale(let limit):
-      if let state, exists, now - state.checkedMs < Self.dayMs { return (.skipped, nil) }
-      if let failed = state?.failedMs, now - failed < Self.retryAfterFailureMs { return (.skipped, nil) }
-      deadline = limit
+    guard let deadline = deadline(refresh, state: state, exists: exists, now: now) else {
+      return (.skipped, nil)
     }
     var next = state ?? State(url: url, etag: nil, checkedMs: 0, updatedMs: 0)
     do {
@@ -98,6 +92,26 @@ struct LocationManifestCopy {
     }
   }
 
+  /// Whether `refresh` would download now (`now` in ms since the epoch).
+  func isDue(_ refresh: LocationManifestRefresh, now: Int64) -> Bool {
+    deadline(refresh, state: state, exists: exists, now: now) != nil
+  }
+
+  /// How long a download as `refresh` says would wait now; nil when it would not download.
+  private func deadline(_ refresh: LocationManifestRefresh, state: State?, exists: Bool, now: Int64)
+    -> TimeInterval?
+  {
+    switch refresh {
+    case .never: return nil
+    case .force: return LocationManifestRefresh.forcedDeadline
+    case .ifStale(let limit), .ifMissing(let limit):
+      if case .ifMissing = refresh, exists { return nil }
+      if let state, exists, now - state.checkedMs < Self.dayMs { return nil }
+      if let failed = state?.failedMs, now - failed < Self.retryAfterFailureMs { return nil }
+      return limit
+    }
+  }
+
   private func save(_ state: State) {
     guard let data = try? JSONEncoder().encode(state) else { return }
     try? AtomicFile.write(data, to: stateFile)
@@ -109,13 +123,21 @@ public enum LocationManifestRefresh: Sendable, Equatable {
   /// Use the copy there is.
   case never
   /// Download again when the copy was checked over a day ago (not within an hour of a failed
-  /// try), waiting at most `deadline` seconds: what a game-launching command uses.
+  /// try), waiting at most `deadline` seconds: what `scan` and the refresh in the background
+  /// use.
   case ifStale(deadline: TimeInterval)
+  /// Download only when there is no copy at all (not within an hour of a failed try), waiting
+  /// at most `deadline` seconds: a stale copy is used as it is.
+  case ifMissing(deadline: TimeInterval)
   /// Download again now (`manifest update`), waiting up to `forcedDeadline`.
   case force
 
-  /// What a command that launches a game waits at most.
-  public static let launch = LocationManifestRefresh.ifStale(deadline: 2)
+  /// What a command that may launch a game does: it never waits for a stale copy's download
+  /// (`wrap` has it refreshed in a process of its own once the game runs), and waits at most
+  /// 2 s for a first copy.
+  public static let launch = LocationManifestRefresh.ifMissing(deadline: 2)
+  /// What the refresh in the background does.
+  public static let background = LocationManifestRefresh.ifStale(deadline: forcedDeadline)
   /// How long `force` waits.
   public static let forcedDeadline: TimeInterval = 120
 }

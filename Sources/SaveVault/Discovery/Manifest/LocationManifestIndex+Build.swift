@@ -32,7 +32,7 @@ extension LocationManifestIndex {
       }
     }
     var writer = Format.Writer()
-    writer.bytes = Format.magic + Array(repeating: 0, count: 8)
+    writer.bytes.reserveCapacity(records.bytes.count * 2)
     writer.string(stamp)
     writer.count(games.count)
     writer.count(records.bytes.count)
@@ -65,9 +65,23 @@ extension LocationManifestIndex {
         writer.u32(entry.record)
       }
     }
-    let checksum = writer.bytes.withUnsafeBytes { Format.checksum($0, from: 16) }
-    withUnsafeBytes(of: checksum.littleEndian) { writer.bytes.replaceSubrange(8..<16, with: $0) }
-    return writer.bytes
+    // The header: the magic, its own checksum, and one checksum per block of the body.
+    var header = Format.Writer()
+    let blocks = (writer.bytes.count + Format.blockSize - 1) / Format.blockSize
+    header.bytes = Format.magic + Array(repeating: 0, count: 8)
+    header.count(blocks)
+    writer.bytes.withUnsafeBytes { body in
+      for block in 0..<blocks {
+        let end = min(body.count, (block + 1) * Format.blockSize)
+        header.u64(
+          Format.checksum(UnsafeRawBufferPointer(rebasing: body[(block * Format.blockSize)..<end]), from: 0))
+      }
+    }
+    let sum = header.bytes.withUnsafeBytes {
+      Format.checksum(UnsafeRawBufferPointer(rebasing: $0[16...]), from: 0)
+    }
+    withUnsafeBytes(of: sum.littleEndian) { header.bytes.replaceSubrange(8..<16, with: $0) }
+    return header.bytes + writer.bytes
   }
 
   /// The index at `path` when it is whole, undamaged and stamped `stamp`; nil otherwise.
@@ -87,7 +101,12 @@ extension LocationManifestIndex {
     let bytes = encode(try games(), stamp: stamp)
     let folder = (path as NSString).deletingLastPathComponent
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    try? Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      let data = Data(
+        bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none)
+      try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
     guard let index = LocationManifestIndex(bytes: bytes) else {
       preconditionFailure("an index just encoded does not read back")
     }

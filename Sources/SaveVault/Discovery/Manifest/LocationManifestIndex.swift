@@ -5,12 +5,15 @@
 #endif
 
 /// The manifest as a compact file of records and sorted key tables, so that a later process
-/// finds a game by binary search in a few milliseconds instead of parsing 17 MB of YAML.
+/// finds a game by binary search in a few milliseconds instead of parsing 17 MB of YAML, and
+/// reads only the pages a lookup touches.
 ///
-/// It is read from disk and so never trusted: the magic, a checksum of the whole file and
-/// every table's bounds are checked when it is opened, and a file that fails is not used
-/// (`open` returns nil and the caller rebuilds it). The stamp says which manifest it was made
-/// from; an index with another stamp is stale.
+/// It is read from disk and so never trusted: the magic, the header's checksum and the layout
+/// are checked when it is opened (`open` returns nil for a file that fails, and the caller
+/// rebuilds it), and each 4 KiB block has its own checksum, checked before a lookup uses any
+/// byte of it. A lookup that meets a damaged block answers nothing, never another game, and
+/// removes a mapped file so that the next run rebuilds it. The stamp says which manifest it
+/// was made from; an index with another stamp is stale.
 public final class LocationManifestIndex: LocationManifestLookup, Sendable {
   /// How many games (entries, aliases included) it holds.
   public let gameCount: Int
@@ -18,7 +21,11 @@ public final class LocationManifestIndex: LocationManifestLookup, Sendable {
   public let stamp: String
   private let storage: Storage
   private var bytes: UnsafeRawBufferPointer { storage.bytes }
+  /// Where the checked blocks start (after the header and its block checksums).
+  private let bodyStart: Int
+  private let blockSums: Int
   private let recordsStart: Int
+  private let recordsLength: Int
   private let recordOffsets: Int
   private let numberTables: [(start: Int, count: Int)]
   private let blobStart: Int
@@ -29,14 +36,13 @@ public final class LocationManifestIndex: LocationManifestLookup, Sendable {
   static let aliasHops = 100
   private static let entrySize = 12
 
-  /// The index in `bytes`; nil when they are not a whole, undamaged index.
+  /// The index in `bytes`; nil when they are not a whole index.
   public convenience init?(bytes: [UInt8]) {
     self.init(storage: Storage(copying: bytes))
   }
 
-  /// The index in the file at `path`, mapped rather than read (a later lookup touches only
-  /// the pages it needs beyond the checksum's pass); nil when it is missing, or not a whole,
-  /// undamaged index.
+  /// The index in the file at `path`, mapped rather than read (a lookup touches only the
+  /// pages it needs); nil when it is missing, or not a whole index.
   public convenience init?(mapping path: String) {
     guard let storage = Storage(mapping: path) else { return nil }
     self.init(storage: storage)
@@ -45,54 +51,91 @@ public final class LocationManifestIndex: LocationManifestLookup, Sendable {
   private init?(storage: Storage) {
     typealias Format = LocationManifestIndexFormat
     let bytes = storage.bytes
-    guard bytes.count >= 16, Array(bytes[0..<8]) == Format.magic else { return nil }
+    guard bytes.count >= 20, Array(bytes[0..<8]) == Format.magic else { return nil }
     var reader = Format.Reader(bytes: bytes, offset: 8)
-    guard let checksum = reader.u64(), checksum == Format.checksum(bytes, from: 16),
-      let stamp = reader.string(), let gameCount = reader.count(itemSize: 4),
-      let recordsLength = reader.count(itemSize: 1)
+    guard let headerSum = reader.u64(), let blocks = reader.count(itemSize: 8) else { return nil }
+    let blockSums = reader.offset
+    let bodyStart = blockSums + blocks * 8
+    self.blockSums = blockSums
+    self.bodyStart = bodyStart
+    guard (bytes.count - bodyStart + Format.blockSize - 1) / Format.blockSize == blocks,
+      headerSum == Format.checksum(UnsafeRawBufferPointer(rebasing: bytes[16..<bodyStart]), from: 0)
+    else { return nil }
+    self.storage = storage
+    // The layout, read from blocks checked as they are read.
+    reader.offset = bodyStart
+    var numberTables: [(start: Int, count: Int)] = []
+    var stringTables: [(start: Int, count: Int)] = []
+    func count(itemSize: Int) -> Int? {
+      guard LocationManifestIndex.isWhole(bytes, blockSums, bodyStart, reader.offset, 4) else { return nil }
+      return reader.count(itemSize: itemSize)
+    }
+    guard let stampLength = count(itemSize: 1),
+      LocationManifestIndex.isWhole(bytes, blockSums, bodyStart, reader.offset, stampLength)
+    else { return nil }
+    reader.offset -= 4
+    guard let stamp = reader.string(), let gameCount = count(itemSize: 4),
+      let recordsLength = count(itemSize: 1)
     else { return nil }
     recordsStart = reader.offset
     reader.offset += recordsLength
-    guard reader.count(itemSize: 4) == gameCount else { return nil }
+    guard count(itemSize: 4) == gameCount else { return nil }
     recordOffsets = reader.offset
     reader.offset += gameCount * 4
-    var numberTables: [(start: Int, count: Int)] = []
     for _ in 0..<2 {
-      guard let count = reader.count(itemSize: Self.entrySize) else { return nil }
+      guard let count = count(itemSize: Self.entrySize) else { return nil }
       numberTables.append((reader.offset, count))
       reader.offset += count * Self.entrySize
     }
-    guard let blobLength = reader.count(itemSize: 1) else { return nil }
+    guard let blobLength = count(itemSize: 1) else { return nil }
     blobStart = reader.offset
     reader.offset += blobLength
-    var stringTables: [(start: Int, count: Int)] = []
     for _ in 0..<Format.stringTables {
-      guard let count = reader.count(itemSize: Self.entrySize) else { return nil }
+      guard let count = count(itemSize: Self.entrySize) else { return nil }
       stringTables.append((reader.offset, count))
       reader.offset += count * Self.entrySize
     }
     guard reader.offset == bytes.count else { return nil }
     self.gameCount = gameCount
     self.stamp = stamp
-    self.storage = storage
+    self.recordsLength = recordsLength
     self.blobLength = blobLength
     self.numberTables = numberTables
     self.stringTables = stringTables
-    // Every record and string reference in bounds, so lookups need not check them again.
-    for index in 0..<gameCount where Int(u32(at: recordOffsets + index * 4)) >= recordsLength { return nil }
-    for table in numberTables + stringTables {
-      for entry in 0..<table.count where Int(u32(at: table.start + entry * Self.entrySize + 8)) >= gameCount {
-        return nil
-      }
-    }
-    for table in stringTables {
-      for entry in 0..<table.count {
-        let offset = Int(u32(at: table.start + entry * Self.entrySize))
-        let length = Int(u32(at: table.start + entry * Self.entrySize + 4))
-        guard offset <= blobLength, length <= blobLength - offset else { return nil }
-      }
-    }
   }
+
+  /// Whether the blocks holding `bytes[offset..<offset + length]` match their checksums.
+  private static func isWhole(
+    _ bytes: UnsafeRawBufferPointer, _ blockSums: Int, _ bodyStart: Int, _ offset: Int, _ length: Int
+  ) -> Bool {
+    typealias Format = LocationManifestIndexFormat
+    guard offset >= bodyStart, length >= 0, offset <= bytes.count - length else { return false }
+    let first = (offset - bodyStart) / Format.blockSize
+    let last = (offset + max(length, 1) - 1 - bodyStart) / Format.blockSize
+    for block in first...last {
+      let start = bodyStart + block * Format.blockSize
+      let end = min(bytes.count, start + Format.blockSize)
+      let sum = UInt64(
+        littleEndian: bytes.loadUnaligned(fromByteOffset: blockSums + block * 8, as: UInt64.self))
+      guard sum == Format.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), from: 0) else {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// `isWhole` for this index; a damaged block also removes a mapped file, so that the next
+  /// run makes it again.
+  private func isWhole(_ offset: Int, _ length: Int) -> Bool {
+    guard Self.isWhole(bytes, blockSums, bodyStart, offset, length) else {
+      storage.discard()
+      return false
+    }
+    return true
+  }
+
+  /// Whether every block matches its checksum (a pass over the whole file).
+  public var isWhole: Bool { isWhole(bodyStart, bytes.count - bodyStart) }
 
   // MARK: Lookups
 
@@ -125,8 +168,11 @@ public final class LocationManifestIndex: LocationManifestLookup, Sendable {
     .compactMap(record)
   }
 
-  /// Every game, in the manifest's order (aliases as they are).
-  public var allGames: [LocationManifestGame] { (0..<gameCount).compactMap(record) }
+  /// Every game, in the manifest's order (aliases as they are); none when the file is damaged.
+  public var allGames: [LocationManifestGame] {
+    guard isWhole else { return [] }
+    return (0..<gameCount).compactMap { record($0, isChecked: true) }
+  }
 
   /// The game a record holds, its aliases followed: the entry named last, or where a loop or
   /// `aliasHops` stopped.
@@ -144,12 +190,23 @@ public final class LocationManifestIndex: LocationManifestLookup, Sendable {
     return game
   }
 
-  private func record(_ index: Int) -> LocationManifestGame? {
-    guard index >= 0, index < gameCount else { return nil }
+  /// The record `index`, its blocks checked (unless `isChecked`: the whole file is).
+  private func record(_ index: Int, isChecked: Bool) -> LocationManifestGame? {
+    guard index >= 0, index < gameCount, isChecked || isWhole(recordOffsets + index * 4, 8) else {
+      return nil
+    }
+    let start = Int(u32(at: recordOffsets + index * 4))
+    let end = index + 1 < gameCount ? Int(u32(at: recordOffsets + index * 4 + 4)) : recordsLength
+    guard start <= end, end <= recordsLength, isChecked || isWhole(recordsStart + start, end - start) else {
+      return nil
+    }
     var reader = LocationManifestIndexFormat.Reader(
-      bytes: bytes, offset: recordsStart + Int(u32(at: recordOffsets + index * 4)))
+      bytes: UnsafeRawBufferPointer(rebasing: bytes[(recordsStart + start)..<(recordsStart + end)]), offset: 0
+    )
     return LocationManifestIndexFormat.readRecord(&reader)
   }
+
+  private func record(_ index: Int) -> LocationManifestGame? { record(index, isChecked: false) }
 
   private func u32(at offset: Int) -> UInt32 {
     UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
@@ -167,9 +224,12 @@ public final class LocationManifestIndex: LocationManifestLookup, Sendable {
     var high = count
     while low < high {
       let middle = (low + high) / 2
+      guard isWhole(start + middle * Self.entrySize, Self.entrySize) else { return nil }
       if u64(at: start + middle * Self.entrySize) < key { low = middle + 1 } else { high = middle }
     }
-    guard low < count, u64(at: start + low * Self.entrySize) == key else { return nil }
+    guard low < count, isWhole(start + low * Self.entrySize, Self.entrySize),
+      u64(at: start + low * Self.entrySize) == key
+    else { return nil }
     return Int(u32(at: start + low * Self.entrySize + 8))
   }
 
@@ -177,9 +237,14 @@ public final class LocationManifestIndex: LocationManifestLookup, Sendable {
   private func stringMatches(table: Int, key: String) -> [Int] {
     let (start, count) = stringTables[table]
     let key = Array(key.utf8)
-    func compare(_ entry: Int) -> Int32 {
+    /// The order of entry `entry`'s key against `key`; nil when its bytes are damaged.
+    func compare(_ entry: Int) -> Int32? {
+      guard isWhole(start + entry * Self.entrySize, Self.entrySize) else { return nil }
       let offset = Int(u32(at: start + entry * Self.entrySize))
       let length = Int(u32(at: start + entry * Self.entrySize + 4))
+      guard offset <= blobLength, length <= blobLength - offset, isWhole(blobStart + offset, length) else {
+        return nil
+      }
       let raw = bytes
       return key.withUnsafeBytes { wanted in
         let common = min(length, wanted.count)
@@ -194,10 +259,11 @@ public final class LocationManifestIndex: LocationManifestLookup, Sendable {
     var high = count
     while low < high {
       let middle = (low + high) / 2
-      if compare(middle) < 0 { low = middle + 1 } else { high = middle }
+      guard let order = compare(middle) else { return [] }
+      if order < 0 { low = middle + 1 } else { high = middle }
     }
     var matches: [Int] = []
-    while low < count, compare(low) == 0 {
+    while low < count, let order = compare(low), order == 0 {
       matches.append(Int(u32(at: start + low * Self.entrySize + 8)))
       low += 1
     }

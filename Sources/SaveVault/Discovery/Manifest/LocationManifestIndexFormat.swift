@@ -1,9 +1,12 @@
-/// The bytes of a manifest index, little-endian: a magic, a checksum of everything after it,
+/// The bytes of a manifest index, little-endian: a magic, a checksum of the rest of the
+/// header, the count of blocks and one checksum per `blockSize` bytes of the body; then the body:
 /// the stamp of the manifest it was made from, the game count, the games' records, then sorted
 /// key tables (Steam ids, GOG ids; Lutris slugs, titles, normalized titles, normalized install
 /// folders over one string blob) that a lookup binary-searches.
 enum LocationManifestIndexFormat {
-  static let magic: [UInt8] = Array("SVMIDX2\n".utf8)
+  static let magic: [UInt8] = Array("SVMIDX3\n".utf8)
+  /// The body is checked in blocks of this many bytes, each when a lookup first needs it.
+  static let blockSize = 4096
   /// The string tables, in file order.
   static let stringTables = 4
   static let lutrisTable = 0
@@ -11,8 +14,8 @@ enum LocationManifestIndexFormat {
   static let normalizedTitleTable = 2
   static let installDirTable = 3
 
-  /// A 64-bit checksum of `raw[start...]`: cheap enough to check on
-  /// every open, so a damaged file is never trusted.
+  /// A 64-bit checksum of `raw[start...]`: cheap enough to check at each use, so a damaged
+  /// file is never trusted.
   static func checksum(_ raw: UnsafeRawBufferPointer, from start: Int) -> UInt64 {
     // Four independent lanes, so that the multiplications overlap instead of waiting on
     // each other; then the tail byte by byte.

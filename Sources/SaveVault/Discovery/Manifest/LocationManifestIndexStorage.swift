@@ -10,12 +10,15 @@ extension LocationManifestIndex {
   final class Storage: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     private let release: () -> Void
+    /// The file mapped, if it is one.
+    private let path: String?
 
     init(copying source: [UInt8]) {
       let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 8)
       source.withUnsafeBytes { copy.copyMemory(from: $0) }
       bytes = UnsafeRawBufferPointer(rebasing: copy[0..<source.count])
       release = { copy.deallocate() }
+      path = nil
     }
 
     /// The file at `path` mapped; nil when it cannot be opened, is empty or is not a regular
@@ -34,17 +37,16 @@ extension LocationManifestIndex {
       }
       bytes = UnsafeRawBufferPointer(start: base, count: length)
       release = { munmap(base, length) }
+      self.path = path
     }
 
     deinit { release() }
 
-    /// Private and read-only; on Linux populated at once, as the checksum reads every page
-    /// anyway (one call instead of a fault per few pages).
-    #if canImport(Glibc)
-      private static let mapFlags = MAP_PRIVATE | MAP_POPULATE
-    #else
-      private static let mapFlags = MAP_PRIVATE
-    #endif
+    /// Removes the file mapped (found damaged), so that the next run makes it again. The
+    /// mapping stays readable.
+    func discard() {
+      if let path { unlink(path) }
+    }
   }
 }
 

@@ -13,8 +13,36 @@ public enum LocationManifestReader {
   /// The games of `bytes`, in file order. Throws `YAMLError` (with line and column) for text
   /// that is not YAML, uses an alias, or whose top level is not a mapping. An empty document
   /// has no games.
+  ///
+  /// The manifest's own block style is read directly (`YAMLBlockScanner`); text outside it, or
+  /// that it refuses, is read again by libyaml, whose verdict and errors stand.
   public static func games(from bytes: some Collection<UInt8>) throws(YAMLError) -> [LocationManifestGame] {
-    let reader = try YAMLEventReader(bytes: bytes, depthLimit: depthLimit)
+    if let direct = try? gamesInBlockStyle(from: bytes) { return direct }
+    return try gamesWithLibYAML(from: bytes)
+  }
+
+  /// `games(from:)` read by `YAMLBlockScanner` alone: throws for any text outside the
+  /// manifest's block style.
+  static func gamesInBlockStyle(from bytes: some Collection<UInt8>) throws(YAMLError)
+    -> [LocationManifestGame]
+  {
+    let read = { (buffer: UnsafeBufferPointer<UInt8>) in
+      Result { () throws(YAMLError) in try games(in: YAMLBlockScanner(buffer, depthLimit: depthLimit)) }
+    }
+    let result = bytes.withContiguousStorageIfAvailable(read) ?? Array(bytes).withUnsafeBufferPointer(read)
+    return try result.get()
+  }
+
+  /// `games(from:)` read by libyaml alone.
+  static func gamesWithLibYAML(from bytes: some Collection<UInt8>) throws(YAMLError) -> [LocationManifestGame]
+  {
+    try games(in: YAMLEventReader(bytes: bytes, depthLimit: depthLimit))
+  }
+
+  /// The games of the events `reader` reads.
+  private static func games<Reader: YAMLEventSource>(in reader: Reader) throws(YAMLError)
+    -> [LocationManifestGame]
+  {
     guard try reader.next() == .streamStart else { throw reader.unexpected("no YAML stream") }
     var kind = try reader.next()
     guard kind == .documentStart else { return [] }
@@ -38,7 +66,9 @@ public enum LocationManifestReader {
   }
 
   /// Reads one entry's mapping (its start already read) up to its end.
-  private static func readEntry(_ reader: YAMLEventReader, into game: inout LocationManifestGame)
+  private static func readEntry<Reader: YAMLEventSource>(
+    _ reader: Reader, into game: inout LocationManifestGame
+  )
     throws(YAMLError)
   {
     try eachKey(reader) { (reader) throws(YAMLError) in
@@ -71,7 +101,7 @@ public enum LocationManifestReader {
   }
 
   /// The `id` of a store's mapping (`steam: {id: 525480}`), as text; nil when there is none.
-  private static func storeID(_ reader: YAMLEventReader) throws(YAMLError) -> String? {
+  private static func storeID<Reader: YAMLEventSource>(_ reader: Reader) throws(YAMLError) -> String? {
     var id: String?
     try fields(reader) { (name, reader) throws(YAMLError) in
       if name == "id" { id = try scalar(reader) } else { try skipValue(reader) }
@@ -80,12 +110,12 @@ public enum LocationManifestReader {
   }
 
   /// Reads and drops the next value.
-  private static func skipValue(_ reader: YAMLEventReader) throws(YAMLError) {
+  private static func skipValue<Reader: YAMLEventSource>(_ reader: Reader) throws(YAMLError) {
     try reader.skip(try reader.next())
   }
 
   /// The next value's text when it is a scalar; nil (the value skipped) otherwise.
-  private static func scalar(_ reader: YAMLEventReader) throws(YAMLError) -> String? {
+  private static func scalar<Reader: YAMLEventSource>(_ reader: Reader) throws(YAMLError) -> String? {
     let kind = try reader.next()
     guard kind == .scalar else {
       try reader.skip(kind)
@@ -97,7 +127,7 @@ public enum LocationManifestReader {
   /// The `files` keys, in order, but those only for a Mac (every item of their `when` names
   /// `os: mac`): a Mac's `Library` has no place here, natively or in a Proton prefix. (A DOS
   /// game's are kept: it runs in DOSBox, its saves in its install folder.)
-  private static func savePaths(_ reader: YAMLEventReader) throws(YAMLError) -> [String] {
+  private static func savePaths<Reader: YAMLEventSource>(_ reader: Reader) throws(YAMLError) -> [String] {
     var paths: [String] = []
     try fields(reader) { (path, reader) throws(YAMLError) in
       // One per `when` item: the system it names, nil when it names none.
@@ -129,7 +159,7 @@ public enum LocationManifestReader {
 
   /// The scalar keys of the next value when it is a mapping, in order (their values skipped);
   /// empty for anything else.
-  private static func keys(_ reader: YAMLEventReader) throws(YAMLError) -> [String] {
+  private static func keys<Reader: YAMLEventSource>(_ reader: Reader) throws(YAMLError) -> [String] {
     var keys: [String] = []
     try fields(reader) { (name, reader) throws(YAMLError) in
       keys.append(name)
@@ -139,7 +169,7 @@ public enum LocationManifestReader {
   }
 
   /// The scalar items of the next value when it is a sequence; empty for anything else.
-  private static func scalars(_ reader: YAMLEventReader) throws(YAMLError) -> [String] {
+  private static func scalars<Reader: YAMLEventSource>(_ reader: Reader) throws(YAMLError) -> [String] {
     let kind = try reader.next()
     guard kind == .sequenceStart else {
       try reader.skip(kind)
@@ -155,8 +185,8 @@ public enum LocationManifestReader {
 
   /// Calls `body` with each scalar key of the next value when it is a mapping; `body` reads
   /// the key's value. Non-scalar keys are skipped with their values; anything else is skipped.
-  private static func fields(
-    _ reader: YAMLEventReader, _ body: (String, YAMLEventReader) throws(YAMLError) -> Void
+  private static func fields<Reader: YAMLEventSource>(
+    _ reader: Reader, _ body: (String, Reader) throws(YAMLError) -> Void
   ) throws(YAMLError) {
     let kind = try reader.next()
     guard kind == .mappingStart else {
@@ -168,8 +198,8 @@ public enum LocationManifestReader {
 
   /// Calls `body` at each scalar key of a mapping whose start was just read, up to its end;
   /// `body` reads the key's value. Keys that are not scalars are skipped with their values.
-  private static func eachKey(
-    _ reader: YAMLEventReader, _ body: (YAMLEventReader) throws(YAMLError) -> Void
+  private static func eachKey<Reader: YAMLEventSource>(
+    _ reader: Reader, _ body: (Reader) throws(YAMLError) -> Void
   ) throws(YAMLError) {
     while true {
       let keyKind = try reader.next()

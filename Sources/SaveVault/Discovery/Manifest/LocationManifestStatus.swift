@@ -36,6 +36,9 @@ public struct LocationManifestUpdate: Sendable, Equatable {
     case updated
     /// The server said the copy is current (HTTP 304).
     case unchanged
+    /// Not asked for: the copy was checked less than a day ago, or a download failed less
+    /// than an hour ago (`manifest update --if-stale`).
+    case notDue
     /// The download failed; the copy there was (if any) is kept.
     case failed(reason: String)
     /// The manifest is a file used as it is (`SAVEVAULT_MANIFEST`, a path in the config).

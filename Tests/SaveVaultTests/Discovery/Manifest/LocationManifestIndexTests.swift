@@ -68,11 +68,34 @@ struct LocationManifestIndexTests {
     #expect(LocationManifestIndex.open(path: path, stamp: "one") != nil)
     #expect(LocationManifestIndex.open(path: path, stamp: "two") == nil)
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-    for damage in [bytes.count / 2, 20, bytes.count - 1] {
+    // A damaged header is refused at once; a damaged block of the body when a lookup reads it:
+    // the lookup answers nothing, never another game, and the whole-file check fails.
+    for damage in [20, bytes.count / 2, bytes.count - 1] {
       var broken = bytes
       broken[damage] ^= 0x40
-      #expect(LocationManifestIndex(bytes: broken) == nil, "byte \(damage)")
+      guard let index = LocationManifestIndex(bytes: broken) else { continue }
+      #expect(!index.isWhole, "byte \(damage)")
+      #expect(index.allGames.isEmpty, "byte \(damage)")
+      for game in games {
+        let found = index.game(title: game.title)
+        #expect(found == nil || found?.title == game.title || found?.title == game.alias, "byte \(damage)")
+      }
+      #expect(games.contains { index.game(title: $0.title) == nil }, "byte \(damage): no lookup noticed")
     }
+    // A mapped file found damaged by a lookup is removed, so that the next run makes it again:
+    // a byte of the second block of the body, among the records of many games.
+    let manyFolder = TemporaryDirectory("manifest-index-many")
+    let many = manyFolder.sub("manifest.index")
+    var broken = LocationManifestIndex.encode(LocationManifestFixture.games(2000), stamp: "one")
+    let blocks = broken.withUnsafeBytes {
+      Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+    }
+    broken[20 + 8 * blocks + 4096 + 10] ^= 0x40
+    try Data(broken).write(to: URL(fileURLWithPath: many))
+    let mapped = try #require(LocationManifestIndex.open(path: many, stamp: "one"))
+    #expect(mapped.game(title: "Game 1") != nil)
+    #expect(mapped.allGames.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: many))
     for length in [0, 8, 16, bytes.count / 3, bytes.count - 1] {
       #expect(LocationManifestIndex(bytes: Array(bytes.prefix(length))) == nil, "\(length) bytes")
     }

@@ -218,3 +218,50 @@ struct LocationManifestMergeTests {
         == ["x"])
   }
 }
+
+@Suite("Manifest reader: the block style read directly", .tags(.small))
+struct LocationManifestBlockStyleTests {
+  /// The games both ways: read directly (nil when the scanner refuses the text) and by libyaml.
+  func bothWays(_ text: String) -> (direct: [LocationManifestGame]?, libyaml: [LocationManifestGame]?) {
+    let bytes = Array(text.utf8)
+    return (
+      try? LocationManifestReader.gamesInBlockStyle(from: bytes),
+      try? LocationManifestReader.gamesWithLibYAML(from: bytes)
+    )
+  }
+
+  @Test(
+    "real entries, the published file's fixture and generated manifests are read directly, as libyaml reads them"
+  )
+  func sameAsLibYAML() throws {
+    for text in [
+      LocationManifestFixture.realEntries,
+      try String(contentsOfFile: fixture("manifest-real-games.yaml"), encoding: .utf8),
+      LocationManifestFixture.yaml(LocationManifestFixture.games(300)),
+    ] {
+      let (direct, libyaml) = bothWays(text)
+      #expect(direct != nil, "the manifest's own style is not read directly")
+      #expect(direct == libyaml)
+    }
+  }
+
+  @Test(
+    "text outside the block style is left to libyaml, whose games or error stand",
+    arguments: [
+      "A:\n  steam: # a comment\n    id: 1\n", "A:\n\tsteam:\n", "A:\r\n  alias: B\r\n",
+      "A: &x\n  alias: B\nC: *x\n",
+      "A:\n  alias: 'B'\n", "A:\n  alias: \"B\n    C\"\n", "A:\n  files: {x: 1}\n", "---\nA: 1\n---\nB: 2\n",
+      "A:\n  alias: plain\n    continued\n", "\u{FEFF}A:\n  alias: B\n", "A:\n  alias: B  \n",
+      "A:\n  alias: x: y\n",
+      "A:\n  id:\n  - 1\n  steam:\n    id: 2\n", "A:\n  alias: \"\\u00e9\\x41\\t\\\\\"\n", "? A\n: B\n",
+      "A:\n  installDir:\n    " + String(repeating: "k", count: 1100) + ": {}\n", "A:\n   steam:\n  id: 1\n",
+      "- A\n- B\n", "A:\n  - x\n  steam: 1\n", "A:\n  alias: \"\\q\"\n", "A:\n  alias: \"\\ud800\"\n",
+    ])
+  func outsideTheStyle(text: String) {
+    let (direct, libyaml) = bothWays(text)
+    if let direct { #expect(direct == libyaml, "read directly, and differently") }
+    #expect(
+      (try? LocationManifestReader.games(from: Array(text.utf8))) == libyaml,
+      "games(from:) does not answer as libyaml does")
+  }
+}

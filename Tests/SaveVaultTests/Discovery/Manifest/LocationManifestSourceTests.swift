@@ -37,10 +37,18 @@ struct LocationManifestSourceTests {
     #expect(first.url == server.url)
     #expect(first.games == LocationManifestFixture.realTitles.count)
     let etag = try #require(first.etag)
-    _ = try vault(server, at: 1_795_968_000_000 + Self.day / 2).manifest(refresh: .launch)
+    _ = try vault(server, at: 1_795_968_000_000 + Self.day / 2).manifest(refresh: .ifStale(deadline: 2))
     #expect(server.requests == ["-"])
-    _ = try vault(server, at: 1_795_968_000_000 + Self.day + 1).manifest(refresh: .launch)
+    // A command about to start a game uses the stale copy as it is, and says a refresh is due.
+    let later = try vault(server, at: 1_795_968_000_000 + Self.day + 1)
+    #expect(try later.manifest(refresh: .launch).game(steamAppID: 746970) != nil)
+    #expect(server.requests == ["-"])
+    #expect(later.isManifestRefreshDue())
+    #expect(try !vault(server, at: 1_795_968_000_000 + Self.day / 2).isManifestRefreshDue())
+    #expect(try later.updateManifest(refresh: .background).outcome == .unchanged)
     #expect(server.requests == ["-", etag])
+    #expect(!later.isManifestRefreshDue())
+    #expect(try later.updateManifest(refresh: .background).outcome == .notDue)
     let checked = try vault(server).manifestStatus()
     #expect(checked.checkedMs ?? 0 > 1_795_968_000_000 + Self.day)
     #expect(checked.etag == etag)
@@ -84,13 +92,14 @@ struct LocationManifestSourceTests {
     #expect(try vault(server).manifest(refresh: .never).game(steamAppID: 31337)?.title == "New Game")
   }
 
-  @Test("a launch waits at most its deadline for a server that never answers")
+  @Test("a download waits at most its deadline for a server that never answers")
   func hangingServer() throws {
     let server = try server()
     _ = try vault(server).manifest(refresh: .launch)
     try server.set(mode: "hang")
     let started = Date()
-    let index = try vault(server, at: 1_795_968_000_000 + 2 * Self.day).manifest(refresh: .launch)
+    let index = try vault(server, at: 1_795_968_000_000 + 2 * Self.day).manifest(
+      refresh: .ifStale(deadline: 2))
     #expect(Date().timeIntervalSince(started) < 3.5)
     #expect(index.game(steamAppID: 525480) != nil)
     // With no copy at all, the launch still gives up in time, with an error saying what to do.
