@@ -189,8 +189,9 @@ extension Vault {
         case .unresolvable: wouldWrite = false
         }
         // The game's own folders: its prefix, its home (in its prefix, or this user's for a
-        // native game), its XDG folders, its install folder.
-        let own = ["<win", "<home>", "<xdgData>", "<xdgConfig>", "<base>"]
+        // native game), its XDG folders, its install folder, its Steam Cloud folder in the one
+        // Steam user's folder.
+        let own = ["<win", "<home>", "<xdgData>", "<xdgConfig>", "<base>", "<root>/userdata/<storeUserId>/"]
         if wouldWrite, own.contains(where: template.contains) {
           templates.append(template)
         }

@@ -52,6 +52,11 @@ public struct Vault: Sendable {
         throw .unknownGame(name: name, configPath: configPath)
       }
       verbose("'\(name)' is not in the config file; it is the installed game '\(found.name)'")
+      guard found.entry.locations?.isEmpty == false else {
+        throw .invalid(
+          "'\(found.name)' is installed here, but none of its save locations has a place on this machine yet (its save folders do not exist, and where the game would make them cannot be told): start the game once, or \(remedy: .nameSaveDirectory)"
+        )
+      }
       var detected = request
       detected.game = found.name
       target = try Target.resolve(

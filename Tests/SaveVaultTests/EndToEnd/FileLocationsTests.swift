@@ -100,10 +100,13 @@ struct FileLocationsTests {
   }
 
   @Test(
-    "a restore killed between two files is finished by the next command: every file old or new, the old ones kept",
-    arguments: [1, 3])
-  func killedBetweenFiles(at file: Int) async throws {
-    let sandbox = try Self.world("killed-\(file)")
+    "a restore killed between two files (setting them aside, or putting them in) is finished by the next command: every file old or new, the old ones kept",
+    arguments: [
+      ("restore.aside-files", 1), ("restore.aside-files", 3), ("restore.between-files", 1),
+      ("restore.between-files", 3),
+    ])
+  func killedBetweenFiles(at failpoint: String, file: Int) async throws {
+    let sandbox = try Self.world("killed-\(failpoint)-\(file)")
     let install = sandbox.path("install")
     try await sandbox.ok(["backup", "--game", "files"])
     try writeFile(install + "/slot1.sav", "slot one, played on\n")
@@ -111,7 +114,7 @@ struct FileLocationsTests {
     try writeFile(install + "/slot3.sav", "a new slot\n")
     let killed = try await sandbox.runAwaiting(
       ["restore", "--game", "files", "--latest"],
-      environment: ["SAVEVAULT_FAILPOINTS": "restore.between-files=kill@\(file)"])
+      environment: ["SAVEVAULT_FAILPOINTS": "\(failpoint)=kill@\(file)"])
     #expect(
       killed.code == 128 + SIGKILL || killed.code == -SIGKILL || killed.code == 9,
       "killed: \(killed.code) \(killed.stderr)")

@@ -106,6 +106,7 @@ extension Vault {
       try FileManager.default.createDirectory(atPath: aside, withIntermediateDirectories: true)
       for entry in try SaveScan.scan(move.destination, files: files)?.entries ?? []
       where !isExcluded(entry.path) {
+        context.failpoints.reach("restore.aside-files")
         try setAside(entry.path)
       }
       try? Platform.syncDirectory(aside)
