@@ -126,10 +126,18 @@ struct WrapCommand: Command {
     }
     do {
       var games = try vault.games(steamAppId: id, configFile: configFile)
-      if games.isEmpty,
-        let adoption = try? vault.adoptSteamGame(
-          id: id, configFile: configFile, containerURL: selection.options.container)
-      {
+      var adoption: SteamAdoption?
+      if games.isEmpty {
+        do {
+          adoption = try vault.adoptSteamGame(
+            id: id, configFile: configFile, containerURL: selection.options.container)
+        } catch {
+          // Said, not swallowed: why the game runs unsynced is the player's to know.
+          log.warning(
+            "Steam app \(id) could not be looked up as an installed game: \(Advice.text(for: error))")
+        }
+      }
+      if let adoption {
         switch adoption {
         case .adopted(let adopted, let container):
           session.console.note(

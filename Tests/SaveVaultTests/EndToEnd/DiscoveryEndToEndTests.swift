@@ -142,6 +142,21 @@ struct DiscoveryEndToEndTests {
     #expect(none.code == 0 && none.stderr.contains("running it without syncing"), "\(none.stderr)")
   }
 
+  @Test("wrap under Steam with a manifest that cannot be read says why the game runs unsynced")
+  func adoptionFailureIsSaid() async throws {
+    let world = try World("adopt-fails")
+    let broken = world.dir.sub("broken-manifest.yaml")
+    try writeFile(broken, "- not: [a manifest\n")
+    let wrapped = try await world.onDeck.runAwaiting(
+      ["wrap", "--", "/bin/sh", "-c", "exit 5"],
+      environment: ["SteamAppId": "1145360", "SAVEVAULT_MANIFEST": broken])
+    #expect(wrapped.code == 5, "the game's own exit code: \(wrapped.stderr)")
+    #expect(
+      wrapped.stderr.contains("Steam app 1145360 could not be looked up as an installed game")
+        && wrapped.stderr.contains(broken), "\(wrapped.stderr)")
+    #expect(wrapped.stderr.contains("running it without syncing"), "\(wrapped.stderr)")
+  }
+
   @Test("two Steam users here: which one's folder the save goes in is refused, not guessed")
   func twoSteamUsers() async throws {
     let world = try World("two-users")
