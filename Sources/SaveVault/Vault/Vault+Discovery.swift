@@ -124,7 +124,8 @@ extension Vault {
     throws -> (name: String, entry: ConfigFile.GameEntry)?
   {
     let config = try cache.config(at: configPath(configFile), isRequired: configFile != nil)
-    guard !gameRoots(config).games.isEmpty else { return nil }
+    // A name may stand for a game that is not installed but left saves here.
+    guard name != nil || !gameRoots(config).games.isEmpty else { return nil }
     let (roots, manifest) = try detectionRoots(config, refresh: refresh, configFile: configFile)
     let wanted = name.map(LocationManifestTitle.normalized)
     for installed in roots.games {
@@ -138,7 +139,11 @@ extension Vault {
       }
       return (gameName, Self.entry(for: installed, game: game, roots: roots))
     }
-    return nil
+    // Not installed: the saves it left (`scan --everywhere`), where they are.
+    guard let name, steamAppID == nil, let game = manifest.game(title: name), game.alias == nil,
+      let (place, _) = LeftBehindSearch(roots: roots).locations(of: game)
+    else { return nil }
+    return (Target.gameName(forTitle: game.title), Self.entry(for: place, game: game, roots: roots))
   }
 
   /// This machine's installed games and the manifest, refreshed as `refresh` says; the games

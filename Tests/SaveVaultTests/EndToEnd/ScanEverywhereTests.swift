@@ -66,6 +66,17 @@ struct ScanEverywhereTests {
     #expect(text.contains("1001 Spikes: steam 260790, 2 files"), "\(text)")
     #expect(text.contains("not installed"), "\(text)")
     #expect(!text.contains("0rbitalis: steam 278440, 1 file, 1 B, not installed"), "\(text)")
+
+    // What it lists is backed up and added as its help says, by name, though not installed.
+    let pawsBackup = try await player.runAwaiting(
+      ["backup", "--game", "Sticky Paws", "--json"], environment: environment)
+    #expect(pawsBackup.code == 0, "\(pawsBackup.stderr)")
+    #expect(try jsonObject(pawsBackup.stdout)["files"] as? Int == 1, "\(pawsBackup.stdout)")
+    let added = try await player.runAwaiting(["add", "1001 Spikes", "--detect"], environment: environment)
+    #expect(added.code == 0, "\(added.stderr)")
+    let spikesBackup = try await player.ok(
+      ["backup", "--game", "1001 Spikes", "--json"], environment: environment)
+    #expect(try jsonObject(spikesBackup.stdout)["files"] as? Int == 2, "\(spikesBackup.stdout)")
   }
 
   private func jsonList(_ text: String) throws -> [[String: Any]] {
