@@ -72,6 +72,12 @@ extension Vault {
     switch plan.step {
     case .nothing:
       try agreeOnIdentical(found, target: target, container: container)
+      // Nothing to upload, but what the game's locations leave out is not kept either.
+      for location in leftOutLocations(target) {
+        context.log.warning(
+          "left out '\(location.portable.template)' (at '\(location.path)'): scanning finds a save there that the game's locations do not take, so its next backup is refused until they do or its \"exclude\" names it"
+        )
+      }
     case .upload:
       try upload()
     case .restore:

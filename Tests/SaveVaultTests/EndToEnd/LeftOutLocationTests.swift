@@ -53,6 +53,10 @@ struct LeftOutLocationTests {
       forced.code == 0 && forced.stderr.contains("left out '\(Self.remoteTemplate)'"), "\(forced.stderr)")
     #expect(deck.archives("Hades", in: cloud).count == 1)
 
+    // In sync now, a sync says what stays left out.
+    let inSync = try await deck.ok(["sync", "--game", "Hades"])
+    #expect(inSync.stderr.contains("left out '\(Self.remoteTemplate)'"), "\(inSync.stderr)")
+
     // Excluded by the player, by the form scanning shows: no longer in the way.
     var config = try deck.configObject()
     var games = config["games"] as? [String: Any] ?? [:]
