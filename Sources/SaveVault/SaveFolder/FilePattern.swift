@@ -1,9 +1,10 @@
 /// The files of a location that is not a whole folder: one file (`options.ron`) or a glob over
 /// the paths inside the location's folder (`*.sav`, `profiles/**/general.opt`), in the
-/// manifest's glob syntax (`Glob`). Only regular files match; a folder matched by the pattern
-/// is no part of the save (the manifest names files this way), nor is what the folder holds
-/// besides the matching files: a restore puts back and moves away matching files only, and
-/// never replaces the folder (often a game's install folder or a whole AppData tree).
+/// manifest's glob syntax (`Glob`). A regular file the pattern matches is part of the save, and
+/// so is every regular file inside a folder it matches (`starrysky*` matching the folder
+/// `starrysky/`, as the manifest means it); what the location's folder holds besides is not:
+/// a restore puts back and moves away those files only, and never replaces the location's
+/// folder (often a game's install folder or a whole AppData tree).
 public struct FilePattern: Codable, Sendable, Equatable, Hashable {
   /// The glob, relative to the location's folder, `/`-separated, never empty.
   public var pattern: String
@@ -22,9 +23,24 @@ public struct FilePattern: Codable, Sendable, Equatable, Hashable {
 
   var components: [String] { pattern.split(separator: "/").map(String.init) }
 
-  /// Whether `path`, relative to the location's folder, is one the pattern names.
-  public func matches(_ path: String) -> Bool {
+  /// Whether `path`, relative to the location's folder, is one the pattern names, or lies in a
+  /// folder the pattern names.
+  public func matches(_ path: String) -> Bool { matchedPath(path) != nil }
+
+  /// The part of `path` the pattern names: `path` itself, or the outermost folder holding it
+  /// that the pattern names (`world.sav` for `world.sav/region1.dat` under `*.sav`); nil when
+  /// the pattern names neither.
+  public func matchedPath(_ path: String) -> String? {
     let names = path.split(separator: "/").map(String.init)
+    guard let count = (1...max(names.count, 1)).first(where: { matchesExactly(names.prefix($0)) }) else {
+      return nil
+    }
+    return names.prefix(count).joined(separator: "/")
+  }
+
+  /// Whether the path of `names` is one the pattern names itself.
+  private func matchesExactly(_ names: ArraySlice<String>) -> Bool {
+    let names = Array(names)
     let parts = components
     // Component by component; `**` spans any number of folders (none too).
     func match(_ n: Int, _ p: Int) -> Bool {

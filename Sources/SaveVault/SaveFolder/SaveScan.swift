@@ -261,9 +261,9 @@ extension SaveScan {
     return result
   }
 
-  /// The files in the folder at `path` that `pattern` matches (regular files only, found
-  /// without following a symlink inside the folder), as a scan of that folder. Nil when the
-  /// folder does not exist.
+  /// The files in the folder at `path` that `pattern` matches, and those inside the folders
+  /// it matches (regular files only, found without following a symlink inside the folder), as
+  /// a scan of that folder. Nil when the folder does not exist.
   public static func scan(_ path: String, files pattern: FilePattern) throws -> SaveScan? {
     guard let root = Platform.realPath(path) else {
       if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -271,8 +271,11 @@ extension SaveScan {
     }
     guard Platform.isFolder(root) else { throw SaveFolderError.notDirectory(path: path) }
     var scan = SaveScan(root: root, entries: [], skipped: [])
+    var found: [String: SaveScanEntry] = [:]
+    // Every match, however many and however deep: none is left out of the save unsaid.
     let matches = Glob.expand(
-      anchor: root, components: pattern.components, caseSensitive: pattern.caseSensitive, followsLinks: false)
+      anchor: root, components: pattern.components, caseSensitive: pattern.caseSensitive, maximumDepth: .max,
+      limit: .max, followsLinks: false)
     for match in matches {
       let relative = String(match.path.dropFirst(root.count + 1))
       guard !relative.isEmpty, relative.split(separator: "/").first.map(String.init) != reservedFolder else {
@@ -283,19 +286,32 @@ extension SaveScan {
         if errno == ENOENT { continue }  // vanished while listing
         throw SaveFolderError.unreadable(path: match.path, reason: Platform.describe(errno: errno))
       }
-      guard info.st_mode & S_IFMT == S_IFREG else {
-        if info.st_mode & S_IFMT != S_IFDIR {
-          scan.skipped.append((relative, "matches the location's files but is not a regular file"))
+      if info.st_mode & S_IFMT == S_IFDIR {
+        // A folder it names is part of the save whole: its files, as a scan of it finds them.
+        for entry in try Self.scan(match.path)?.entries ?? [] {
+          if entry.kind == .file {
+            var inside = entry
+            inside.path = relative + "/" + entry.path
+            found[inside.path] = inside
+          } else if entry.kind == .symlink {
+            scan.skipped.append(
+              (relative + "/" + entry.path, "in a folder of the location's files but not a regular file"))
+          }
         }
         continue
       }
-      scan.entries.append(
-        SaveScanEntry(
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        scan.skipped.append((relative, "matches the location's files but is not a regular file"))
+        continue
+      }
+      found[relative] =
+        (SaveScanEntry(
           path: relative, kind: .file, size: Int64(info.st_size), modifiedNs: FileTimes.modifiedNs(info),
           mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil, changedNs: FileTimes.changedNs(info),
           inode: UInt64(info.st_ino), device: UInt64(info.st_dev), linkCount: UInt64(info.st_nlink)))
     }
-    scan.entries.sort { pathPrecedes($0.path, $1.path) }
+    // (A file inside a folder the pattern names may be matched itself too: once.)
+    scan.entries = found.values.sorted { pathPrecedes($0.path, $1.path) }
     return scan
   }
 

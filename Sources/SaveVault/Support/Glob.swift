@@ -112,7 +112,7 @@ enum Glob {
   /// following symlinks. Names holding a backslash are skipped (Windows-only names), `**` goes
   /// at most `maximumDepth` folders down, and at most `limit` matches are returned.
   /// With `followsLinks` false, no symlink is gone through (a save's own folder is walked as
-  /// a scan walks it) and a symlink itself is a match.
+  /// a scan walks it), a symlink itself is a match, and every name is kept.
   static func expand(
     anchor: String, components: [String], caseSensitive: Bool, maximumDepth: Int = 32, limit: Int = 10_000,
     followsLinks: Bool = true
@@ -138,7 +138,7 @@ enum Glob {
       if component == "**" {
         walk(path, index + 1, names + [""], depth)
         guard depth < maximumDepth else { return }
-        for name in entries(path) where isDirectory(path + "/" + name) {
+        for name in entries(path, keepingBackslashes: !followsLinks) where isDirectory(path + "/" + name) {
           descend(path + "/" + name, index, names, name, depth + 1)
         }
         return
@@ -147,7 +147,8 @@ enum Glob {
         walk(path + "/" + literal, index + 1, names + [literal], depth)
         return
       }
-      for name in entries(path) where Glob.matches(name, component, caseSensitive: caseSensitive) {
+      for name in entries(path, keepingBackslashes: !followsLinks)
+      where Glob.matches(name, component, caseSensitive: caseSensitive) {
         walk(path + "/" + name, index + 1, names + [name], depth)
       }
     }
@@ -155,7 +156,7 @@ enum Glob {
     func descend(_ path: String, _ index: Int, _ names: [String], _ spanned: String, _ depth: Int) {
       walk(path, index + 1, names + [spanned], depth)
       guard depth < maximumDepth, found.count < limit else { return }
-      for name in entries(path) where isDirectory(path + "/" + name) {
+      for name in entries(path, keepingBackslashes: !followsLinks) where isDirectory(path + "/" + name) {
         descend(path + "/" + name, index, names, spanned + "/" + name, depth + 1)
       }
     }
@@ -164,7 +165,7 @@ enum Glob {
     return found
   }
 
-  private static func entries(_ path: String) -> [String] {
-    ((try? Platform.directoryNames(path)) ?? []).filter { !$0.contains("\\") }.sorted()
+  private static func entries(_ path: String, keepingBackslashes: Bool) -> [String] {
+    ((try? Platform.directoryNames(path)) ?? []).filter { keepingBackslashes || !$0.contains("\\") }.sorted()
   }
 }

@@ -48,7 +48,7 @@ struct FileLocationsTests {
   /// The archive's member names, SaveVault's own left out, as GNU tar and Python list them.
   static func members(_ sandbox: Sandbox) async throws -> [String] {
     let archive = sandbox.cloud + "/files/" + (try #require(sandbox.archives("files").last))
-    let gnu = try await runProgramAwaiting("/bin/tar", ["-tf", archive])
+    let gnu = try await runProgramAwaiting("/bin/tar", ["--quoting-style=literal", "-tf", archive])
     let python = try await runProgramAwaiting(
       "/usr/bin/python3",
       ["-c", "import sys, tarfile; print('\\n'.join(tarfile.open(sys.argv[1]).getnames()))", archive])
@@ -134,6 +134,37 @@ struct FileLocationsTests {
     #expect(text(install + "/slot3.sav") == "a new slot\n")
   }
 
+  @Test(
+    "a folder the glob names is kept whole, and a name with a backslash too: backed up, restored, undone (they were left out unsaid)"
+  )
+  func matchedFolderAndOddNames() async throws {
+    let sandbox = try Self.world("matched-folder")
+    let install = sandbox.path("install")
+    // As `<home>/.config/com/lingtanstudio/starrysky*` names the folder `starrysky/`.
+    try writeFile(install + "/world.sav/region1.dat", "region one\n")
+    try writeFile(install + "/world.sav/deep/region2.dat", "region two\n")
+    try writeFile(install + "/slot\\3.sav", "a Linux port's name\n")
+    let backup = try await sandbox.ok(["backup", "--game", "files", "--json"])
+    #expect(try jsonObject(backup.stdout)["files"] as? Int == 7, "\(backup.stdout)")
+    let members = try await Self.members(sandbox)
+    for name in ["world.sav/region1.dat", "world.sav/deep/region2.dat", "slot\\3.sav"] {
+      #expect(members.contains { $0.hasSuffix("install/" + name) }, "\(name) in \(members)")
+    }
+    try writeFile(install + "/world.sav/region1.dat", "played on\n")
+    try FileManager.default.removeItem(atPath: install + "/world.sav/deep")
+    try writeFile(install + "/slot\\3.sav", "played on\n")
+    #expect(try await sandbox.state(["--game", "files"]) == "local-changed")
+    try await sandbox.ok(["restore", "--game", "files", "--latest"])
+    #expect(text(install + "/world.sav/region1.dat") == "region one\n")
+    #expect(text(install + "/world.sav/deep/region2.dat") == "region two\n")
+    #expect(text(install + "/slot\\3.sav") == "a Linux port's name\n")
+    #expect(text(install + "/readme.txt") == "not a save\n")
+    try await sandbox.ok(["restore", "--game", "files", "--undo"])
+    #expect(text(install + "/world.sav/region1.dat") == "played on\n")
+    #expect(!FileManager.default.fileExists(atPath: install + "/world.sav/deep/region2.dat"))
+    #expect(text(install + "/slot\\3.sav") == "played on\n")
+  }
+
   @Test("a folder named like a slot, where the archive puts that slot, is moved aside whole and kept")
   func folderInTheWayIsKept() async throws {
     let sandbox = try Self.world("folder-in-the-way")
@@ -143,13 +174,15 @@ struct FileLocationsTests {
     try writeFile(install + "/slot2.sav/mod.txt", "a mod the player made\n")
     try await sandbox.ok(["restore", "--game", "files", "--latest"])
     #expect(text(install + "/slot2.sav") == "slot two\n")
-    // The folder is in the pre-restore copy, which any tar reads back. (Undo refuses that copy:
-    // it holds a file the location's pattern does not name.)
+    // The folder is in the pre-restore copy, which any tar reads back.
     let listed = try await sandbox.ok(["list", "--pre-restore", "--game", "files", "--json"])
     let copies = try jsonObject(listed.stdout)["copies"] as? [[String: Any]] ?? []
     let path = try #require(copies.first?["path"] as? String, "\(listed.stdout)")
     let read = try await runProgramAwaiting("/bin/tar", ["-xOf", path, "1-install/slot2.sav/mod.txt"])
     #expect(read.stdout == "a mod the player made\n", "the folder was kept: \(read.stderr)")
+    // And undo puts it back (it refused that copy as holding a file the pattern does not name).
+    try await sandbox.ok(["restore", "--game", "files", "--undo"])
+    #expect(text(install + "/slot2.sav/mod.txt") == "a mod the player made\n")
   }
 
   @Test(

@@ -104,10 +104,18 @@ extension Vault {
     let staged = ((try? SaveScan.scan(move.staging)?.entries) ?? []).filter { $0.kind == .file }.map(\.path)
     if staged.count >= (move.stagedFiles ?? 0) {
       try FileManager.default.createDirectory(atPath: aside, withIntermediateDirectories: true)
-      for entry in try SaveScan.scan(move.destination, files: files)?.entries ?? []
-      where !isExcluded(entry.path) {
+      let entries = try SaveScan.scan(move.destination, files: files)?.entries ?? []
+      var setAsideAlready = Set<String>()
+      for entry in entries where !isExcluded(entry.path) {
+        // A folder the pattern names goes aside whole (what it holds besides files too),
+        // unless something in it is excluded and so stays.
+        let named = files.matchedPath(entry.path) ?? entry.path
+        let holdsExcluded =
+          named != entry.path && entries.contains { isExcluded($0.path) && $0.path.hasPrefix(named + "/") }
+        let path = holdsExcluded ? entry.path : named
+        guard setAsideAlready.insert(path).inserted else { continue }
         context.failpoints.reach("restore.aside-files")
-        try setAside(entry.path)
+        try setAside(path)
       }
       try? Platform.syncDirectory(aside)
     }

@@ -96,17 +96,23 @@ extension Vault {
         // link leading elsewhere): checked now, so that nothing has moved when it is not.
         for entry in staged where entry.kind == .file {
           var path = destination
+          var relative = ""
           for name in entry.path.split(separator: "/").dropLast() {
             path += "/" + name
+            relative += (relative.isEmpty ? "" : "/") + name
             var info = stat()
             guard lstat(path, &info) == 0 else { break }
-            guard info.st_mode & S_IFMT == S_IFDIR else {
+            // A file of the save there is set aside first: it is not in the way.
+            let goesAside =
+              info.st_mode & S_IFMT == S_IFREG && files.matches(relative) && !isExcluded(relative)
+            guard info.st_mode & S_IFMT == S_IFDIR || goesAside else {
               throw VaultError.io(
                 path: path,
                 reason:
                   "it is in the way of '\(entry.path)', which the archive puts there, and it is not a folder: move it away and restore again (nothing was restored)"
               )
             }
+            if goesAside { break }
           }
         }
         moves.append(
