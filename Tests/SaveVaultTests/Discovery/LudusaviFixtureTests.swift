@@ -400,12 +400,9 @@ struct LudusaviFixtureTests {
     #expect(absolute.installFolder == "/install/drive_c/game" && absolute.prefix == "/prefix")
     let relative = try Self.lutrisSpec(
       "game:\n  exe: drive_c/game/launcher.exe\n  prefix: /prefix\nname: Windows Game with Relative Exe\n")
-    // Gap: Ludusavi reads a relative exe in the prefix (/prefix/drive_c/game); SaveVault keeps
-    // the relative folder, which names no place.
-    #expect(relative.installFolder == "drive_c/game" && relative.prefix == "/prefix")
-    withKnownIssue("a Lutris game file's relative exe is not read in its prefix") {
-      #expect(relative.installFolder == "/prefix/drive_c/game")
-    }
+    #expect(relative.installFolder == "/prefix/drive_c/game" && relative.prefix == "/prefix")
+    let alone = try Self.lutrisSpec("game:\n  exe: game/launcher.exe\nname: Windows Game with Relative Exe\n")
+    #expect(alone.installFolder == nil, "a relative exe without a prefix names no folder")
   }
 
   @Test("C25: a Lutris game under its prefix's GOG Games: the game's folder, not the exe's")
