@@ -157,4 +157,29 @@ struct LauncherRootsTests {
         ["<winDocuments>/Plain"],
       ])
   }
+
+  @Test(
+    "a standalone Legendary game's prefix: its config.ini section, else Heroic's GamesConfig, else [default]")
+  func legendaryPrefix() throws {
+    let dir = TemporaryDirectory("legendary-prefix")
+    let device = try FakeDevice(dir, user: "alice")
+    let legendary = device.home + "/.config/legendary"
+    var installed: [String] = []
+    for app in ["own", "heroic", "plain"] {
+      installed.append(
+        #""\#(app)": {"app_name": "\#(app)", "title": "\#(app)", "install_path": "/games/\#(app)"}"#)
+    }
+    try device.file(legendary + "/installed.json", "{" + installed.joined(separator: ", ") + "}")
+    try device.file(
+      legendary + "/config.ini",
+      "[default]\nwine_prefix = /prefixes/default\n\n[own]\nwine_prefix = /prefixes/own\n")
+    for app in ["own", "heroic"] {
+      try device.file(
+        device.home + "/.config/heroic/GamesConfig/\(app).json",
+        #"{"\#(app)": {"winePrefix": "/heroic/\#(app)", "wineVersion": {"type": "wine"}}}"#)
+    }
+    let roots = GameRoots.scan(host: device.host)
+    #expect(roots.games.map(\.storeGameID) == ["heroic", "own", "plain"])
+    #expect(roots.games.map(\.prefix) == ["/heroic/heroic", "/prefixes/own", "/prefixes/default"])
+  }
 }

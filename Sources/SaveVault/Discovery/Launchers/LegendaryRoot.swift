@@ -2,7 +2,8 @@ import Foundation
 
 /// Legendary used on its own (the Epic launcher Heroic runs): `installed.json` in
 /// `$XDG_CONFIG_HOME/legendary` or `~/.config/legendary`, and each game's Wine prefix from
-/// its section of `config.ini` (`[<app_name>]` `wine_prefix = …`, else `[default]`'s).
+/// its section of `config.ini` (`[<app_name>]` `wine_prefix = …`), else from Heroic's
+/// `GamesConfig/<app_name>.json`, else `[default]`'s.
 enum LegendaryRoot {
   /// The Epic games of a standalone Legendary that `found` (Heroic's) lacks.
   static func games(
@@ -15,9 +16,12 @@ enum LegendaryRoot {
       let prefixes = winePrefixes(folder + "/config.ini")
       for game in HeroicRoot.legendaryGames(folder + "/installed.json", warnings: &warnings)
       where !(found + games).contains(where: { $0.store == .epic && $0.storeGameID == game.id }) {
-        let prefix = (prefixes[game.id] ?? prefixes["default"]).map {
-          isDirectory($0 + "/pfx") ? $0 + "/pfx" : $0
-        }
+        func inPfx(_ prefix: String) -> String { isDirectory(prefix + "/pfx") ? prefix + "/pfx" : prefix }
+        // Older Heroic ran this Legendary: the game's own prefix is then in Heroic's
+        // `GamesConfig`, which beats Legendary's `[default]`.
+        let prefix =
+          prefixes[game.id].map(inPfx) ?? heroics.lazy.compactMap { $0.prefix(appName: game.id) }.first
+          ?? prefixes["default"].map(inPfx)
         games.append(
           InstalledGame(
             store: .epic, storeGameID: game.id, title: game.title, installFolder: game.path, prefix: prefix,

@@ -60,14 +60,17 @@ enum LutrisRoot {
   }
 
   /// The game a parsed `games/<slug>-<n>.yml` describes; nil without a name or slug. The install
-  /// folder is `game.working_dir`, else the folder of `game.exe`.
+  /// folder is `game.working_dir`, else the folder of `game.exe` (a relative one is in the
+  /// prefix; without a prefix it names no folder).
   static func game(spec: YAMLValue, file: String, sandbox: String? = nil) -> InstalledGame? {
     let slug = spec["game_slug"]?.string
     guard let title = spec["name"]?.string ?? slug else { return nil }
     let game = spec["game"]
-    let exe = game?["exe"]?.string
+    let written = game?["prefix"]?.string
+    let exe = game?["exe"]?.string.flatMap { exe in exe.hasPrefix("/") ? exe : written.map { $0 + "/" + exe }
+    }
     let folder = game?["working_dir"]?.string ?? exe.map { ($0 as NSString).deletingLastPathComponent }
-    let prefix = game?["prefix"]?.string.map { isDirectory($0 + "/pfx/drive_c") ? $0 + "/pfx" : $0 }
+    let prefix = written.map { isDirectory($0 + "/pfx/drive_c") ? $0 + "/pfx" : $0 }
     return InstalledGame(
       store: .lutris, storeGameID: slug, title: title,
       installFolder: folder.flatMap { $0.isEmpty ? nil : $0 },
