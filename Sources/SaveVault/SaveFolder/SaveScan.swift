@@ -231,16 +231,19 @@ extension SaveScan {
   /// exists. `isExcluded` is asked with each path inside its location (`Saves/cache/x`);
   /// what it excludes is left out with its folder's content, as not part of the save.
   /// A location with a `FilePattern` (by its name in `patterns`) holds only the files in its
-  /// folder that the pattern matches.
+  /// folder that the pattern matches. A file two locations name (two globs of one game over
+  /// one folder) is the first one's only: stored once, restored once.
   public static func scan(
     locations: [(name: String, path: String)], patterns: [String: FilePattern] = [:],
     isExcluded: (String) -> Bool = { _ in false }
   ) throws -> SaveScan? {
     var result: SaveScan?
+    var named = Set<String>()
     for location in locations {
       let found =
         try patterns[location.name].map { try scan(location.path, files: $0) } ?? scan(location.path)
-      guard let part = found else { continue }
+      guard var part = found else { continue }
+      part.entries.removeAll { $0.kind == .file && !named.insert(part.root + "/" + $0.path).inserted }
       var whole = result ?? SaveScan(root: part.root, entries: [], skipped: [])
       whole.locations[location.name] = part.root
       var excludedFolders: [String] = []

@@ -165,6 +165,33 @@ struct FileLocationsTests {
     #expect(text(install + "/slot\\3.sav") == "played on\n")
   }
 
+  @Test(
+    "two globs of one game over one folder (`**/*.sav` and `*.sav`, as a real manifest entry has): each file stored once, and undo gives back the player's"
+  )
+  func overlappingGlobs() async throws {
+    let sandbox = try Sandbox("file-locations-overlapping")
+    let saves = sandbox.path("Saves/ZOG/Hercules4CE")
+    try writeFile(saves + "/top.sav", "top\n")
+    try writeFile(saves + "/Profiles/Player1.sav", "player one\n")
+    let config: [String: Any] = [
+      "container": sandbox.cloud,
+      "games": ["hercules": ["locations": [saves + "/**/*.sav", saves + "/*.sav"]]],
+    ]
+    try makeDirectory((sandbox.config as NSString).deletingLastPathComponent)
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: sandbox.config))
+    try await sandbox.ok(["backup", "--game", "hercules"])
+    let archive = sandbox.cloud + "/hercules/" + (try #require(sandbox.archives("hercules").last))
+    let listed = try await runProgramAwaiting("/bin/tar", ["-tf", archive]).stdout
+    #expect(listed.split(separator: "\n").filter { $0.hasSuffix("/top.sav") }.count == 1, "\(listed)")
+    try writeFile(saves + "/top.sav", "PLAYER-PROGRESS\n")
+    try await sandbox.ok(["restore", "--game", "hercules", "--latest"])
+    #expect(text(saves + "/top.sav") == "top\n")
+    #expect(text(saves + "/Profiles/Player1.sav") == "player one\n")
+    #expect(try await sandbox.state(["--game", "hercules"]) == "in-sync")
+    try await sandbox.ok(["restore", "--game", "hercules", "--undo"])
+    #expect(text(saves + "/top.sav") == "PLAYER-PROGRESS\n")
+  }
+
   @Test("a folder named like a slot, where the archive puts that slot, is moved aside whole and kept")
   func folderInTheWayIsKept() async throws {
     let sandbox = try Self.world("folder-in-the-way")

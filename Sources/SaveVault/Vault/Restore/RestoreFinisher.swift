@@ -60,9 +60,24 @@ extension Vault {
   /// aside name, the new one in) and flushes the parent; a move already swapped is skipped. A
   /// restore committed at its swap puts the old folder back when the second rename fails.
   func swap(_ journal: RestoreJournal, target: Target) throws {
-    for move in journal.moves where Self.exists(move.staging) {
+    let excluded = Self.exclusion(target)
+    for (index, move) in journal.moves.enumerated() where Self.exists(move.staging) {
       if let files = move.files {
-        try swapFiles(move, files: files, isExcluded: Self.exclusion(target))
+        // A file an earlier location of files names is that location's (`SaveScan`): this one
+        // neither sets it aside nor puts it back.
+        let earlier = journal.moves[..<index].compactMap { other in
+          other.files.map { (other.destination, $0) }
+        }
+        try swapFiles(
+          move, files: files,
+          isExcluded: { path in
+            excluded(path)
+              || earlier.contains { folder, pattern in
+                let full = move.destination + "/" + path
+                return full.hasPrefix(folder + "/")
+                  && pattern.matches(String(full.dropFirst(folder.count + 1)))
+              }
+          })
         continue
       }
       if let aside = move.aside, !Self.exists(aside), Self.exists(move.destination) {
