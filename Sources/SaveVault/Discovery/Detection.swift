@@ -151,7 +151,15 @@ public enum Detection {
       anchor: candidate.anchor, components: candidate.components, caseSensitive: candidate.caseSensitive
     )
     .compactMap { match in
-      guard let real = Platform.realPath(match.path) else { return nil }
+      // A link to a file stays a name in its folder (a save scan keeps or skips it there, and
+      // says so); any other path is made real.
+      let folder = (match.path as NSString).deletingLastPathComponent
+      let isLinkToFile = Platform.isSymlink(match.path) && Platform.isRegularFile(match.path)
+      let resolved =
+        isLinkToFile
+        ? Platform.realPath(folder).map { $0 + "/" + (match.path as NSString).lastPathComponent }
+        : Platform.realPath(match.path)
+      guard let real = resolved else { return nil }
       return DetectedLocation(
         path: real, portable: candidate.portable(of: match, store: store, id: id), isFolder: isDirectory(real)
       )

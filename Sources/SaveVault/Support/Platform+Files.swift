@@ -28,6 +28,12 @@ extension Platform {
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
   }
 
+  /// Whether `path` itself is a symlink.
+  static func isSymlink(_ path: String) -> Bool {
+    var info = stat()
+    return RawName.withCString(path) { lstat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFLNK
+  }
+
   /// Whether `path` is a file this process can read (symlinks followed).
   static func isReadableFile(_ path: String) -> Bool {
     var info = stat()

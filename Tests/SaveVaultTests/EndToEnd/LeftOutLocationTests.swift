@@ -98,4 +98,29 @@ struct LeftOutLocationTests {
     try await deck.ok(["backup", "--game", "Hades"])
     #expect(deck.archives("Hades", in: world.dir.sub("cloud")).count == 1)
   }
+  @Test(
+    "a link among a glob's files is skipped with a warning, not refused as left out (adding the game again could never take it)"
+  )
+  func linkAmongFilesIsNoLeftOut() async throws {
+    let player = try Sandbox("left-out-link")
+    let steam = player.home + "/.local/share/Steam"
+    try writeFile(
+      steam + "/steamapps/libraryfolders.vdf",
+      "\"libraryfolders\"\n{\n\t\"0\"\n\t{\n\t\t\"path\"\t\t\"\(steam)\"\n\t}\n}\n")
+    try writeFile(
+      steam + "/steamapps/appmanifest_368000.acf",
+      "\"AppState\"\n{\n\t\"appid\"\t\t\"368000\"\n\t\"name\"\t\t\"100ft Robot Golf\"\n\t\"installdir\"\t\t\"100ft Robot Golf\"\n}\n"
+    )
+    let install = steam + "/steamapps/common/100ft Robot Golf"
+    try writeFile(install + "/a.sav", "a")
+    try writeFile(player.path("outside.txt"), "not the game's")
+    try FileManager.default.createSymbolicLink(
+      atPath: install + "/link.sav", withDestinationPath: player.path("outside.txt"))
+    let environment = ["SAVEVAULT_MANIFEST": fixture("manifest-real-games.yaml")]
+    try await player.ok(["add", "100ft Robot Golf", "--detect"], environment: environment)
+    let backup = try await player.runAwaiting(
+      ["backup", "--game", "100ft Robot Golf"], environment: environment)
+    #expect(backup.code == 0, "\(backup.stderr)")
+    #expect(backup.stderr.contains("skipped") && backup.stderr.contains("link.sav"), "\(backup.stderr)")
+  }
 }

@@ -120,6 +120,21 @@ struct RootsEndToEndTests {
     try await world.sandbox.ok(["restore", "--game", "(the) Gnorp Apologue", "--latest"])
     #expect(text(second + "/saves/slot2.sav") == "second install")
     #expect(text(world.gnorp + "/saves/slot1.sav") == "gnorp slot")
+
+    // A glob over files (`<base>/slot*.data`) in both installs: each install's files go back
+    // to it on the machine that made the archive (it was refused as matching several folders).
+    let rushA = world.games + "/Kingdom Rush"
+    let rushB = world.home + "/more-games/Kingdom Rush"
+    try writeFile(rushA + "/slot1.data", "first install")
+    try writeFile(rushB + "/slot1.data", "second install")
+    try await world.sandbox.ok(["add", "Kingdom Rush", "--detect"])
+    try await world.sandbox.ok(["backup", "--game", "Kingdom Rush"])
+    try writeFile(rushA + "/slot1.data", "lost progress")
+    try writeFile(rushB + "/slot1.data", "lost progress")
+    let rush = try await world.sandbox.runAwaiting(["restore", "--game", "Kingdom Rush", "--latest"])
+    #expect(rush.code == 0, "\(rush.stderr)")
+    #expect(text(rushA + "/slot1.data") == "first install")
+    #expect(text(rushB + "/slot1.data") == "second install")
   }
 
   @Test("<game> in a root and in a Wine prefix stands for each folder there, named after its game")

@@ -230,6 +230,11 @@ extension Vault {
       case .one(let found):
         here = found.holding(location)
       case .several(let alike):
+        // The game installed twice on the machine that made the archive: each to its own.
+        if let same = alike.first(where: { $0.shown == location.path || $0.path == location.path }) {
+          here = same.holding(location)
+          break
+        }
         // Two Steam users, say: which one's folder the save belongs in is the player's call.
         throw VaultError.locationNotHere(
           game: target.game, archive: archive, location: location.portable.template, madeAt: location.path,
