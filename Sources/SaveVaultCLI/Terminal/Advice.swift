@@ -16,13 +16,6 @@ enum Advice {
     return report
   }
 
-  /// `text` as one word of a command typed in a shell (in double quotes unless it is plain).
-  static func quoted(_ text: String) -> String {
-    guard !text.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else { return text }
-    let escaped = text.map { "\"\\$`".contains($0) ? "\\\($0)" : String($0) }.joined()
-    return "\"" + escaped + "\""
-  }
-
   /// `remedy` as a command or flag.
   static func spelling(_ remedy: Remedy) -> String {
     switch remedy {
@@ -34,7 +27,7 @@ enum Advice {
     case .removeGame(let game): "'savevault remove \(game)'"
     case .removeGameFirst(let game): "'savevault remove \(game)' first"
     case .replaceGameEntry: "pass --replace"
-    case .detectGameAgain(let title): "'savevault add \(Self.quoted(title)) --detect --replace'"
+    case .detectGameAgain(let title): "'savevault add \(Session.shellWord(title)) --detect --replace'"
     case .renameOrReplaceGame(let folder): "pass another NAME for '\(folder)', or --replace"
     case .forceThisBackup: "pass --force"
     case .forcedBackup: "'savevault backup --force'"
