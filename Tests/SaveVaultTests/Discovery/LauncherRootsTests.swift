@@ -14,7 +14,8 @@ struct LauncherRootsTests {
     LocationManifestGame(title: "Driver San Francisco", steamID: 99999),
     LocationManifestGame(title: "Diablo II"),
     LocationManifestGame(
-      title: "Registry Game", files: ["<winDocuments>/Reg"], hasRegistry: true, steamID: 720),
+      title: "Registry Game", files: ["<winDocuments>/Reg"], registry: ["HKEY_CURRENT_USER/Software/Reg"],
+      steamID: 720),
     LocationManifestGame(title: "Plain Game", files: ["<winDocuments>/Plain"], steamID: 730),
   ])
 
