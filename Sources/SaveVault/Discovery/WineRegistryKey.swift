@@ -1,3 +1,12 @@
+/// How a location's text names a registry key rather than a path: `registry:` and the
+/// manifest's key, `registry:HKEY_CURRENT_USER/Software/Foo`.
+public enum RegistryKeyText {
+  public static let scheme = "registry:"
+
+  /// Whether a location's text names a registry key.
+  public static func isRegistry(_ text: String) -> Bool { text.hasPrefix(scheme) }
+}
+
 /// A registry key of the save-location manifest (`HKEY_CURRENT_USER/Software/Foo`) where a Wine
 /// or Proton prefix keeps it: the prefix's file for its root key, and its paths in that file.
 /// `HKEY_CURRENT_USER` is `user.reg`; `HKEY_LOCAL_MACHINE` is `system.reg`, where a 32-bit
