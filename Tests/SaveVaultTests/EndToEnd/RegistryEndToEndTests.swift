@@ -135,6 +135,17 @@ struct RegistryEndToEndTests {
     #expect(kept.contains { $0.hasSuffix("user.reg") }, "the whole file kept first: \(kept)")
     let after = try jsonObject(await sandbox.ok(["status", "--game", Self.title, "--json"]).stdout)
     #expect(after["state"] as? String == "in-sync", "\(after)")
+
+    // Undo: the game's keys as they were before the restore, other keys as they are now.
+    try writeFile(
+      userReg,
+      try #require(text(userReg)).replacingOccurrences(of: "\"Music\"=\"loud\"", with: "\"Music\"=\"quiet\""))
+    try await sandbox.ok(["restore", "--game", Self.title, "--undo"])
+    let undone = try WineRegistry.parse(Array(try #require(text(userReg)).utf8))
+    #expect(
+      undone.sections(under: gameKey).map(\.content) == before.sections(under: gameKey).map(\.content),
+      "the keys as the game had written them")
+    #expect(text(userReg)?.contains("\"Music\"=\"quiet\"") == true, "another key as it is now")
   }
 
   @Test("killed before the merged file replaces the prefix's: the old file stays, the next command merges")
