@@ -14,6 +14,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   case "keyvalues": fuzzKeyValues(data, size)
   case "binarykeyvalues": fuzzBinaryKeyValues(data, size)
   case "xml": fuzzXML(data, size)
-  default: fatalError("SAVEVAULT_FUZZ_TARGET must be archive, names, manifest, yaml, keyvalues, binarykeyvalues or xml")
+  case "wineregistry": fuzzWineRegistry(data, size)
+  default: fatalError("SAVEVAULT_FUZZ_TARGET must be archive, names, manifest, yaml, keyvalues, binarykeyvalues, xml or wineregistry")
   }
 }

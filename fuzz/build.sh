@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (archive, names, manifest, yaml, keyvalues, binarykeyvalues, xml) into one binary,
+# Builds the libFuzzer targets (archive, names, manifest, yaml, keyvalues, binarykeyvalues, xml, wineregistry) into one binary,
 # .build/fuzz/savevault-fuzz, compiling the library's sources together with every target's
 # entry point (an executable SwiftPM target cannot link libFuzzer's main); fuzz/run.sh picks
 # the target with SAVEVAULT_FUZZ_TARGET. One build instead of one per target.
@@ -20,4 +20,4 @@ done
 swiftc -sanitize=fuzzer,address -parse-as-library -Onone -g -module-name SaveVault \
   -I Sources/CLibArchive -I Sources/CLibCrypto -I Sources/CYaml -I Sources/CSQLite -I Sources/CPlatform/include \
   -larchive -lcrypto -lyaml -lsqlite3 $sources fuzz/*.swift "${objects[@]}" -o .build/fuzz/savevault-fuzz
-echo "built .build/fuzz/savevault-fuzz (archive, names, manifest, yaml, keyvalues, binarykeyvalues, xml)" >&2
+echo "built .build/fuzz/savevault-fuzz (archive, names, manifest, yaml, keyvalues, binarykeyvalues, xml, wineregistry)" >&2

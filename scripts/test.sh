@@ -38,6 +38,7 @@ bash fuzz/run.sh keyvalues 10 2>&1 | tail -n 3
 bash fuzz/run.sh binarykeyvalues 10 2>&1 | tail -n 3
 bash fuzz/run.sh yaml 10 2>&1 | tail -n 3
 bash fuzz/run.sh xml 10 2>&1 | tail -n 3
+bash fuzz/run.sh wineregistry 10 2>&1 | tail -n 3
 swift build --build-tests
 # A seconds-long pass of the bench script on tiny data (checks that it runs; timings mean nothing here).
 python3 bench/compare.py --smoke --bin "$(swift build --show-bin-path)/savevault" | tail -n 3

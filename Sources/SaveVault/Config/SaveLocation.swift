@@ -14,12 +14,19 @@ public struct SaveLocation: Sendable, Equatable {
   /// For a location of some files of `path` (one file, or a glob): which; nil for the whole
   /// folder.
   public var files: FilePattern?
+  /// For a location of registry keys: the key and the prefix it is read from (`path` is then
+  /// SaveVault's export of the key); nil for files and folders.
+  public var registry: RegistrySource?
 
-  public init(name: String, path: String, portable: PortableLocation, files: FilePattern? = nil) {
+  public init(
+    name: String, path: String, portable: PortableLocation, files: FilePattern? = nil,
+    registry: RegistrySource? = nil
+  ) {
     self.name = name
     self.path = path
     self.portable = portable
     self.files = files
+    self.registry = registry
   }
 
   /// The location as written, `path` and the pattern: what it names to a person.
@@ -62,7 +69,12 @@ extension Target {
   ) throws(ConfigError) -> [SaveLocation] {
     let written = (entry.saveDir.map { [$0] } ?? []) + (entry.locations ?? [])
     var found: [(path: String, portable: PortableLocation, files: FilePattern?)] = []
+    var registries: [(path: String, portable: PortableLocation, registry: RegistrySource)] = []
     for text in written {
+      if RegistryKeyText.isRegistry(text) {
+        registries.append(try registryLocation(text, of: entry, game: game, paths: paths, roots: roots))
+        continue
+      }
       guard text.contains("<") else {
         let path = absolute(text, in: configFolder, home: paths.home)
         let portable = PortableLocation.forAbsolute(path, in: roots())
@@ -121,6 +133,12 @@ extension Target {
         SaveLocation(
           name: SaveLocation.name(index: result.count, path: path), path: path, portable: portable,
           files: files))
+    }
+    for (path, portable, registry) in registries where !result.contains(where: { $0.path == path }) {
+      result.append(
+        SaveLocation(
+          name: SaveLocation.name(index: result.count, path: path), path: path, portable: portable,
+          registry: registry))
     }
     return result
   }

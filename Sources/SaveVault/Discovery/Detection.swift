@@ -131,10 +131,8 @@ public enum Detection {
     let context = context(for: installed, game: game, host: host)
     var templates = game.files
     if installed.store == .steam {
-      // Steam Cloud's copy, and Proton's registry files when the game keeps settings there
-      // (nothing reads the registry on Linux; its files are kept whole).
+      // Steam Cloud's copy.
       templates.append("<root>/userdata/<storeUserId>/<storeGameId>/remote")
-      if game.hasRegistry { templates.append("<root>/steamapps/compatdata/<storeGameId>/pfx/*.reg") }
     }
     var found: [DetectedLocation] = []
     for template in templates {
@@ -142,7 +140,34 @@ public enum Detection {
         found += matches(of: candidate, store: installed.store, id: installed.storeGameID)
       }
     }
+    if let prefix = installed.prefix {
+      found += registryLocations(of: game, prefix: prefix, store: installed.store, id: installed.storeGameID)
+    }
     return outermost(found)
+  }
+
+  /// The manifest's registry keys that the prefix's files hold (a key and its subkeys, read as
+  /// Wine writes them): each a location `registry:<key>` at the file that holds it.
+  static func registryLocations(of game: LocationManifestGame, prefix: String, store: GameStore, id: String?)
+    -> [DetectedLocation]
+  {
+    var files: [WineRegistryKey.File: WineRegistry] = [:]
+    var found: [DetectedLocation] = []
+    for manifestKey in game.registry {
+      guard let key = WineRegistryKey(manifestKey: manifestKey) else { continue }
+      let path = prefix + "/" + key.file.rawValue
+      if files[key.file] == nil {
+        files[key.file] = FileManager.default.contents(atPath: path).flatMap { try? WineRegistry.parse($0) }
+      }
+      guard let file = files[key.file], key.paths.contains(where: { !file.sections(under: $0).isEmpty })
+      else {
+        continue
+      }
+      let portable = PortableLocation(
+        template: RegistryKeyText.scheme + manifestKey, store: store.rawValue, storeGameID: id)
+      found.append(DetectedLocation(path: path, portable: portable, isFolder: false))
+    }
+    return found
   }
 
   /// The existing paths a candidate matches, each with its portable form.
@@ -171,6 +196,10 @@ public enum Detection {
     let folders = locations.filter(\.isFolder).map(\.path)
     var seen = Set<String>()
     return locations.filter { location in
+      // Registry keys of one prefix file share its path: one each.
+      if RegistryKeyText.isRegistry(location.portable.template) {
+        return seen.insert(location.portable.template).inserted
+      }
       let isInside = folders.contains { location.path.hasPrefix($0 == "/" ? $0 : $0 + "/") }
       return !isInside && seen.insert(location.path).inserted
     }

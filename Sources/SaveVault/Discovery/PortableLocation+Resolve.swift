@@ -18,6 +18,10 @@ extension PortableLocation {
   /// to create, preferring `Documents` to `My Documents` and `AppData/Roaming` to
   /// `Application Data`; `<storeUserId>` only when exactly one Steam user folder exists.
   public func resolve(on roots: GameRoots) -> Resolution {
+    // A registry key (`registry:HKEY_…`) is kept in a prefix's file, never in a folder.
+    guard !RegistryKeyText.isRegistry(template) else {
+      return .unresolvable("\(template) is a registry key, which has no folder of its own")
+    }
     let context = resolutionContext(on: roots)
     let candidates = Placeholders.candidates(template, in: context)
     guard !candidates.isEmpty else { return .unresolvable(missingReason(on: roots, context: context)) }

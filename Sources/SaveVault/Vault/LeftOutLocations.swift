@@ -72,6 +72,11 @@ extension Vault {
     }
     return discovered.locations.filter { location in
       guard !Self.isExcludedLocation(location, exclude: target.excludedLocations) else { return false }
+      // One of the game's own locations by its portable form (a registry key's, whose file
+      // here is the prefix's `.reg`, not where the location keeps its export).
+      if target.locations.contains(where: { $0.portable.template == location.portable.template }) {
+        return false
+      }
       // A folder inside one of the target's whole folders is taken without a look inside it.
       if isTaken(location.path + (location.isFolder ? "/" : "")) { return false }
       guard location.isFolder else { return true }

@@ -9,9 +9,11 @@ import Foundation
 extension Vault {
   /// Scans the target's save as its archives hold it: a one-folder game's folder at the top,
   /// else all of its locations as one tree (each under its top-level name, the `exclude` globs
-  /// left out). Nil when nothing of it exists.
+  /// left out). Nil when nothing of it exists. A location of registry keys is its export, made
+  /// again from the prefix's file first (`RegistryExport`).
   func scanSave(_ target: Target) throws -> SaveScan? {
     guard !target.isOneFolder else { return try SaveScan.scan(target.saveDirectory) }
+    for location in target.locations { try RegistryExport.refresh(location) }
     return try SaveScan.scan(
       locations: target.locations.map { ($0.name, $0.path) }, patterns: target.filePatterns,
       isExcluded: Self.exclusion(target))

@@ -209,6 +209,14 @@ extension Vault {
     where !templates.contains(location.portable.template) && !covered.contains(location.path) {
       templates.append(location.portable.template)
     }
+    // The game's registry keys when it has a prefix here, those the prefix lacks too: a
+    // restore then has a place for the keys another machine archived.
+    if let prefix = installed.prefix, Platform.isFolder(prefix) {
+      for key in game.registry where WineRegistryKey(manifestKey: key) != nil {
+        let template = RegistryKeyText.scheme + key
+        if !templates.contains(template) { templates.append(template) }
+      }
+    }
     var entry = ConfigFile.GameEntry()
     entry.locations = templates
     entry.title = Target.gameName(forTitle: game.title) == game.title ? nil : game.title

@@ -37,6 +37,9 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
   /// place for (their portable forms), because that archive cannot be read to carry them
   /// forward: nothing was uploaded.
   case locationNotCarried(game: String, archive: String, locations: [String], reason: String)
+  /// A restore of registry keys was refused: a running Wine program (`holder`) has the
+  /// prefix's registry in memory and would write its own over the restored keys when it ends.
+  case prefixInUse(game: String, prefix: String, holder: String)
 
   public var message: Advised {
     switch self {
@@ -66,6 +69,8 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
       "\(game): this upload would leave out \(Self.listed(locations)) of '\(archive)', which this device has no place for: that archive cannot be read to carry it forward (\(reason)), so nothing was uploaded; \(remedy: .forcedBackup) uploads without it"
     case .locationsLeftOut(let game, let title, let locations):
       Self.leftOut(game: game, title: title, locations: locations)
+    case .prefixInUse(let game, let prefix, let holder):
+      "\(game): the Wine prefix '\(prefix)' is in use (\(holder)), and Wine would write its registry over the restored keys when it ends: nothing was restored. Quit the game (or run 'wineserver -k' with WINEPREFIX set to the prefix) and restore again"
     case .nothingToUndo(let game, let reason):
       Advised(
         reason.map { "\(game): \($0); nothing to undo" } ?? "no pre-restore copy of \(game); nothing to undo")
@@ -89,7 +94,7 @@ extension VaultError {
 extension VaultError: ExitStatusProviding {
   public var exitStatus: ExitStatus {
     switch self {
-    case .busy: .busy
+    case .busy, .prefixInUse: .busy
     case .gameNotStarted: .gameNotStarted
     case .locationNotHere: .usage
     case .locationNotCarried: .archiveRefused

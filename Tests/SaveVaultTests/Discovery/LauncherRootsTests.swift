@@ -14,7 +14,8 @@ struct LauncherRootsTests {
     LocationManifestGame(title: "Driver San Francisco", steamID: 99999),
     LocationManifestGame(title: "Diablo II"),
     LocationManifestGame(
-      title: "Registry Game", files: ["<winDocuments>/Reg"], hasRegistry: true, steamID: 720),
+      title: "Registry Game", files: ["<winDocuments>/Reg"], registry: ["HKEY_CURRENT_USER/Software/Reg"],
+      steamID: 720),
     LocationManifestGame(title: "Plain Game", files: ["<winDocuments>/Plain"], steamID: 730),
   ])
 
@@ -135,25 +136,23 @@ struct LauncherRootsTests {
     #expect(LutrisRoot.game(spec: .mapping([]), file: "/l/games/x.yml") == nil)
   }
 
-  @Test("Proton's registry files are kept for a game with registry keys only")
+  @Test("a game's registry keys that its prefix holds are a location each; the whole files never are")
   func registryFiles() throws {
     let dir = TemporaryDirectory("registry")
     let (device, steam, _) = try Self.flatpakSteam(dir)
     for (id, name) in [(720, "Reg"), (730, "Plain")] {
       try device.steamGame(id, name, in: steam)
       try device.file(device.protonUser(id, in: steam) + "/Documents/\(name)/s")
-      for file in ["system.reg", "user.reg"] {
-        try device.file(steam + "/steamapps/compatdata/\(id)/pfx/" + file)
-      }
+      try device.file(
+        steam + "/steamapps/compatdata/\(id)/pfx/user.reg",
+        "WINE REGISTRY Version 2\n\n[Software\\\\\(name)\\\\Options] 1700000000\n\"a\"=dword:00000001\n")
+      try device.file(steam + "/steamapps/compatdata/\(id)/pfx/system.reg", "WINE REGISTRY Version 2\n")
     }
     let roots = GameRoots.scan(host: device.host)
     let detected = Detection.detect(roots.games, host: roots.host, lookup: Self.manifest)
     #expect(
       detected.map { $0.locations.map(\.portable.template) } == [
-        [
-          "<winDocuments>/Reg", "<root>/steamapps/compatdata/720/pfx/system.reg",
-          "<root>/steamapps/compatdata/720/pfx/user.reg",
-        ],
+        ["<winDocuments>/Reg", "registry:HKEY_CURRENT_USER/Software/Reg"],
         ["<winDocuments>/Plain"],
       ])
   }

@@ -562,7 +562,7 @@ struct LudusaviFixtureTests {
     #expect(
       try LocationManifestReader.games(from: Array(all.utf8)) == [
         LocationManifestGame(
-          title: "game", files: ["foo"], hasRegistry: true, installDirs: ["ExampleGame"], steamID: 101,
+          title: "game", files: ["foo"], registry: ["bar"], installDirs: ["ExampleGame"], steamID: 101,
           steamExtra: [1, 2], gogID: 102, gogExtra: [10, 11], lutrisID: "slug", flatpakID: "com.example.Game",
           alias: "other")
       ])
@@ -578,14 +578,14 @@ struct LudusaviFixtureTests {
       ("game:\n  installDir: {}", LocationManifestGame(title: "game")),
       ("game:\n  registry: {}", LocationManifestGame(title: "game")),
       (
-        "game:\n  registry:\n    foo:\n      when: []", LocationManifestGame(title: "game", hasRegistry: true)
+        "game:\n  registry:\n    foo:\n      when: []", LocationManifestGame(title: "game", registry: ["foo"])
       ),
       (
         "game:\n  registry:\n    foo:\n      when:\n        - {}",
-        LocationManifestGame(title: "game", hasRegistry: true)
+        LocationManifestGame(title: "game", registry: ["foo"])
       ),
       (
-        "game:\n  registry:\n    foo:\n      tags: []", LocationManifestGame(title: "game", hasRegistry: true)
+        "game:\n  registry:\n    foo:\n      tags: []", LocationManifestGame(title: "game", registry: ["foo"])
       ),
       ("game:\n  steam: {}", LocationManifestGame(title: "game")),
       ("game:\n  gog: {}", LocationManifestGame(title: "game")),

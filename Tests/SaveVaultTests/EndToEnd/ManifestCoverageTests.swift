@@ -146,7 +146,11 @@ enum CoverageMeasurement {
         placedFiles += 1
         let content = CoverageDevice.content(game, placement, file)
         let shown = display(file, of: placement)
-        guard archived.contains(content) else {
+        // A registry key is archived as its export, and restored into the prefix's file.
+        let value = CoverageDevice.registryValue(content)
+        let isArchived =
+          placement.isRegistry ? archived.contains { $0.contains(value) } : archived.contains(content)
+        guard isArchived else {
           missing.append(shown)
           let deckPath = deck.path(file, of: placement, game: index)
           let named =
@@ -158,7 +162,9 @@ enum CoverageMeasurement {
           }
           continue
         }
-        if text(desktop.path(file, of: placement, game: index)) != content { notRestored.append(shown) }
+        let restored = text(desktop.path(file, of: placement, game: index))
+        let isRestored = placement.isRegistry ? restored?.contains(value) == true : restored == content
+        if !isRestored { notRestored.append(shown) }
       }
     }
     let kept = placedFiles - missing.count

@@ -158,7 +158,9 @@ enum LocationManifestFixture {
         text +=
           "  launch:\n    \"<base>/game.exe\":\n      - when:\n          - bit: 64\n            os: windows\n"
       }
-      if game.hasRegistry { text += "  registry:\n    \"HKEY_CURRENT_USER/Software/\(position)\": {}\n" }
+      if game.hasRegistry {
+        text += "  registry:\n" + game.registry.map { "    \(quoted($0)): {}\n" }.joined()
+      }
       if let gog = game.gogID { text += "  gog:\n    id: \(gog)\n" }
       if let steam = game.steamID { text += "  steam:\n    id: \(steam)\n" }
     }
@@ -174,7 +176,8 @@ enum LocationManifestFixture {
       }
       return LocationManifestGame(
         title: "Game \(number)", files: ["<winDocuments>/Game \(number)/Saves", "<xdgData>/game\(number)"],
-        hasRegistry: number % 3 == 0, installDirs: ["Game\(number)"], steamID: UInt32(100_000 + number),
+        registry: number % 3 == 0 ? ["HKEY_CURRENT_USER/Software/\(number)"] : [],
+        installDirs: ["Game\(number)"], steamID: UInt32(100_000 + number),
         steamExtra: number % 4 == 0 ? [UInt32(900_000 + number)] : [],
         gogID: number % 2 == 0 ? UInt64(1_000_000_000 + number) : nil,
         lutrisID: "game-\(number)")

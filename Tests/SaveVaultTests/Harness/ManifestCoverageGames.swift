@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import SaveVault
 
@@ -458,6 +459,10 @@ struct CoverageDevice {
           + "\t\"installdir\"\t\t\"\(game.installDir)\"\n}\n")
       try device.folder(base(index))
       guard game.mode == .proton else { continue }
+      // A prefix Proton made (the game started once) has its registry files.
+      try device.file(
+        prefix(index) + "/user.reg",
+        "WINE REGISTRY Version 2\n;; All keys relative to \\\\User\\\\S-1-5-21-0-0-0-1000\n\n#arch=win64\n")
       for folder in ["AppData/Roaming", "AppData/Local", "AppData/LocalLow", "Documents", "Saved Games"] {
         try device.folder(prefix(index) + "/drive_c/users/steamuser/" + folder)
       }
@@ -511,10 +516,35 @@ struct CoverageDevice {
     for (index, game) in CoverageGame.all.enumerated() {
       for placement in game.placements {
         for file in placement.files {
-          try device.file(path(file, of: placement, game: index), Self.content(game, placement, file))
+          let content = Self.content(game, placement, file)
+          try device.file(
+            path(file, of: placement, game: index),
+            placement.isRegistry ? try Self.registryFile(game, holding: content) : content)
         }
       }
     }
+  }
+
+  /// A prefix's `user.reg` holding the game's first `HKEY_CURRENT_USER` key of the real
+  /// manifest, with `content` as a value (`registryValue`), and another key.
+  static func registryFile(_ game: CoverageGame, holding content: String) throws -> String {
+    let games = try LocationManifestReader.games(
+      from: Array(try String(contentsOfFile: fixture("manifest-real-games.yaml"), encoding: .utf8).utf8))
+    let keys = games.first { $0.title == game.title }?.registry ?? []
+    let key = try #require(
+      keys.compactMap(WineRegistryKey.init(manifestKey:)).first { $0.file == .user }, "\(game.title): \(keys)"
+    )
+    let path = key.paths[0].replacingOccurrences(of: "\\", with: "\\\\")
+    return
+      "WINE REGISTRY Version 2\n\n[Control Panel\\\\Other Game] 1700000000\n\"x\"=\"y\"\n\n[\(path)] 1700000000\n"
+      + registryValue(content) + "\n"
+  }
+
+  /// The value line a placed `user.reg` holds `content` in.
+  static func registryValue(_ content: String) -> String {
+    let escaped = content.trimmingCharacters(in: .newlines).replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "\"", with: "\\\"")
+    return "\"Coverage\"=\"" + escaped + "\""
   }
 
   /// A placed file's content: which game, entry and file it is.

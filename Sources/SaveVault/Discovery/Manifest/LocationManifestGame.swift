@@ -6,8 +6,11 @@ public struct LocationManifestGame: Sendable, Equatable, Codable {
   /// The `files` keys, in the manifest's order: path globs with placeholders such as
   /// `<winDocuments>/Saved Games/Hades`. Every one is tried, whatever its `when`.
   public var files: [String]
-  /// Whether the entry lists `registry` keys (a Proton prefix's `*.reg` files are then kept too).
-  public var hasRegistry: Bool
+  /// The `registry` keys, in the manifest's order, as it writes them: a root key and a path
+  /// with forward slashes (`HKEY_CURRENT_USER/Software/Foo`); each covers its subkeys.
+  public var registry: [String]
+  /// Whether the entry lists `registry` keys.
+  public var hasRegistry: Bool { !registry.isEmpty }
   /// The `installDir` keys: folder names the game is installed under.
   public var installDirs: [String]
   /// `steam.id`.
@@ -26,13 +29,13 @@ public struct LocationManifestGame: Sendable, Equatable, Codable {
   public var alias: String?
 
   public init(
-    title: String, files: [String] = [], hasRegistry: Bool = false, installDirs: [String] = [],
+    title: String, files: [String] = [], registry: [String] = [], installDirs: [String] = [],
     steamID: UInt32? = nil, steamExtra: [UInt32] = [], gogID: UInt64? = nil, gogExtra: [UInt64] = [],
     lutrisID: String? = nil, flatpakID: String? = nil, alias: String? = nil
   ) {
     self.title = title
     self.files = files
-    self.hasRegistry = hasRegistry
+    self.registry = registry
     self.installDirs = installDirs
     self.steamID = steamID
     self.steamExtra = steamExtra

@@ -4,7 +4,7 @@
 /// key tables (Steam ids, GOG ids; Lutris slugs, titles, normalized titles, normalized install
 /// folders over one string blob) that a lookup binary-searches.
 enum LocationManifestIndexFormat {
-  static let magic: [UInt8] = Array("SVMIDX3\n".utf8)
+  static let magic: [UInt8] = Array("SVMIDX4\n".utf8)
   /// The body is checked in blocks of this many bytes, each when a lookup first needs it.
   static let blockSize = 4096
   /// The string tables, in file order.
@@ -140,14 +140,15 @@ enum LocationManifestIndexFormat {
     writer.count(game.gogExtra.count)
     for id in game.gogExtra { writer.u64(id) }
     for text in [game.lutrisID, game.flatpakID, game.alias] { if let text { writer.string(text) } }
+    // Last, so that a record without registry keys is as it was.
+    if game.hasRegistry { writer.strings(game.registry) }
   }
 
   static func readRecord(_ reader: inout Reader) -> LocationManifestGame? {
     guard let title = reader.string(), let flags = reader.u8(), let files = reader.strings(),
       let installDirs = reader.strings()
     else { return nil }
-    var game = LocationManifestGame(
-      title: title, files: files, hasRegistry: flags & Flag.registry != 0, installDirs: installDirs)
+    var game = LocationManifestGame(title: title, files: files, installDirs: installDirs)
     if flags & Flag.steam != 0 {
       guard let id = reader.u32() else { return nil }
       game.steamID = id
@@ -166,6 +167,10 @@ enum LocationManifestIndexFormat {
     where flags & flag != 0 {
       guard let text = reader.string() else { return nil }
       game[keyPath: field] = text
+    }
+    if flags & Flag.registry != 0 {
+      guard let registry = reader.strings(), !registry.isEmpty else { return nil }
+      game.registry = registry
     }
     return game
   }

@@ -37,7 +37,7 @@ public enum LocationManifestMerge {
       }
       var standard = games[position]
       standard.files = appending(standard.files, game.files)
-      standard.hasRegistry = standard.hasRegistry || game.hasRegistry
+      standard.registry = appending(standard.registry, game.registry)
       standard.installDirs = appending(standard.installDirs, game.installDirs)
       standard.steamExtra = appending(standard.steamExtra, game.steamExtra)
       standard.gogExtra = appending(standard.gogExtra, game.gogExtra)

@@ -75,7 +75,7 @@ public enum LocationManifestReader {
       if reader.isText("files") {
         game.files = try savePaths(reader)
       } else if reader.isText("registry") {
-        game.hasRegistry = try !keys(reader).isEmpty
+        game.registry = try keys(reader)
       } else if reader.isText("installDir") {
         game.installDirs = try keys(reader)
       } else if reader.isText("steam") {

@@ -95,6 +95,7 @@ extension Vault {
       }
       try? Platform.syncDirectory((move.destination as NSString).deletingLastPathComponent)
     }
+    try mergeRegistry(journal, target: target)
   }
 
   /// Puts a location of files in place, its folder staying: every file there that the

@@ -102,6 +102,7 @@ extension Vault {
       verbose("finished the interrupted restore of '\(unfinished.archive)' first")
       seen.scan = try scanSave(target)
     }
+    try checkPrefixesIdle(target)
     let current = seen.scan
     let first = Platform.resolvedPath(target.saveDirectory)
     if current != nil && Platform.isMountPoint(first) {
@@ -149,6 +150,11 @@ extension Vault {
     let staged = try stage(
       extraction, plan: plan, from: (chosen, container), into: staging, target: target, current: current,
       carrying: carrying, made: &made)
+    try checkRegistryFiles(
+      target, archive: chosen.name,
+      restoring: staged.moves.filter {
+        !((try? FileManager.default.contentsOfDirectory(atPath: $0.staging)) ?? []).isEmpty
+      }.map(\.name))
     // Once every location is written: the first flush of a filesystem leaves the others on it
     // nothing to wait for.
     for move in staged.moves { try flush(move.staging) }

@@ -27,7 +27,7 @@ struct LocationManifestIndexTests {
     #expect(index.game(title: "klaus")?.title == "Klaus")
     #expect(index.game(title: "Hack G.U. Last") == nil)
     #expect(index.game(title: ".HACK//g.u. LAST-RECODE")?.title == ".hack//G.U. Last Recode")
-    #expect(index.game(title: "0000")?.hasRegistry == true)
+    #expect(index.game(title: "0000")?.registry == ["HKEY_CURRENT_USER/Software/Zero"])
     #expect(index.games(installDir: "hackgu").map(\.title) == [".hack//G.U. Last Recode"])
     #expect(index.games(installDir: "$1 Ride").map(\.title) == ["$1 Ride"])
     #expect(index.games(installDir: "nothing").isEmpty)

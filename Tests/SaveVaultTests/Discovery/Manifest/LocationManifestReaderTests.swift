@@ -77,7 +77,7 @@ struct LocationManifestReaderTests {
     #expect(games["0 A.D."]?.files == ["<xdgData>/0ad"])
     #expect(games["-KLAUS-"] == LocationManifestGame(title: "-KLAUS-", alias: "Klaus"))
     #expect(games["!4RC4N01D!"] == LocationManifestGame(title: "!4RC4N01D!", steamID: 777010))
-    #expect(games["0000"]?.hasRegistry == true)
+    #expect(games["0000"]?.registry == ["HKEY_CURRENT_USER/Software/Zero"])
     #expect(games["2014-12-31"]?.gogID == 1_400_000_000)
     #expect(games["2014-12-31"]?.gogExtra == [1_400_000_001])
     #expect(games["'83"]?.gogID == 1_207_659_163)
@@ -192,12 +192,15 @@ struct LocationManifestMergeTests {
   func merge() {
     let primary = [
       LocationManifestGame(
-        title: "A", files: ["<base>/a"], installDirs: ["A"], steamID: 1, steamExtra: [2], flatpakID: nil),
+        title: "A", files: ["<base>/a"],
+        registry: ["HKEY_LOCAL_MACHINE/Software/A", "HKEY_CURRENT_USER/Software/A"],
+        installDirs: ["A"], steamID: 1, steamExtra: [2], flatpakID: nil),
       LocationManifestGame(title: "B"),
     ]
     let secondary = [
       LocationManifestGame(
-        title: "A", files: ["<base>/a", "./saves", "../shared"], hasRegistry: true, installDirs: ["A", "A2"],
+        title: "A", files: ["<base>/a", "./saves", "../shared"], registry: ["HKEY_CURRENT_USER/Software/A"],
+        installDirs: ["A", "A2"],
         steamID: 9, steamExtra: [3], gogID: 7, gogExtra: [8], flatpakID: "org.a"),
       LocationManifestGame(title: "C", files: ["./c"]),
     ]
@@ -206,7 +209,8 @@ struct LocationManifestMergeTests {
     #expect(
       merged == [
         LocationManifestGame(
-          title: "A", files: ["<base>/a", "<base>/saves", "<base>/../shared"], hasRegistry: true,
+          title: "A", files: ["<base>/a", "<base>/saves", "<base>/../shared"],
+          registry: ["HKEY_LOCAL_MACHINE/Software/A", "HKEY_CURRENT_USER/Software/A"],
           installDirs: ["A", "A2", "A Game"], steamID: 1, steamExtra: [2, 3], gogID: 7, gogExtra: [8],
           flatpakID: "org.a"),
         LocationManifestGame(title: "B"),
@@ -263,5 +267,38 @@ struct LocationManifestBlockStyleTests {
     #expect(
       (try? LocationManifestReader.games(from: Array(text.utf8))) == libyaml,
       "games(from:) does not answer as libyaml does")
+  }
+}
+
+@Suite("A manifest's registry key in a Wine prefix", .tags(.small))
+struct WineRegistryKeyTests {
+  @Test(
+    "each root key is its file, HKEY_LOCAL_MACHINE's software with its 32-bit view; others have none",
+    arguments: [
+      (
+        "HKEY_CURRENT_USER/Software/Zachtronics/Opus Magnum",
+        WineRegistryKey(file: .user, paths: ["Software\\Zachtronics\\Opus Magnum"])
+      ),
+      ("HKEY_CURRENT_USER/Software/Game/", WineRegistryKey(file: .user, paths: ["Software\\Game"])),
+      ("HKCU/Control Panel/Desktop", WineRegistryKey(file: .user, paths: ["Control Panel\\Desktop"])),
+      (
+        "HKEY_LOCAL_MACHINE/SOFTWARE/Bethesda Softworks/Oblivion",
+        WineRegistryKey(
+          file: .system,
+          paths: [
+            "SOFTWARE\\Bethesda Softworks\\Oblivion", "Software\\Wow6432Node\\Bethesda Softworks\\Oblivion",
+          ])
+      ),
+      (
+        "HKEY_LOCAL_MACHINE/Software/Wow6432Node/Game",
+        WineRegistryKey(file: .system, paths: ["Software\\Wow6432Node\\Game"])
+      ),
+      ("HKEY_LOCAL_MACHINE/System/Game", WineRegistryKey(file: .system, paths: ["System\\Game"])),
+      ("HKEY_CLASSES_ROOT/.sav", nil),
+      ("HKEY_USERS/S-1-5-21/Software/Game", nil),
+      ("HKEY_CURRENT_USER", nil),
+    ] as [(String, WineRegistryKey?)])
+  func mapping(_ manifestKey: String, key: WineRegistryKey?) {
+    #expect(WineRegistryKey(manifestKey: manifestKey) == key)
   }
 }

@@ -1,0 +1,50 @@
+import Foundation
+
+/// SaveVault's export of a location's registry keys: the file `user.reg` (or `system.reg`) in
+/// the location's folder, in Wine's own text format, holding the prefix's header and each of
+/// the game's keys and subkeys as their content only: no timestamp after a key's path and no
+/// `#time=` lines. So the archive holds a `.reg` file a person reads (and Wine imports), and
+/// only what the keys hold counts as the save: Wine rewriting the file, the keys' times or
+/// other keys is no change.
+enum RegistryExport {
+  /// Makes the export of `location` again from its prefix's file, writing it only when its
+  /// bytes differ (so that an unchanged key leaves the file as it was, metadata and all), and
+  /// removing it when the prefix's file lacks the keys. Nothing for a location of files.
+  /// Throws `VaultError.io` when the prefix's file cannot be read or is no Wine registry.
+  static func refresh(_ location: SaveLocation) throws {
+    guard let registry = location.registry else { return }
+    let exported = location.path + "/" + registry.key.file.rawValue
+    guard let bytes = try export(registry) else {
+      if FileManager.default.fileExists(atPath: exported) {
+        do { try FileManager.default.removeItem(atPath: exported) } catch {
+          throw VaultError.io(path: exported, reason: "\(error)")
+        }
+      }
+      return
+    }
+    if let existing = FileManager.default.contents(atPath: exported), Array(existing) == bytes { return }
+    do { try AtomicFile.write(Data(bytes), to: exported) } catch {
+      throw VaultError.io(path: exported, reason: "\(error)")
+    }
+  }
+
+  /// The export of the keys of `registry`; nil when the prefix has no such file or the file
+  /// none of the keys.
+  static func export(_ registry: RegistrySource) throws -> [UInt8]? {
+    guard let data = FileManager.default.contents(atPath: registry.file) else { return nil }
+    let file: WineRegistry
+    do { file = try WineRegistry.parse(data) } catch {
+      throw VaultError.io(path: registry.file, reason: "not a Wine registry file SaveVault reads: \(error)")
+    }
+    let sections = file.sections.filter { section in
+      registry.key.paths.contains { WineRegistry.path(section.path, isAtOrUnder: $0) }
+    }
+    guard !sections.isEmpty else { return nil }
+    var bytes = file.preamble
+    for (index, section) in sections.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: "\n")) }
+      bytes += section.content
+    }
+    return bytes
+  }
+}

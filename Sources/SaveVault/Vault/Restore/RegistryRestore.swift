@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A restore of registry keys: the location's export is swapped in like a folder, then its keys
+/// are merged into the prefix's file.
+extension Vault {
+  /// Refuses the restore (`VaultError.prefixInUse`, exit 6) before anything changes when a
+  /// prefix whose registry keys the game has is in use: a `wineserver` of that prefix runs (its
+  /// socket, `/tmp/.wine-<uid>/server-<device>-<inode>/socket`, is there) or a process runs
+  /// with `WINEPREFIX` naming it.
+  func checkPrefixesIdle(_ target: Target) throws {
+    for registry in Set(target.locations.compactMap(\.registry?.prefix)) {
+      if let holder = Self.prefixHolder(registry) {
+        throw VaultError.prefixInUse(game: target.game, prefix: registry, holder: holder)
+      }
+    }
+  }
+
+  /// Refuses (exit 2) before anything changes to restore registry keys into a prefix that has
+  /// no such file yet (a prefix Wine never started): Wine makes the file whole on its first
+  /// start, and a file of only the game's keys would stand in its way.
+  func checkRegistryFiles(_ target: Target, archive: String, restoring names: [String]) throws {
+    for location in target.locations where names.contains(location.name) {
+      guard let registry = location.registry, !FileManager.default.fileExists(atPath: registry.file) else {
+        continue
+      }
+      throw VaultError.locationNotHere(
+        game: target.game, archive: archive, location: location.name, madeAt: registry.manifestKey,
+        why: "the prefix '\(registry.prefix)' has no \(registry.key.file.rawValue) yet: start the game once")
+    }
+  }
+
+  /// What has the prefix in use, in words; nil when nothing does.
+  static func prefixHolder(_ prefix: String) -> String? {
+    var info = stat()
+    if stat(prefix, &info) == 0 {
+      let socket =
+        "/tmp/.wine-\(getuid())/server-\(String(UInt64(info.st_dev), radix: 16))-\(String(UInt64(info.st_ino), radix: 16))/socket"
+      if FileManager.default.fileExists(atPath: socket) { return "its wineserver's socket '\(socket)'" }
+    }
+    let real = Platform.realPath(prefix) ?? prefix
+    let own = String(getpid())
+    for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    where pid != own && pid.allSatisfy(\.isNumber) {
+      guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
+      for entry in environment.split(separator: 0) where entry.starts(with: Array("WINEPREFIX=".utf8)) {
+        var value = String(decoding: entry.dropFirst("WINEPREFIX=".utf8.count), as: UTF8.self)
+        while value.count > 1 && value.hasSuffix("/") { value.removeLast() }
+        if value == prefix || (Platform.realPath(value) ?? value) == real {
+          let name = FileManager.default.contents(atPath: "/proc/\(pid)/comm").map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+          }
+          return "process \(pid)\(name.map { " (\($0))" } ?? "") runs in it"
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Merges each restored registry export of the journal into its prefix's file: the game's
+  /// keys (and subkeys) become the export's, those it lacks removed, every other key byte for
+  /// byte. The whole file is kept first in `$XDG_DATA_HOME/savevault/registry-before-restore/`,
+  /// then the merged one renamed over it. Done again after a kill, it changes nothing more.
+  func mergeRegistry(_ journal: RestoreJournal, target: Target) throws {
+    for location in target.locations {
+      let folders = [location.path, Platform.resolvedPath(location.path)]
+      guard let registry = location.registry,
+        journal.moves.contains(where: { folders.contains($0.destination) })
+      else { continue }
+      let exported = location.path + "/" + registry.key.file.rawValue
+      let export: WineRegistry?
+      do {
+        export = try FileManager.default.contents(atPath: exported).map { try WineRegistry.parse($0) }
+      } catch {
+        throw VaultError.io(path: exported, reason: "the restored registry keys cannot be read: \(error)")
+      }
+      // A prefix with no such file (checked before the restore began) is left to Wine.
+      guard let original = FileManager.default.contents(atPath: registry.file) else { continue }
+      let file: WineRegistry
+      do { file = try WineRegistry.parse(original) } catch {
+        throw VaultError.io(path: registry.file, reason: "not a Wine registry file SaveVault reads: \(error)")
+      }
+      // Only the game's keys: an archive's export holding others does not reach the file.
+      let sections = (export?.sections ?? []).filter { section in
+        registry.key.paths.contains { WineRegistry.path(section.path, isAtOrUnder: $0) }
+      }
+      let merged = file.replacing(keys: registry.key.paths, with: sections).bytes
+      if Array(original) == merged { continue }
+      let kept =
+        paths.dataDirectory + "/registry-before-restore/" + target.game + "/" + journal.archive + "/"
+        + location.name + "-" + registry.key.file.rawValue
+      if !FileManager.default.fileExists(atPath: kept) {
+        do { try AtomicFile.write(original, to: kept) } catch {
+          throw VaultError.preRestoreCopyFailed(
+            game: target.game, folder: (kept as NSString).deletingLastPathComponent, reason: "\(error)")
+        }
+      }
+      context.failpoints.reach("restore.registry-merging")
+      do { try AtomicFile.write(Data(merged), to: registry.file) } catch {
+        throw VaultError.io(path: registry.file, reason: "the restored keys cannot be written: \(error)")
+      }
+    }
+  }
+}
