@@ -85,3 +85,25 @@ struct RegistryExportTests {
     }
   }
 }
+
+@Suite("A Wine prefix in use", .tags(.small))
+struct PrefixInUseTests {
+  @Test("a wineserver's socket for the prefix (its device and inode in the name) has it in use")
+  func wineserverSocket() throws {
+    let dir = TemporaryDirectory("prefix-in-use")
+    let prefix = dir.sub("pfx")
+    try makeDirectory(prefix)
+    #expect(Vault.prefixHolder(prefix) == nil)
+    var info = stat()
+    try #require(stat(prefix, &info) == 0)
+    let server =
+      "/tmp/.wine-\(getuid())/server-\(String(UInt64(info.st_dev), radix: 16))-\(String(UInt64(info.st_ino), radix: 16))"
+    // Wine's own folder is left as it was (made here, it is removed again).
+    let wine = (server as NSString).deletingLastPathComponent
+    let isMadeHere = !FileManager.default.fileExists(atPath: wine)
+    try makeDirectory(server)
+    defer { try? FileManager.default.removeItem(atPath: isMadeHere ? wine : server) }
+    try writeFile(server + "/socket", "")
+    #expect(Vault.prefixHolder(prefix)?.contains(server + "/socket") == true)
+  }
+}
