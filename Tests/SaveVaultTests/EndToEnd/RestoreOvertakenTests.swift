@@ -90,7 +90,8 @@ struct RestoreOvertakenTests {
       let refused = try await sandbox.runAwaiting(command)
       #expect(refused.code == 1, "\(command): \(refused.code) \(refused.stdout) \(refused.stderr)")
       #expect(
-        refused.stderr.contains("interrupted restore") && refused.stderr.contains(".savevault-"),
+        refused.stderr.contains("interrupted restore") && refused.stderr.contains(".savevault-staging-")
+          && refused.stderr.contains("in the way"),
         "\(command): \(refused.stderr)")
       #expect(sandbox.archives("files") == archives, "\(command) uploaded nothing")
     }

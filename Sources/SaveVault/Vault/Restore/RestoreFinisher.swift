@@ -116,7 +116,11 @@ extension Vault {
       context.failpoints.reach("restore.between-files")
       let to = move.destination + "/" + path
       let folder = (to as NSString).deletingLastPathComponent
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      } catch {
+        throw Self.folderNotMade(folder, error: error)
+      }
       var code = Self.moveIn(move.staging + "/" + path, to: to)
       if code == EEXIST {
         try setAside(path)
@@ -127,6 +131,20 @@ extension Vault {
     }
     for folder in folders { try? Platform.syncDirectory(folder) }
     removeTree(move.staging)
+  }
+
+  /// Why `folder` could not be made, in words: the file in its way when there is one.
+  private static func folderNotMade(_ folder: String, error: any Error) -> VaultError {
+    var path = folder
+    var isFolder: ObjCBool = false
+    while !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), path.count > 1 {
+      path = (path as NSString).deletingLastPathComponent
+    }
+    if !isFolder.boolValue {
+      return VaultError.io(
+        path: path, reason: "a file is in the way of a folder the restore puts there; move it away")
+    }
+    return VaultError.io(path: folder, reason: "cannot make this folder: \(error.localizedDescription)")
   }
 
   /// Renames `from` to `to` unless something is there; the error code, nil when done.
