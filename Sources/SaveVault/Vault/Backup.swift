@@ -46,7 +46,7 @@ extension Vault {
     let container = try makeContainer(requested, paths)
     let held = try lock(requested, purpose: "backup")
     defer { withExtendedLifetime(held) {} }
-    let target = recovered(requested)  // local only: before anything can fail on the network
+    let target = try recovered(requested)  // local only: before anything can fail on the network
     // The game's listing is the first request and proves the container reachable (`sync`).
     try uploadPending(target, to: container)
     // --force is also the way out of a listing that looks incomplete: no assessment, which

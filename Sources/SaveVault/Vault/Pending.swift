@@ -15,7 +15,7 @@ extension Vault {
   func keepPending(_ requested: Target) throws -> String? {
     let held = try lock(requested, purpose: "wrap")
     defer { withExtendedLifetime(held) {} }
-    let target = recovered(requested)
+    let target = try recovered(requested)
     guard let scan = try scanSave(target), !scan.isEmpty else { return nil }
     try refuseLeftOutLocations(target, force: false)
     // A folder on another drive than the agreed save (its drive not mounted) is kept too, but

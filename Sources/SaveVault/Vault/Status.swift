@@ -221,9 +221,11 @@ extension Vault {
     var isBusy = false
     do {
       let held = try lock(requested, purpose: "status", waitSeconds: 0)
-      repaired = withExtendedLifetime(held) { recoverInterruptedRestore(requested) }
+      repaired = try withExtendedLifetime(held) { try recoverInterruptedRestore(requested) }
     } catch VaultError.busy {
       isBusy = true
+    } catch let error as VaultError where error.isRestoreUnfinished {
+      throw error
     } catch {
       verbose("could not take the lock to repair anything: \(error)")
     }

@@ -42,7 +42,7 @@ extension Vault {
     let container = try makeContainer(requested, paths)
     let held = try lock(requested, purpose: phase == .full ? "sync" : "wrap")
     defer { withExtendedLifetime(held) {} }
-    let target = recovered(requested)  // local only: before anything can fail on the network
+    let target = try recovered(requested)  // local only: before anything can fail on the network
     // No separate probe of the container: its listing of the game (in `assess`) is the first
     // request, and an unreachable container fails it rather than listing nothing.
     let sentPending = try uploadPending(target, to: container)

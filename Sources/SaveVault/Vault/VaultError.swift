@@ -40,6 +40,10 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
   /// A restore of registry keys was refused: a running Wine program (`holder`) has the
   /// prefix's registry in memory and would write its own over the restored keys when it ends.
   case prefixInUse(game: String, prefix: String, holder: String)
+  /// A killed restore of the game could not be finished or undone (`reason`): nothing was
+  /// synced, since the save is half restored. `places` holds what it left (the files set aside,
+  /// those not put in yet).
+  case restoreUnfinished(game: String, archive: String, places: [String], reason: String)
 
   public var message: Advised {
     switch self {
@@ -67,6 +71,8 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
       "\(game): '\(archive)' holds the location '\(location)' (at '\(madeAt)' where it was made), which has no place on this machine (\(why)): nothing was restored. Install the game here and start it once, or add the folder it should go to to the game's \"locations\" in the config file"
     case .locationNotCarried(let game, let archive, let locations, let reason):
       "\(game): this upload would leave out \(Self.listed(locations)) of '\(archive)', which this device has no place for: that archive cannot be read to carry it forward (\(reason)), so nothing was uploaded; \(remedy: .forcedBackup) uploads without it"
+    case .restoreUnfinished(let game, let archive, let places, let reason):
+      "\(game): the interrupted restore of '\(archive)' could not be finished (\(reason)), so nothing was synced: the save is half restored, and uploading or restoring it would spread that. The save it replaced and the files it had not put in yet are in \(Self.listed(places)); remove what is in the way and run any command of the game again to finish it"
     case .locationsLeftOut(let game, let title, let locations):
       Self.leftOut(game: game, title: title, locations: locations)
     case .prefixInUse(let game, let prefix, let holder):
@@ -88,6 +94,14 @@ extension VaultError {
     let it = one ? "it" : "them"
     return
       "\(game): \(named) \(one ? "holds" : "hold") save files that the save-location manifest names for this game, but the game's locations leave \(it) out, so nothing was uploaded (the backup would look whole without \(it)). \(remedy: .detectGameAgain(title)) adds \(it); to leave \(it) out, write \(it) as shown here in the game's \"exclude\" in the config file; \(remedy: .forcedBackup) uploads the rest"
+  }
+}
+
+extension VaultError {
+  /// Whether it is `restoreUnfinished`, which stops every command of its game.
+  var isRestoreUnfinished: Bool {
+    if case .restoreUnfinished = self { return true }
+    return false
   }
 }
 

@@ -63,7 +63,7 @@ extension Vault {
     }
     let held = try lock(target, purpose: "prune")
     defer { withExtendedLifetime(held) {} }
-    recoverInterruptedRestore(target)
+    try recoverInterruptedRestore(target)
     let copies = preRestoreCopies(of: target)
     let undo = undoPointCopy(target, copies: copies)
     var deleted: [String] = []

@@ -101,20 +101,30 @@ extension Vault {
   /// Puts a location of files in place, its folder staying: every file there that the
   /// pattern names goes aside (all of them first, so that a kill midway is resumed by doing
   /// that again), then each staged file is renamed in. A file that appears meanwhile goes aside
-  /// too: a rename never replaces one.
+  /// too: a rename never replaces one. One whose name the aside folder holds already (the game
+  /// wrote it after a kill, where a file set aside is to be replaced) is the newest save of
+  /// all: it goes aside under a free name (`laterName`), kept with the save the restore replaced.
   private func swapFiles(_ move: RestoreJournal.Move, files: FilePattern, isExcluded: (String) -> Bool) throws
   {
     guard let aside = move.aside else {
       throw VaultError.io(path: move.destination, reason: "no folder to set its files aside in")
     }
     func setAside(_ path: String) throws {
-      let to = aside + "/" + path
+      let from = move.destination + "/" + path
       try? FileManager.default.createDirectory(
-        atPath: (to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      if let code = Self.moveIn(move.destination + "/" + path, to: to) {
-        throw VaultError.io(
-          path: move.destination + "/" + path,
-          reason: "cannot move it aside: \(Platform.describe(errno: code))")
+        atPath: ((aside + "/" + path) as NSString).deletingLastPathComponent,
+        withIntermediateDirectories: true)
+      var code = Self.moveIn(from, to: aside + "/" + path)
+      if code == EEXIST, let later = Self.laterName(path, in: aside, files: files) {
+        code = Self.moveIn(from, to: aside + "/" + later)
+        if code == nil {
+          context.log.warning(
+            "'\(from)' was written after the restore set the save aside: it is kept with the save the restore replaced, as '\(later)' (restore --undo puts it back)"
+          )
+        }
+      }
+      if let code {
+        throw VaultError.io(path: from, reason: "cannot move it aside: \(Platform.describe(errno: code))")
       }
     }
     let staged = ((try? SaveScan.scan(move.staging)?.entries) ?? []).filter { $0.kind == .file }.map(\.path)
@@ -140,7 +150,11 @@ extension Vault {
       context.failpoints.reach("restore.between-files")
       let to = move.destination + "/" + path
       let folder = (to as NSString).deletingLastPathComponent
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      } catch {
+        throw Self.folderNotMade(folder, error: error)
+      }
       var code = Self.moveIn(move.staging + "/" + path, to: to)
       if code == EEXIST {
         try setAside(path)
@@ -151,6 +165,36 @@ extension Vault {
     }
     for folder in folders { try? Platform.syncDirectory(folder) }
     removeTree(move.staging)
+  }
+
+  /// A name free in `aside` for a file at `path` written after a restore set aside the one of
+  /// that name: `top (written after the restore).sav`, numbered when that is taken too, one
+  /// the location's pattern names when there is one (so that undo puts the copy back).
+  static func laterName(_ path: String, in aside: String, files: FilePattern) -> String? {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    let dot = name.dropFirst().lastIndex(of: ".") ?? name.endIndex
+    let (stem, suffix) = (String(name[..<dot]), String(name[dot...]))
+    let names = (1...99).map { n in
+      (folder.isEmpty ? "" : folder + "/") + stem + " (written after the restore\(n == 1 ? "" : " \(n)"))"
+        + suffix
+    }
+    let free = names.filter { !exists(aside + "/" + $0) }
+    return free.first(where: files.matches) ?? free.first
+  }
+
+  /// Why `folder` could not be made, in words: the file in its way when there is one.
+  private static func folderNotMade(_ folder: String, error: any Error) -> VaultError {
+    var path = folder
+    var isFolder: ObjCBool = false
+    while !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), path.count > 1 {
+      path = (path as NSString).deletingLastPathComponent
+    }
+    if !isFolder.boolValue {
+      return VaultError.io(
+        path: path, reason: "a file is in the way of a folder the restore puts there; move it away")
+    }
+    return VaultError.io(path: folder, reason: "cannot make this folder: \(error.localizedDescription)")
   }
 
   /// Renames `from` to `to` unless something is there; the error code, nil when done.

@@ -32,8 +32,11 @@ extension Vault {
   ///   did not run: kept as a pre-restore copy, like any replaced save;
   /// - a killed undo's scratch archive is removed, and so is a killed upload's extraction of
   ///   the locations it carried forward.
+  ///
+  /// A restore it cannot finish (nor undo) throws `VaultError.restoreUnfinished`, so that no
+  /// command syncs a half-restored save: its journal stays for the next command.
   @discardableResult
-  func recoverInterruptedRestore(_ target: Target) -> [String] {
+  func recoverInterruptedRestore(_ target: Target) throws -> [String] {
     var repaired: [String] = []
     func note(_ message: String) {
       context.log.warning(message)
@@ -47,7 +50,9 @@ extension Vault {
             "finished the interrupted restore of '\(journal.archive)' in every location of '\(target.game)'")
         }
       } catch {
-        note("could not finish the interrupted restore of '\(journal.archive)' yet: \(error)")
+        let places = journal.moves.flatMap { [$0.aside, $0.staging] }.compactMap { $0 }.filter(Self.exists)
+        throw VaultError.restoreUnfinished(
+          game: target.game, archive: journal.archive, places: places, reason: "\(error)")
       }
     }
     // While a restore is unfinished, what it left is its journal's to finish: nothing beside
@@ -66,8 +71,8 @@ extension Vault {
   /// `recoverInterruptedRestore`, then the target as the agreement has it now: a restore it
   /// finished may have placed a location the game's list lacks, part of the save from then on
   /// (`withAgreedLocations`), so that what the command goes on to scan, upload or keep holds it.
-  func recovered(_ target: Target) -> Target {
-    recoverInterruptedRestore(target)
+  func recovered(_ target: Target) throws -> Target {
+    try recoverInterruptedRestore(target)
     return withAgreedLocations(target)
   }
 

@@ -54,7 +54,7 @@ extension Vault {
     let container = try makeContainer(requested, paths)
     let held = try lock(requested, purpose: "restore")
     defer { withExtendedLifetime(held) {} }
-    let target = recovered(requested)
+    let target = try recovered(requested)
     return try performRestore(
       target, container: container, selection: selection,
       seen: look(target, container: container, checkingListing: true))

@@ -41,7 +41,7 @@ extension Vault {
   public func undoRestore(_ target: Target) throws -> UndoReport {
     let held = try lock(target, purpose: "restore --undo")
     defer { withExtendedLifetime(held) {} }
-    recoverInterruptedRestore(target)
+    try recoverInterruptedRestore(target)
     let folder = preRestoreStore().root + "/" + target.game
     let copies = preRestoreCopies(of: target)
     let point: UndoPoint
