@@ -221,6 +221,11 @@ extension SimulationScenario {
       // says so when that copy failed.
       isStopped = true
       return "stopped: \(error)"
+    case VaultError.restoreUnfinished where failpoint != nil && "\(error)".contains("failpoint '"):
+      // The failpoint fired while the command finished a stopped restore: it syncs nothing
+      // over the half-restored save, and the next command finishes it.
+      isStopped = true
+      return "stopped: \(error)"
     case VaultError.noBackups: return "no backups yet"
     case VaultError.saveDirectoryMissing, VaultError.saveDirectoryEmpty: return "no save to back up"
     case VaultError.locationMissing where device.isMissingFirstLocation:
