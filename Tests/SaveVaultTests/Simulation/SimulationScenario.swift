@@ -34,6 +34,8 @@ final class SimulationScenario {
   var reinstalledSaves: [String: (device: String, origin: String)] = [:]
   /// Whether the game keeps its save in two locations (see `SimulatedDevice`).
   let hasLocations: Bool
+  /// Whether it also keeps some in files of its install folder (see `SimulatedFiles`).
+  let hasFiles: Bool
   /// The device (by index) that lacks the second location at first, in a scenario of several
   /// locations; nil in most.
   let lackingIndex: Int?
@@ -55,10 +57,12 @@ final class SimulationScenario {
   static let unknownState = "(a restore of several locations still to finish)"
 
   /// `lackingPercent` and `adoptingPercent`: the shares of the scenarios of several locations
-  /// where a device lacks the second location, and where one adopts the game.
+  /// where a device lacks the second location, and where one adopts the game; `filesPercent`,
+  /// the share where the game also keeps files of its install folder (no device lacks a
+  /// location nor adopts the game there).
   init(
     seed: UInt64, root: String, steps: Int, isVerbose: Bool, locationsPercent: Int = 0,
-    lackingPercent: Int = 0, adoptingPercent: Int = 0
+    lackingPercent: Int = 0, adoptingPercent: Int = 0, filesPercent: Int = 0
   ) {
     self.seed = seed
     self.root = root
@@ -73,8 +77,9 @@ final class SimulationScenario {
     // first when another lacks one.
     let lacking = layout.chance(lackingPercent) ? 1 + layout.int(0..<2) : nil
     let adopting = layout.chance(adoptingPercent) ? 1 + layout.int(0..<2) : nil
-    lackingIndex = hasLocations ? lacking : nil
-    adoptingIndex = hasLocations && adopting != lacking ? adopting : nil
+    hasFiles = hasLocations && layout.chance(filesPercent)
+    lackingIndex = hasLocations && !hasFiles ? lacking : nil
+    adoptingIndex = hasLocations && !hasFiles && adopting != lacking ? adopting : nil
   }
 
   /// The scenario's manifest file, which knows the game a device adopts.
@@ -93,6 +98,7 @@ final class SimulationScenario {
       try converge()
       counts.scenarios = 1
       counts.locationScenarios = hasLocations ? 1 : 0
+      counts.filesScenarios = hasFiles ? 1 : 0
       counts.lackingScenarios = lackingIndex == nil ? 0 : 1
       counts.adoptionScenarios = adoptingIndex == nil ? 0 : 1
       counts.steps = stepCount
@@ -114,7 +120,7 @@ final class SimulationScenario {
       let offset = Int64(random.int(-172_800_000..<172_800_001))
       let device = try SimulatedDevice(
         index: index, name: name, root: root + "/" + name, sharedFolder: root + "/shared",
-        clock: DeviceClock(time: time, offsetMs: offset), hasLocations: hasLocations,
+        clock: DeviceClock(time: time, offsetMs: offset), hasLocations: hasLocations, hasFiles: hasFiles,
         lacksSecond: index == lackingIndex, adopts: index == adoptingIndex, manifest: manifestPath)
       devices.append(device)
       note(
@@ -325,6 +331,7 @@ final class SimulationScenario {
   /// (the device's last command was not killed), each save is a state a player made.
   func checkRecoverable() throws {
     if let carryFailure { throw carryFailure }
+    try checkOutsideFiles()
     // (A device that lacks the second location has one: no mix is possible.)
     for device in devices where device.hasLocations && !device.wasKilled && !device.lacksSecond {
       if let state = device.state, !madeStates.contains(state) {
