@@ -155,3 +155,90 @@ extension SimulationScenario {
     points.filter { $0.hasPrefix("restore.aside-files") || $0.hasPrefix("restore.between-files") }
   }
 }
+
+extension SimulatedDevice {
+  /// What the next command's recovery keeps when it finishes a restore stopped with files of a
+  /// location of files still to put in place, over what the game wrote since (see
+  /// `Vault.finish`, docs/crash-safety.md): the save from before the restore (what was set
+  /// aside, and what is still to be) with the game's later write of each file still to be put
+  /// in place (as `NAME (written after the restore).ext` when one of that name was set aside
+  /// already), as the pre-restore copy; and the save as the restore leaves it, the archive's
+  /// files with the game's later writes of the others. Nil unless such a restore is half-done
+  /// here.
+  var statesAfterFinishingFiles: [String]? {
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+    guard hasFiles,
+      let data = FileManager.default.contents(
+        atPath: home + "/.local/state/savevault/restores-locations/" + Self.game + ".json"),
+      let journal = try? JSONDecoder().decode(RestoreJournal.self, from: data),
+      journal.moves.contains(where: { $0.files != nil && exists($0.staging) })
+    else { return nil }
+    var kept: [(path: String, sha256: String)] = []
+    var save: [(path: String, sha256: String)] = []
+    func under(_ name: String, _ files: [(path: String, sha256: String)]) -> [(path: String, sha256: String)]
+    {
+      files.map { (name + "/" + $0.path, $0.sha256) }
+    }
+    for location in heldLocations where !journal.moves.contains(where: { $0.name == location.name }) {
+      let pattern = patterns[location.name]
+      save += under(
+        location.name,
+        SaveState.files(of: location.path).filter { file in
+          pattern.map { SimulatedFiles.matches($0, file.path) } ?? true
+        })
+    }
+    for move in journal.moves {
+      let aside = move.aside.map(SaveState.files(of:)) ?? []
+      kept += under(move.name, aside)
+      let staged = exists(move.staging) ? SaveState.files(of: move.staging) : nil
+      guard let pattern = move.files?.pattern else {
+        // A folder still to swap goes aside whole (unless it is there already).
+        let live = SaveState.files(of: move.destination)
+        if let staged {
+          if move.aside.map(exists) != true { kept += under(move.name, live) }
+          save += under(move.name, staged)
+        } else {
+          save += under(move.name, live)
+        }
+        continue
+      }
+      let live = SaveState.files(of: move.destination).filter { SimulatedFiles.matches(pattern, $0.path) }
+      guard let staged else {
+        save += under(move.name, live)
+        continue
+      }
+      // None put in place yet: every matching file goes aside; else only those in the way.
+      let isAllAside = staged.count >= (move.stagedFiles ?? 0)
+      let stagedNames = Set(staged.map(\.path))
+      var asideNames = Set(aside.map(\.path))
+      for file in live {
+        guard isAllAside || stagedNames.contains(file.path) else {
+          save += under(move.name, [file])
+          continue
+        }
+        let name =
+          asideNames.contains(file.path) ? Self.laterName(file.path, taken: asideNames, pattern) : file.path
+        asideNames.insert(name)
+        kept += under(move.name, [(name, file.sha256)])
+      }
+      save += under(move.name, staged)
+    }
+    let isSaved = { (file: (path: String, sha256: String)) in !file.path.hasSuffix(".log") }
+    return [SaveState.digest(kept.filter(isSaved)), SaveState.digest(save.filter(isSaved))].compactMap { $0 }
+  }
+
+  /// The name a file at `path` written after a restore set aside one of that name is kept
+  /// under (the model's own `Vault.laterName`): `slot1 (written after the restore).sav`,
+  /// numbered when taken, one `pattern` names when there is one.
+  static func laterName(_ path: String, taken: Set<String>, _ pattern: String) -> String {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    let dot = name.dropFirst().lastIndex(of: ".") ?? name.endIndex
+    let (stem, suffix) = (String(name[..<dot]), String(name[dot...]))
+    let free = (1...99).map { n in
+      (folder.isEmpty ? "" : folder + "/") + stem + " (written after the restore\(n == 1 ? "" : " \(n)"))"
+        + suffix
+    }.filter { !taken.contains($0) }
+    return free.first { SimulatedFiles.matches(pattern, $0) } ?? free.first ?? path
+  }
+}

@@ -18,8 +18,9 @@ final class SimulationScenario {
   /// Every state that existed on a device at the start of a command, with where it was first
   /// seen: each must stay recoverable.
   var owed: [String: String] = [:]
-  /// Another form in which an owed state may be had back instead (see `begin`).
-  var owedAlternatives: [String: String] = [:]
+  /// Other forms in which an owed state may be had back instead, all of them together (see
+  /// `begin`).
+  var owedAlternatives: [String: [String]] = [:]
   var log: [String] = []
   var counts = SimulationCounts()
   var step = 0
@@ -277,11 +278,15 @@ final class SimulationScenario {
       // put in place again, is no part of what the player made; the save they played on is
       // the set-aside folder with the rest as the game left it. When the game wrote only into
       // locations the restore had not swapped yet, the command's recovery finishes the restore
-      // and keeps exactly that as the pre-restore copy; else it keeps the save as it is.
-      if stateAfterRecovery(device) == Self.unknownState, let filled = device.stateWithSetAsideFolders,
-        filled != state
-      {
-        owedAlternatives[state] = filled
+      // and keeps exactly that as the pre-restore copy; else it keeps the save as it is. A
+      // restore of files stopped with files still to put in place is finished over what the
+      // game wrote: its parts are kept, not the save as a whole (`statesAfterFinishingFiles`).
+      if stateAfterRecovery(device) == Self.unknownState {
+        if let parts = device.statesAfterFinishingFiles {
+          if !parts.isEmpty, parts != [state] { owedAlternatives[state] = parts }
+        } else if let filled = device.stateWithSetAsideFolders, filled != state {
+          owedAlternatives[state] = [filled]
+        }
       }
     }
     return Warnings()
@@ -351,7 +356,8 @@ final class SimulationScenario {
     }
     let places = states.collect(container: container, devices: devices, lacking: lackingIndex != nil)
     for (state, origin) in owed.sorted(by: { $0.key < $1.key })
-    where places[state] == nil && owedAlternatives[state].flatMap({ places[$0] }) == nil {
+    where places[state] == nil && owedAlternatives[state].map({ $0.allSatisfy { places[$0] != nil } }) != true
+    {
       throw SimulationFailure(
         invariant: "(a) nothing lost", detail: "state \(state.prefix(12)), \(origin), is nowhere any more")
     }

@@ -94,7 +94,7 @@ enum SaveState {
   }
 
   /// The paths and SHA-256 of a directory's regular files (SaveVault's own folder left out).
-  private static func files(of root: String) -> [(path: String, sha256: String)] {
+  static func files(of root: String) -> [(path: String, sha256: String)] {
     var files: [(path: String, sha256: String)] = []
     func walk(_ relative: String) {
       guard let names = try? Platform.directoryNames(relative.isEmpty ? root : root + "/" + relative) else {
