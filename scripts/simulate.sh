@@ -5,7 +5,9 @@
 #   scripts/simulate.sh                   the test suite's run: 1000 scenarios from its seed
 # SAVEVAULT_SIM_STEPS (default 32), SAVEVAULT_SIM_LOCATIONS (percent of scenarios whose game
 # keeps its save in two locations, default 25), SAVEVAULT_SIM_LACKING and SAVEVAULT_SIM_ADOPTING
-# (percent of those with a device lacking a location, or adopting the game, default 40 each)
+# (percent of those with a device lacking a location, or adopting the game, default 40 each),
+# SAVEVAULT_SIM_FILES (percent of those whose game also keeps files of its install folder,
+# default 25)
 # and SAVEVAULT_SIM_WORKERS are passed through.
 set -euo pipefail
 cd "$(dirname "$0")/.."

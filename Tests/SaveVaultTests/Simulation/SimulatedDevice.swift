@@ -87,8 +87,19 @@ final class SimulatedDevice {
   /// What a running command started from: the pending archives and the agreed archive.
   var pendingAtStart: Set<String> = []
   var agreedAtStart: String?
-  /// The game's folders when it has several locations (empty: the one-folder game in `save`).
+  /// The game's locations when it has several (empty: the one-folder game in `save`): two
+  /// folders, then, in a scenario of file locations, each of `fileLocations` as the config
+  /// names it (`<install>/*.sav`).
   let locations: [String]
+  /// In a scenario of file locations: the folder that holds each location of files and the
+  /// pattern of its files inside it (see `SimulatedFiles`); else empty.
+  let fileLocations: [(folder: String, pattern: String)]
+  /// The pattern of each location of files, by its archive name (`4-install`: `*.sav`).
+  let patterns: [String: String]
+  /// What the files of the install folder that are no part of the save hold (by path inside
+  /// it; a deleted one is absent), and the inodes of the folders holding the save's files.
+  var outsideFiles: [String: Data] = [:]
+  var heldFolders: [String: UInt64] = [:]
   /// Whether the last command was killed, so that a restore of several locations may be
   /// half-done until the next command finishes it.
   var wasKilled = false
@@ -135,7 +146,8 @@ final class SimulatedDevice {
   /// without the game, which Steam has installed (`manifest`: the manifest file that knows it).
   init(
     index: Int, name: String, root: String, sharedFolder: String, clock: DeviceClock,
-    hasLocations: Bool = false, lacksSecond: Bool = false, adopts: Bool = false, manifest: String? = nil
+    hasLocations: Bool = false, hasFiles: Bool = false, lacksSecond: Bool = false, adopts: Bool = false,
+    manifest: String? = nil
   ) throws {
     self.index = index
     self.name = name
@@ -145,13 +157,25 @@ final class SimulatedDevice {
     let home = root + "/home"
     let prefix =
       home + "/.local/share/Steam/steamapps/compatdata/\(Self.steamAppID)/pfx/drive_c/users/steamuser"
+    fileLocations =
+      hasLocations && hasFiles
+      ? SimulatedFiles.locations.map { location in
+        (
+          location.folder.isEmpty ? home + "/Games/install" : home + "/Games/install/" + location.folder,
+          location.pattern
+        )
+      } : []
     locations =
       !hasLocations
       ? []
       : [
         adopts ? prefix + "/Documents/Saves" : root + "/c/Users/\(name)/Saved Games/Saves",
         home + "/.config/Game",
-      ]
+      ] + fileLocations.map { $0.folder + "/" + $0.pattern }
+    patterns = Dictionary(
+      uniqueKeysWithValues: fileLocations.enumerated().map {
+        (SaveLocation.name(index: $0.offset + 2, path: $0.element.folder), $0.element.pattern)
+      })
     configLacksSecond = hasLocations && lacksSecond
     startedLacking = configLacksSecond
     self.lacksSecond = configLacksSecond
@@ -176,6 +200,7 @@ final class SimulatedDevice {
     } else if hasLocations {
       try writeEntry()
     }
+    if hasFiles { try makeInstall() }
     comeBack()
   }
 
@@ -223,9 +248,16 @@ final class SimulatedDevice {
 
   var hasLocations: Bool { !locations.isEmpty }
 
-  /// Each location's archive name (`1-Saves`) and folder.
+  /// Whether the game also keeps its save in files of its install folder.
+  var hasFiles: Bool { !fileLocations.isEmpty }
+
+  /// Each location's archive name (`1-Saves`) and folder (of a location of files, the folder
+  /// that holds them: its name is that folder's, `4-install`; `patterns` has its files).
   var namedLocations: [(name: String, path: String)] {
-    locations.enumerated().map { (SaveLocation.name(index: $0.offset, path: $0.element), $0.element) }
+    locations.enumerated().map { index, location in
+      let folder = index >= 2 && hasFiles ? fileLocations[index - 2].folder : location
+      return (SaveLocation.name(index: index, path: folder), folder)
+    }
   }
 
   /// Whether the game has several locations and the first one's folder is missing.
@@ -293,7 +325,7 @@ final class SimulatedDevice {
       isFilled = true
       return (location.name, parent + "/" + aside[0])
     }
-    return isFilled ? SaveState.ofLocations(filled, lacking: lacksSecond) : nil
+    return isFilled ? SaveState.ofLocations(filled, lacking: lacksSecond, patterns: patterns) : nil
   }
 
   /// The locations the save is in here: all, or the first alone while the device lacks the second.
@@ -306,7 +338,7 @@ final class SimulatedDevice {
   /// (`SaveState.ofLocations(_:lacking:)`).
   var state: String? {
     guard hasLocations else { return SaveState.ofDirectory(save) }
-    return SaveState.ofLocations(heldLocations, lacking: lacksSecond)
+    return SaveState.ofLocations(heldLocations, lacking: lacksSecond, patterns: patterns)
   }
 
   /// What the game does: changes one file (new, unique content), adds one, or removes one
@@ -319,7 +351,12 @@ final class SimulatedDevice {
     // Only where the save is here: a location the device lacks is no folder of the game's.
     let held = heldLocations
     let chosen = random.chance(40) ? held : random.pick(held).map { [$0] } ?? []
-    var done = chosen.map { "\($0.name): " + play(in: $0.path, &random, tag: tag) }
+    var done = chosen.map { location in
+      let files = patterns[location.name].map { SimulatedFiles.matching[$0] ?? [] }
+      return "\(location.name): "
+        + play(in: location.path, &random, tag: tag, files: files ?? Self.files, keepsOne: files == nil)
+    }
+    if hasFiles && random.chance(25) { done.append(playOutside(&random, tag: tag)) }
     if random.chance(15), let location = random.pick(held.map(\.path)), excludesLogs {
       try? FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
       FileManager.default.createFile(
@@ -329,19 +366,23 @@ final class SimulatedDevice {
     return done.joined(separator: "; ")
   }
 
-  private func play(in save: String, _ random: inout SplitMix64, tag: String) -> String {
-    let present = Self.files.filter { FileManager.default.fileExists(atPath: save + "/" + $0) }
+  /// Changes, adds or removes one of `files` in `save` (keeping one when `keepsOne`).
+  private func play(
+    in save: String, _ random: inout SplitMix64, tag: String, files: [String] = SimulatedDevice.files,
+    keepsOne: Bool = true
+  ) -> String {
+    let present = files.filter { FileManager.default.fileExists(atPath: save + "/" + $0) }
     let roll = random.int(0..<10)
-    if present.count > 1 && roll == 0, let gone = random.pick(present) {
+    if present.count > (keepsOne ? 1 : 0) && roll == 0, let gone = random.pick(present) {
       unlink(save + "/" + gone)
       return "removed \(gone)"
     }
-    let missing = Self.files.filter { !present.contains($0) }
+    let missing = files.filter { !present.contains($0) }
     let file: String
     if (present.isEmpty || roll == 1), let new = random.pick(missing) {
       file = new
     } else {
-      file = random.pick(present) ?? Self.files[0]
+      file = random.pick(present) ?? files[0]
     }
     let path = save + "/" + file
     let content = "\(name) \(tag) " + String(repeating: "x", count: random.int(0..<200))
@@ -365,7 +406,13 @@ final class SimulatedDevice {
     }
     let held = heldLocations
     let doomed = random.chance(70) ? held : random.pick(held).map { [$0] } ?? []
-    for location in doomed { try? FileManager.default.removeItem(atPath: location.path) }
+    for location in doomed {
+      if let pattern = patterns[location.name] {
+        wipeFiles(location, pattern: pattern)
+      } else {
+        try? FileManager.default.removeItem(atPath: location.path)
+      }
+    }
     return doomed.map(\.name).joined(separator: " and ")
   }
 

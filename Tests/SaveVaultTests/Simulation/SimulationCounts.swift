@@ -12,6 +12,10 @@ struct SimulationCounts {
   var scenarios = 0
   /// Scenarios whose game keeps its save in two locations.
   var locationScenarios = 0
+  /// Those of them whose game also keeps files of its install folder, and binaries killed
+  /// while a restore set such files aside or renamed them in.
+  var filesScenarios = 0
+  var fileKills = 0
   var steps = 0
   var commands = 0
   /// Commands started in-process with a failpoint set to `error`, and those it did stop.
@@ -48,7 +52,8 @@ struct SimulationCounts {
 
   private static var fields: [WritableKeyPath<SimulationCounts, Int>] {
     [
-      \.scenarios, \.locationScenarios, \.steps, \.commands, \.interruptionAttempts, \.interruptions,
+      \.scenarios, \.locationScenarios, \.filesScenarios, \.fileKills, \.steps, \.commands,
+      \.interruptionAttempts, \.interruptions,
       \.killAttempts, \.kills,
       \.offlinePeriods, \.conflicts, \.statesOwed, \.statesOverwrittenByGame, \.convergenceSyncs,
       \.reinstalls, \.concurrentUploads, \.lackingScenarios, \.adoptionScenarios, \.lackingUploads,

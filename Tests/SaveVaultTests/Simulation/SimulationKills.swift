@@ -10,14 +10,20 @@ extension SimulationScenario {
   /// What the game run by a real `wrap` does: copies the save as it finds it to `before`,
   /// writes `slot1.sav`, and copies the result to `after`, so the simulation knows which state
   /// the game overwrote and which it left. A game of several locations writes into the first
-  /// (`SIM_SAVE`); the second (`SIM_SAVE2`) is copied as it is, to `before2` and `after2`.
+  /// (`SIM_SAVE`); the second (`SIM_SAVE2`) is copied as it is, to `before2` and `after2`. A
+  /// game that also keeps files of its install folder (`SIM_INSTALL`) writes its `autosave.sav`
+  /// there too, the folder copied whole to `before3` and `after3`.
   static let gameScript = """
     mkdir -p "$SIM_MARKS"
     snap() { if [ -d "$1" ]; then cp -R "$1" "$2"; else mkdir "$2"; fi; }
     snap "$SIM_SAVE" "$SIM_MARKS/before"
     if [ -n "$SIM_SAVE2" ]; then snap "$SIM_SAVE2" "$SIM_MARKS/before2"; fi
+    if [ -n "$SIM_INSTALL" ]; then snap "$SIM_INSTALL" "$SIM_MARKS/before3"; fi
     mkdir -p "$SIM_SAVE" && printf %s "$SIM_CONTENT" > "$SIM_SAVE/slot1.sav" && cp -R "$SIM_SAVE" "$SIM_MARKS/after"
     if [ -n "$SIM_SAVE2" ]; then snap "$SIM_SAVE2" "$SIM_MARKS/after2"; fi
+    if [ -n "$SIM_INSTALL" ]; then
+      printf %s "$SIM_CONTENT" > "$SIM_INSTALL/autosave.sav" && cp -R "$SIM_INSTALL" "$SIM_MARKS/after3"
+    fi
     """
 
   /// The state of the save the real game found (`before`) or left (`after`).
@@ -26,7 +32,13 @@ extension SimulationScenario {
     guard device.hasLocations else { return SaveState.ofDirectory(marks + "/" + which) }
     let names = device.namedLocations.map(\.name)
     if device.lacksSecond { return SaveState.ofLocations([(names[0], marks + "/" + which)], lacking: true) }
-    return SaveState.ofLocations([(names[0], marks + "/" + which), (names[1], marks + "/" + which + "2")])
+    // A location of files: its folder as copied with the install folder.
+    let files = device.fileLocations.enumerated().map { index, location in
+      (names[index + 2], marks + "/" + which + "3" + location.folder.dropFirst(device.install.count))
+    }
+    return SaveState.ofLocations(
+      [(names[0], marks + "/" + which), (names[1], marks + "/" + which + "2")] + files,
+      patterns: device.patterns)
   }
 
   /// On a device that lacked the second location and has it now: what the game found or left
@@ -59,8 +71,12 @@ extension SimulationScenario {
         ["wrap"] + target + ["--on-conflict", policy.rawValue, "--", "/bin/sh", "-c", Self.gameScript]
     }
     let command = arguments[0]
+    let points = Self.stopPoints(
+      for: command, killing: true, locations: device.hasLocations, files: device.hasFiles)
+    // Half the time, between the files of a restore of files, when the command has those points.
+    let filePoints = Self.filePoints(points)
     let point =
-      random.pick(Self.stopPoints(for: command, killing: true, locations: device.hasLocations))
+      (!filePoints.isEmpty && random.chance(50) ? random.pick(filePoints) : random.pick(points))
       ?? "backup.packed"
     let failpoint = Self.failpoint(point, "kill")
     let before = stateAfterRecovery(device)
@@ -76,6 +92,7 @@ extension SimulationScenario {
       extra: [
         "SAVEVAULT_FAILPOINTS": failpoint, "SIM_SAVE": device.locations.first ?? device.save,
         "SIM_SAVE2": device.locations.dropFirst().first ?? "", "SIM_MARKS": marks,
+        "SIM_INSTALL": device.hasFiles ? device.install : "",
         "SIM_CONTENT": "\(device.name) s\(step) by the real game \(random.int(0..<1_000_000))",
       ])
     defer { try? FileManager.default.removeItem(atPath: marks) }
@@ -86,6 +103,7 @@ extension SimulationScenario {
           invariant: "unexpected error", detail: "\(what) died by signal \(output.code)")
       }
       counts.kills += 1
+      if !Self.filePoints([point]).isEmpty { counts.fileKills += 1 }
       wasKilled = true
       note("\(what): killed")
     } else {

@@ -18,8 +18,9 @@ final class SimulationScenario {
   /// Every state that existed on a device at the start of a command, with where it was first
   /// seen: each must stay recoverable.
   var owed: [String: String] = [:]
-  /// Another form in which an owed state may be had back instead (see `begin`).
-  var owedAlternatives: [String: String] = [:]
+  /// Other forms in which an owed state may be had back instead, all of them together (see
+  /// `begin`).
+  var owedAlternatives: [String: [String]] = [:]
   var log: [String] = []
   var counts = SimulationCounts()
   var step = 0
@@ -34,6 +35,8 @@ final class SimulationScenario {
   var reinstalledSaves: [String: (device: String, origin: String)] = [:]
   /// Whether the game keeps its save in two locations (see `SimulatedDevice`).
   let hasLocations: Bool
+  /// Whether it also keeps some in files of its install folder (see `SimulatedFiles`).
+  let hasFiles: Bool
   /// The device (by index) that lacks the second location at first, in a scenario of several
   /// locations; nil in most.
   let lackingIndex: Int?
@@ -55,10 +58,12 @@ final class SimulationScenario {
   static let unknownState = "(a restore of several locations still to finish)"
 
   /// `lackingPercent` and `adoptingPercent`: the shares of the scenarios of several locations
-  /// where a device lacks the second location, and where one adopts the game.
+  /// where a device lacks the second location, and where one adopts the game; `filesPercent`,
+  /// the share where the game also keeps files of its install folder (no device lacks a
+  /// location nor adopts the game there).
   init(
     seed: UInt64, root: String, steps: Int, isVerbose: Bool, locationsPercent: Int = 0,
-    lackingPercent: Int = 0, adoptingPercent: Int = 0
+    lackingPercent: Int = 0, adoptingPercent: Int = 0, filesPercent: Int = 0
   ) {
     self.seed = seed
     self.root = root
@@ -73,8 +78,9 @@ final class SimulationScenario {
     // first when another lacks one.
     let lacking = layout.chance(lackingPercent) ? 1 + layout.int(0..<2) : nil
     let adopting = layout.chance(adoptingPercent) ? 1 + layout.int(0..<2) : nil
-    lackingIndex = hasLocations ? lacking : nil
-    adoptingIndex = hasLocations && adopting != lacking ? adopting : nil
+    hasFiles = hasLocations && layout.chance(filesPercent)
+    lackingIndex = hasLocations && !hasFiles ? lacking : nil
+    adoptingIndex = hasLocations && !hasFiles && adopting != lacking ? adopting : nil
   }
 
   /// The scenario's manifest file, which knows the game a device adopts.
@@ -93,6 +99,7 @@ final class SimulationScenario {
       try converge()
       counts.scenarios = 1
       counts.locationScenarios = hasLocations ? 1 : 0
+      counts.filesScenarios = hasFiles ? 1 : 0
       counts.lackingScenarios = lackingIndex == nil ? 0 : 1
       counts.adoptionScenarios = adoptingIndex == nil ? 0 : 1
       counts.steps = stepCount
@@ -114,7 +121,7 @@ final class SimulationScenario {
       let offset = Int64(random.int(-172_800_000..<172_800_001))
       let device = try SimulatedDevice(
         index: index, name: name, root: root + "/" + name, sharedFolder: root + "/shared",
-        clock: DeviceClock(time: time, offsetMs: offset), hasLocations: hasLocations,
+        clock: DeviceClock(time: time, offsetMs: offset), hasLocations: hasLocations, hasFiles: hasFiles,
         lacksSecond: index == lackingIndex, adopts: index == adoptingIndex, manifest: manifestPath)
       devices.append(device)
       note(
@@ -271,11 +278,15 @@ final class SimulationScenario {
       // put in place again, is no part of what the player made; the save they played on is
       // the set-aside folder with the rest as the game left it. When the game wrote only into
       // locations the restore had not swapped yet, the command's recovery finishes the restore
-      // and keeps exactly that as the pre-restore copy; else it keeps the save as it is.
-      if stateAfterRecovery(device) == Self.unknownState, let filled = device.stateWithSetAsideFolders,
-        filled != state
-      {
-        owedAlternatives[state] = filled
+      // and keeps exactly that as the pre-restore copy; else it keeps the save as it is. A
+      // restore of files stopped with files still to put in place is finished over what the
+      // game wrote: its parts are kept, not the save as a whole (`statesAfterFinishingFiles`).
+      if stateAfterRecovery(device) == Self.unknownState {
+        if let parts = device.statesAfterFinishingFiles {
+          if !parts.isEmpty, parts != [state] { owedAlternatives[state] = parts }
+        } else if let filled = device.stateWithSetAsideFolders, filled != state {
+          owedAlternatives[state] = [filled]
+        }
       }
     }
     return Warnings()
@@ -325,6 +336,7 @@ final class SimulationScenario {
   /// (the device's last command was not killed), each save is a state a player made.
   func checkRecoverable() throws {
     if let carryFailure { throw carryFailure }
+    try checkOutsideFiles()
     // (A device that lacks the second location has one: no mix is possible.)
     for device in devices where device.hasLocations && !device.wasKilled && !device.lacksSecond {
       if let state = device.state, !madeStates.contains(state) {
@@ -344,7 +356,8 @@ final class SimulationScenario {
     }
     let places = states.collect(container: container, devices: devices, lacking: lackingIndex != nil)
     for (state, origin) in owed.sorted(by: { $0.key < $1.key })
-    where places[state] == nil && owedAlternatives[state].flatMap({ places[$0] }) == nil {
+    where places[state] == nil && owedAlternatives[state].map({ $0.allSatisfy { places[$0] != nil } }) != true
+    {
       throw SimulationFailure(
         invariant: "(a) nothing lost", detail: "state \(state.prefix(12)), \(origin), is nowhere any more")
     }

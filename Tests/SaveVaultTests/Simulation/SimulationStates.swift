@@ -33,12 +33,17 @@ enum SaveState {
   /// The state of a game of several locations: every location's files under its archive name
   /// (`1-Saves/slot1.sav`), the excluded ones (`*.log`) left out. A missing location is empty.
   /// `lacking`: the save of a device that lacks the second location (`locations` is the first
-  /// alone), in a form no whole save has (`lackingDigest`).
-  static func ofLocations(_ locations: [(name: String, path: String)], lacking: Bool = false) -> String? {
+  /// alone), in a form no whole save has (`lackingDigest`). `patterns`: by location name, the
+  /// pattern of a location of files, whose path is the folder that holds them: only the files
+  /// it names are the location's.
+  static func ofLocations(
+    _ locations: [(name: String, path: String)], lacking: Bool = false, patterns: [String: String] = [:]
+  ) -> String? {
     let found = locations.flatMap { location in
-      files(of: location.path).filter { !$0.path.hasSuffix(".log") }.map {
-        (location.name + "/" + $0.path, $0.sha256)
-      }
+      let pattern = patterns[location.name]
+      return files(of: location.path).filter { file in
+        !file.path.hasSuffix(".log") && (pattern.map { SimulatedFiles.matches($0, file.path) } ?? true)
+      }.map { (location.name + "/" + $0.path, $0.sha256) }
     }
     return lacking ? lackingDigest(found) : digest(found)
   }
@@ -89,7 +94,7 @@ enum SaveState {
   }
 
   /// The paths and SHA-256 of a directory's regular files (SaveVault's own folder left out).
-  private static func files(of root: String) -> [(path: String, sha256: String)] {
+  static func files(of root: String) -> [(path: String, sha256: String)] {
     var files: [(path: String, sha256: String)] = []
     func walk(_ relative: String) {
       guard let names = try? Platform.directoryNames(relative.isEmpty ? root : root + "/" + relative) else {
@@ -210,7 +215,7 @@ final class RecoverableStates {
         ? SimulatedDevice.savePlace(device.name)
         : "\(device.name) "
           + combination.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + ")
-      add(SaveState.ofLocations(combination), place)
+      add(SaveState.ofLocations(combination, patterns: device.patterns), place)
       // A device that lacked the second location had saves of the first alone.
       if device.startedLacking {
         add(SaveState.ofLocations(Array(combination.prefix(1)), lacking: true), place)

@@ -38,13 +38,20 @@ extension SimulationScenario {
   /// (`kill`, which also stops at progress reports). A restore's `backup.packed` is the
   /// pre-restore copy it packs after its swap (`@2` in a sync or wrap that uploaded first).
   /// A restore of several locations also stops once its journal is written, and a kill also
-  /// between the renames of the second location.
-  static func stopPoints(for command: String, killing: Bool, locations: Bool = false) -> [String] {
+  /// between the renames of the second location; of a game with locations of files, a kill also
+  /// before the first and the second file set aside, and before the first and third renamed in.
+  static func stopPoints(for command: String, killing: Bool, locations: Bool = false, files: Bool = false)
+    -> [String]
+  {
     let backup = ["backup.packed", "backup.stored"] + (killing ? ["progress.packing"] : [])
     let restore =
       ["restore.extracted", "restore.between-renames", "restore.swapped", "restore.kept", "backup.packed"]
       + (killing ? ["progress.extracting"] : [])
       + (locations ? ["restore.journaled"] + (killing ? ["restore.between-renames@2"] : []) : [])
+      + (files && killing
+        ? [
+          "restore.aside-files", "restore.aside-files@2", "restore.between-files", "restore.between-files@3",
+        ] : [])
     switch command {
     case "backup": return backup
     case "restore": return restore

@@ -78,6 +78,23 @@ import Testing
 /// one-folder scenarios only.) A save played on while a stopped restore left it half-swapped
 /// may be had back as the folder the restore set aside with the rest as the game left it.
 ///
+/// **Files of the install folder**: in a share of those scenarios (25% by default), the game
+/// also keeps three locations of files in each device's install folder: one file
+/// (`<install>/options.ini`) and two globs (`<install>/*.sav`, `<install>/profiles/**/general.opt`),
+/// beside files that are no part of the save (`game.exe`, `readme.txt`, `slot1.sav.bak`,
+/// another game's `OtherGame/slot1.sav`, `profiles/alice/settings.opt`, `profiles/README.txt`).
+/// Play writes, adds (new slots) and deletes matching files, and now and then writes, adds or
+/// deletes a file that is no part of the save; the player deleting the save deletes the
+/// matching files only; the real game of a killed `wrap` writes `autosave.sav` there; kills
+/// also stop a restore before a file is set aside (`restore.aside-files`, `@2`) or renamed in
+/// (`restore.between-files`, `@3`). A save's state counts only the files the patterns name
+/// (by the model's own matcher), under each location's archive name (`4-install/slot1.sav`),
+/// so every invariant above covers them. And after every step: each file that is no part of
+/// the save holds, byte for byte, what the model says (only the game and the player change
+/// it), and the folders that hold the save's files (`install`, `install/profiles`) are the
+/// very folders they were (the same inode): never replaced. (No device lacks a location or
+/// adopts the game in these scenarios.)
+///
 /// **A device lacking a location**: in a share of those scenarios (40% by default), one
 /// device's config names only the first location (a desktop whose Steam has no
 /// `userdata/<user>/<id>/remote` yet), and the first device backs up both at the start. Its
@@ -108,7 +125,8 @@ import Testing
 /// `SAVEVAULT_SIM_SCENARIOS` (default 1000), `SAVEVAULT_SIM_STEPS` (default 32),
 /// `SAVEVAULT_SIM_LOCATIONS` (the percentage of scenarios of several locations, default 25),
 /// `SAVEVAULT_SIM_LACKING` and `SAVEVAULT_SIM_ADOPTING` (the percentages of those with a device
-/// lacking a location, and with one adopting the game, default 40 each),
+/// lacking a location, and with one adopting the game, default 40 each), `SAVEVAULT_SIM_FILES`
+/// (the percentage of those whose game also keeps files of its install folder, default 25),
 /// `SAVEVAULT_SIM_WORKERS` (scenarios run at once), `SAVEVAULT_SIM_VERBOSE=1` (print every
 /// step). `scripts/simulate.sh SEED` reruns one seed with its step log.
 @Suite("Multi-device simulation", .tags(.large))
@@ -120,6 +138,7 @@ struct SimulationTests {
     var locationsPercent = 25
     var lackingPercent = 40
     var adoptingPercent = 40
+    var filesPercent = 25
     var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
     var isVerbose = false
 
@@ -135,6 +154,9 @@ struct SimulationTests {
       }
       if let value = environment["SAVEVAULT_SIM_ADOPTING"].flatMap({ Int($0) }) {
         adoptingPercent = min(100, max(0, value))
+      }
+      if let value = environment["SAVEVAULT_SIM_FILES"].flatMap({ Int($0) }) {
+        filesPercent = min(100, max(0, value))
       }
       if let value = environment["SAVEVAULT_SIM_WORKERS"].flatMap({ Int($0) }) { workers = max(1, value) }
       isVerbose = environment["SAVEVAULT_SIM_VERBOSE"] == "1"
@@ -170,7 +192,7 @@ struct SimulationTests {
       let scenario = SimulationScenario(
         seed: seed, root: base + "/\(seed)", steps: settings.steps, isVerbose: settings.isVerbose,
         locationsPercent: settings.locationsPercent, lackingPercent: settings.lackingPercent,
-        adoptingPercent: settings.adoptingPercent)
+        adoptingPercent: settings.adoptingPercent, filesPercent: settings.filesPercent)
       let failure = scenario.run()
       results.record(scenario, failure)
       if failure == nil { try? FileManager.default.removeItem(atPath: scenario.root) }
@@ -207,10 +229,10 @@ struct SimulationTests {
     let counts = results.counts
     print(
       """
-      Simulation: \(settings.scenarios) scenarios from seed \(settings.seed) (\(counts.locationScenarios) of a game in two locations), \(counts.steps) steps \
+      Simulation: \(settings.scenarios) scenarios from seed \(settings.seed) (\(counts.locationScenarios) of a game in two locations, \(counts.filesScenarios) of them also in files of its install folder), \(counts.steps) steps \
       (\(settings.steps) each) and \(counts.convergenceSyncs) convergence syncs, \(counts.commands) commands, \
       \(counts.interruptions) stopped in-process by a failpoint (of \(counts.interruptionAttempts) set), \
-      \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) binary runs with a kill point), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
+      \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) binary runs with a kill point; \(counts.fileKills) between the files of a restore), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
       \(counts.statesOwed) states owed, \(counts.statesOverwrittenByGame) overwritten by the game, \
       \(counts.reinstalls) games installed again, \(counts.concurrentUploads) pairs of uploads at the same moment, \
       \(counts.lackingScenarios) scenarios with a device lacking a location (\(counts.lackingUploads) of its uploads, \
