@@ -2,7 +2,8 @@ import Foundation
 
 /// A save location found on this machine.
 public struct DetectedLocation: Sendable, Equatable {
-  /// The absolute real path (symlinks resolved).
+  /// The absolute real path (symlinks resolved; a symlink to a file keeps its own name in its
+  /// folder's real path, as a save scan sees it).
   public var path: String
   /// The same location for any machine: the template's placeholders kept where they differ
   /// between machines (`<home>`, `<winDocuments>`, `<root>`, `<storeUserId>`…), the rest made
