@@ -28,6 +28,19 @@ enum RegistryExport {
     }
   }
 
+  /// What the keys of `registry` hold in the `.reg` file at `path` (the prefix's, or an
+  /// export): each key's content, in one order whatever the file's; empty when the file is
+  /// missing, unreadable or holds none of them.
+  static func keys(inFile path: String, of registry: RegistrySource) -> [[UInt8]] {
+    guard let data = FileManager.default.contents(atPath: path), let file = try? WineRegistry.parse(data)
+    else {
+      return []
+    }
+    return file.sections.filter { section in
+      registry.key.paths.contains { WineRegistry.path(section.path, isAtOrUnder: $0) }
+    }.map(\.content).sorted { $0.lexicographicallyPrecedes($1) }
+  }
+
   /// The export of the keys of `registry`; nil when the prefix has no such file or the file
   /// none of the keys.
   static func export(_ registry: RegistrySource) throws -> [UInt8]? {

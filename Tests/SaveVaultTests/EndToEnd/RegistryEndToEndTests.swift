@@ -170,3 +170,33 @@ struct RegistryEndToEndTests {
     #expect(text(userReg)?.contains("\"Music\"=\"loud\"") == true, "another key as the game left it")
   }
 }
+
+extension RegistryEndToEndTests {
+  @Test(
+    "killed after its merge, the game writing its keys before the next command: they stay as the game wrote them"
+  )
+  func gameWritesAfterMerge() async throws {
+    let dir = TemporaryDirectory("registry-after-merge")
+    let (sandbox, _, userReg) = try await Self.world(dir)
+    try await sandbox.ok(["backup", "--game", Self.title])
+    try writeFile(userReg, try Self.userReg(slot: "00000009", music: "loud", stamp: "1900000000"))
+    let killed = try await sandbox.runAwaiting(
+      ["restore", "--game", Self.title, "--latest"],
+      environment: ["SAVEVAULT_FAILPOINTS": "restore.kept=kill"])
+    try #require(killed.wasSignaled && killed.code == SIGKILL, "\(killed.code): \(killed.stderr)")
+    let gameKey = "Software\\IO Interactive\\007 First Light"
+    let merged = try WineRegistry.parse(Array(try #require(text(userReg)).utf8))
+    try #require(
+      merged.sections(under: gameKey).first?.values.first?.data == .dword(1), "merged before the kill")
+
+    // The game runs on the restored keys and writes its own before savevault runs again.
+    let written = try Self.userReg(slot: "0000000c", music: "loud", stamp: "2000000000")
+    try writeFile(userReg, written)
+    let status = try await sandbox.runAwaiting(["status", "--game", Self.title, "--json"])
+    #expect(status.code == 0, "\(status.stderr)")
+    let after = try WineRegistry.parse(Array(try #require(text(userReg)).utf8))
+    #expect(
+      after.sections(under: gameKey).first?.values.first?.data == .dword(12),
+      "the game's later keys, not the restore's merged over them again: \(status.stderr)")
+  }
+}

@@ -316,6 +316,12 @@ extension Vault {
   /// what the archive brought, or one set aside whose folder was made again.
   private func isWrittenSince(_ journal: RestoreJournal, target: Target) -> Bool {
     journal.moves.contains { move in
+      if let registry = target.locations.first(where: { location in
+        location.registry != nil
+          && [location.path, Platform.resolvedPath(location.path)].contains(move.destination)
+      })?.registry {
+        return Self.isWrittenSince(move, registry: registry)
+      }
       // Files still to put in place: finished, and whatever the game wrote meanwhile is moved
       // aside with the rest (kept in the pre-restore copy).
       if move.files != nil && Self.exists(move.staging) { return false }
@@ -331,6 +337,27 @@ extension Vault {
       else { return move.digest != nil && !Self.exists(move.destination) }
       return ContentDigest.of(entries) != digest
     }
+  }
+
+  /// Whether the game wrote its registry keys in the prefix's file since the restore of
+  /// `move`, the location's export, began: they hold neither what they held then (the export
+  /// as the restore found it, or as it set it aside) nor, once the export is swapped, what the
+  /// restore merges (a restore stopped after its merge, and the game run since, is no merge
+  /// to do again over what the game wrote).
+  private static func isWrittenSince(_ move: RestoreJournal.Move, registry: RegistrySource) -> Bool {
+    func keys(_ folder: String) -> [[UInt8]] {
+      RegistryExport.keys(inFile: folder + "/" + registry.key.file.rawValue, of: registry)
+    }
+    let live = RegistryExport.keys(inFile: registry.file, of: registry)
+    // No export folder when the restore began: the prefix had none of the keys.
+    guard let aside = move.aside else {
+      return exists(move.staging) ? !live.isEmpty : live != keys(move.destination) && !live.isEmpty
+    }
+    if exists(move.staging) { return live != keys(exists(aside) ? aside : move.destination) }
+    if live == keys(move.destination) { return false }
+    // Set aside and kept already: the restore merged its keys before that.
+    guard exists(aside) else { return true }
+    return live != keys(aside)
   }
 
   /// After an interrupted restore the game wrote into its save: that save stays as the game
