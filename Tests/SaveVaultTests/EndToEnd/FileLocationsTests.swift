@@ -338,6 +338,27 @@ struct FileLocationsTests {
     #expect(back.stdout == "raw name\n", "\(back.stdout) \(back.stderr)")
   }
 
+  @Test("a location's one file missing on every device: a restore makes no folder where the game writes it")
+  func missingFileMakesNoFolder() async throws {
+    let sandbox = try Self.world("missing-file")
+    let options = sandbox.path("install/options.ron")
+    unlink(options)
+    try await sandbox.ok(["backup", "--game", "files"])
+    try writeFile(sandbox.path("install/slot1.sav"), "played since\n")
+    try await sandbox.ok(["restore", "--game", "files", "--latest"])
+    var info = stat()
+    #expect(
+      lstat(options, &info) != 0,
+      "nothing where the game's options file goes (a folder made there: \(info.st_mode & S_IFMT == S_IFDIR))")
+    #expect(text(sandbox.path("install/slot1.sav")) == "slot one\n")
+    // The game writes its options file; the next commands take it as the save's.
+    try writeFile(options, "volume: 9\n")
+    let status = try jsonObject(await sandbox.ok(["status", "--game", "files", "--json"]).stdout)
+    #expect(status["state"] as? String == "local-changed", "\(status)")
+    try await sandbox.ok(["backup", "--game", "files"])
+    #expect(try await Self.members(sandbox).contains { $0.hasSuffix("/options.ron") })
+  }
+
   @Test("a save directory that is a file is a location of that one file")
   func saveDirIsAFile() async throws {
     let sandbox = try Sandbox("file-locations-save-dir")
