@@ -72,7 +72,9 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
     case .locationNotCarried(let game, let archive, let locations, let reason):
       "\(game): this upload would leave out \(Self.listed(locations)) of '\(archive)', which this device has no place for: that archive cannot be read to carry it forward (\(reason)), so nothing was uploaded; \(remedy: .forcedBackup) uploads without it"
     case .restoreUnfinished(let game, let archive, let places, let reason):
-      "\(game): the interrupted restore of '\(archive)' could not be finished (\(reason)), so nothing was synced: the save is half restored, and uploading or restoring it would spread that. The save it replaced and the files it had not put in yet are in \(Self.listed(places)); remove what is in the way and run any command of the game again to finish it"
+      places.isEmpty
+        ? "\(game): the interrupted restore of '\(archive)' could not be finished (\(reason)), so nothing was synced: its files are in place, but what it replaced is not kept yet. Run any command of the game again to finish it"
+        : "\(game): the interrupted restore of '\(archive)' could not be finished (\(reason)), so nothing was synced: the save is half restored, and uploading or restoring it would spread that. The save it replaced and the files it had not put in yet are in \(Self.listed(places)); remove what is in the way and run any command of the game again to finish it"
     case .locationsLeftOut(let game, let title, let locations):
       Self.leftOut(game: game, title: title, locations: locations)
     case .prefixInUse(let game, let prefix, let holder):
