@@ -100,6 +100,11 @@ final class SimulatedDevice {
   /// it; a deleted one is absent), and the inodes of the folders holding the save's files.
   var outsideFiles: [String: Data] = [:]
   var heldFolders: [String: UInt64] = [:]
+  /// In a scenario of registry: whether the game also keeps keys in its prefix's `user.reg`
+  /// (see `SimulatedRegistry`), and the keys there that are no part of the save, as Wine last
+  /// wrote them.
+  let hasRegistry: Bool
+  var otherKeys: [SimulatedRegistry.Section] = []
   /// Whether the last command was killed, so that a restore of several locations may be
   /// half-done until the next command finishes it.
   var wasKilled = false
@@ -146,8 +151,8 @@ final class SimulatedDevice {
   /// without the game, which Steam has installed (`manifest`: the manifest file that knows it).
   init(
     index: Int, name: String, root: String, sharedFolder: String, clock: DeviceClock,
-    hasLocations: Bool = false, hasFiles: Bool = false, lacksSecond: Bool = false, adopts: Bool = false,
-    manifest: String? = nil
+    hasLocations: Bool = false, hasFiles: Bool = false, hasRegistry: Bool = false, lacksSecond: Bool = false,
+    adopts: Bool = false, manifest: String? = nil
   ) throws {
     self.index = index
     self.name = name
@@ -172,6 +177,8 @@ final class SimulatedDevice {
         adopts ? prefix + "/Documents/Saves" : root + "/c/Users/\(name)/Saved Games/Saves",
         home + "/.config/Game",
       ] + fileLocations.map { $0.folder + "/" + $0.pattern }
+        + (hasLocations && hasFiles && hasRegistry ? [SimulatedRegistry.location] : [])
+    self.hasRegistry = hasLocations && hasFiles && hasRegistry
     patterns = Dictionary(
       uniqueKeysWithValues: fileLocations.enumerated().map {
         (SaveLocation.name(index: $0.offset + 2, path: $0.element.folder), $0.element.pattern)
@@ -201,6 +208,7 @@ final class SimulatedDevice {
       try writeEntry()
     }
     if hasFiles { try makeInstall() }
+    if self.hasRegistry { try makePrefix() }
     comeBack()
   }
 
@@ -215,7 +223,9 @@ final class SimulatedDevice {
   /// the config lacks the second.
   private func writeEntry() throws {
     let listed = configLacksSecond ? Array(locations.prefix(1)) : locations
-    try writeConfig(["games": [Self.game: ["locations": listed, "exclude": Self.exclude]]])
+    var entry: [String: Any] = ["locations": listed, "exclude": Self.exclude]
+    if hasRegistry { entry["winePrefix"] = prefix }
+    try writeConfig(["games": [Self.game: entry]])
   }
 
   /// The player adds the second location to the config (Steam made its folder).
@@ -252,13 +262,20 @@ final class SimulatedDevice {
   var hasFiles: Bool { !fileLocations.isEmpty }
 
   /// Each location's archive name (`1-Saves`) and folder (of a location of files, the folder
-  /// that holds them: its name is that folder's, `4-install`; `patterns` has its files).
+  /// that holds them: its name is that folder's, `4-install`; `patterns` has its files). Of
+  /// the location of registry keys, named after its export folder, the prefix's `user.reg`.
   var namedLocations: [(name: String, path: String)] {
     locations.enumerated().map { index, location in
+      if location == SimulatedRegistry.location {
+        return (SaveLocation.name(index: index, path: registryExport), userReg)
+      }
       let folder = index >= 2 && hasFiles ? fileLocations[index - 2].folder : location
       return (SaveLocation.name(index: index, path: folder), folder)
     }
   }
+
+  /// The archive name of the location of registry keys (nil when the game has none).
+  var registryName: String? { hasRegistry ? namedLocations.last?.name : nil }
 
   /// Whether the game has several locations and the first one's folder is missing.
   var isMissingFirstLocation: Bool {
@@ -352,11 +369,16 @@ final class SimulatedDevice {
     let held = heldLocations
     let chosen = random.chance(40) ? held : random.pick(held).map { [$0] } ?? []
     var done = chosen.map { location in
+      if location.name == registryName { return "\(location.name): " + playRegistry(&random, tag: tag) }
       let files = patterns[location.name].map { SimulatedFiles.matching[$0] ?? [] }
       return "\(location.name): "
         + play(in: location.path, &random, tag: tag, files: files ?? Self.files, keepsOne: files == nil)
     }
     if hasFiles && random.chance(25) { done.append(playOutside(&random, tag: tag)) }
+    if hasRegistry && !chosen.contains(where: { $0.name == registryName }) && random.chance(30) {
+      rewriteRegistry()
+      done.append("Wine wrote user.reg again")
+    }
     if random.chance(15), let location = random.pick(held.map(\.path)), excludesLogs {
       try? FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
       FileManager.default.createFile(
@@ -407,7 +429,9 @@ final class SimulatedDevice {
     let held = heldLocations
     let doomed = random.chance(70) ? held : random.pick(held).map { [$0] } ?? []
     for location in doomed {
-      if let pattern = patterns[location.name] {
+      if location.name == registryName {
+        wipeRegistry()
+      } else if let pattern = patterns[location.name] {
         wipeFiles(location, pattern: pattern)
       } else {
         try? FileManager.default.removeItem(atPath: location.path)
@@ -441,7 +465,9 @@ final class SimulatedDevice {
   /// device lacking it looks beside until it has it.)
   var leftovers: [String] {
     let parents =
-      hasLocations ? heldLocations.map { ($0.path as NSString).deletingLastPathComponent } : parentFolders
+      hasLocations
+      ? heldLocations.map { ($0.path as NSString).deletingLastPathComponent }
+        + (hasRegistry ? [(registryExport as NSString).deletingLastPathComponent] : []) : parentFolders
     return parents.flatMap { folder in
       ((try? Platform.directoryNames(folder)) ?? []).filter {
         $0.hasPrefix(".savevault-staging-") || $0.hasPrefix(".savevault-old-")

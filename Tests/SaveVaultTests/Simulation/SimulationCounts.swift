@@ -16,6 +16,10 @@ struct SimulationCounts {
   /// while a restore set such files aside or renamed them in.
   var filesScenarios = 0
   var fileKills = 0
+  /// Those of them whose game also keeps registry keys, and binaries killed as a restore was
+  /// merging keys into the prefix's file.
+  var registryScenarios = 0
+  var registryKills = 0
   var steps = 0
   var commands = 0
   /// Commands started in-process with a failpoint set to `error`, and those it did stop.
@@ -52,7 +56,8 @@ struct SimulationCounts {
 
   private static var fields: [WritableKeyPath<SimulationCounts, Int>] {
     [
-      \.scenarios, \.locationScenarios, \.filesScenarios, \.fileKills, \.steps, \.commands,
+      \.scenarios, \.locationScenarios, \.filesScenarios, \.fileKills, \.registryScenarios, \.registryKills,
+      \.steps, \.commands,
       \.interruptionAttempts, \.interruptions,
       \.killAttempts, \.kills,
       \.offlinePeriods, \.conflicts, \.statesOwed, \.statesOverwrittenByGame, \.convergenceSyncs,

@@ -142,7 +142,7 @@ extension SimulationScenario {
   /// nor replaced such a folder (checked after every step).
   func checkOutsideFiles() throws {
     for device in devices {
-      if let change = device.outsideChanges() {
+      if let change = device.outsideChanges() ?? device.otherKeysChanges() {
         throw SimulationFailure(
           invariant: "files that are no part of the save never change", detail: "on \(device.name): \(change)"
         )
@@ -181,6 +181,13 @@ extension SimulatedDevice {
     }
     for location in heldLocations where !journal.moves.contains(where: { $0.name == location.name }) {
       let pattern = patterns[location.name]
+      guard !Platform.isRegularFile(location.path) else {
+        // The registry keys, when the restore had no export to merge.
+        save +=
+          SimulatedRegistry.contentHash(ofFile: location.path).map { [(location.name + "/user.reg", $0)] }
+          ?? []
+        continue
+      }
       save += under(
         location.name,
         SaveState.files(of: location.path).filter { file in

@@ -12,18 +12,21 @@ extension SimulationScenario {
   /// the game overwrote and which it left. A game of several locations writes into the first
   /// (`SIM_SAVE`); the second (`SIM_SAVE2`) is copied as it is, to `before2` and `after2`. A
   /// game that also keeps files of its install folder (`SIM_INSTALL`) writes its `autosave.sav`
-  /// there too, the folder copied whole to `before3` and `after3`.
+  /// there too, the folder copied whole to `before3` and `after3`; one that keeps registry keys
+  /// (`SIM_REG`) leaves its prefix's `user.reg` as it is, copied to `before.reg` and `after.reg`.
   static let gameScript = """
     mkdir -p "$SIM_MARKS"
     snap() { if [ -d "$1" ]; then cp -R "$1" "$2"; else mkdir "$2"; fi; }
     snap "$SIM_SAVE" "$SIM_MARKS/before"
     if [ -n "$SIM_SAVE2" ]; then snap "$SIM_SAVE2" "$SIM_MARKS/before2"; fi
     if [ -n "$SIM_INSTALL" ]; then snap "$SIM_INSTALL" "$SIM_MARKS/before3"; fi
+    if [ -n "$SIM_REG" ]; then cp "$SIM_REG" "$SIM_MARKS/before.reg"; fi
     mkdir -p "$SIM_SAVE" && printf %s "$SIM_CONTENT" > "$SIM_SAVE/slot1.sav" && cp -R "$SIM_SAVE" "$SIM_MARKS/after"
     if [ -n "$SIM_SAVE2" ]; then snap "$SIM_SAVE2" "$SIM_MARKS/after2"; fi
     if [ -n "$SIM_INSTALL" ]; then
       printf %s "$SIM_CONTENT" > "$SIM_INSTALL/autosave.sav" && cp -R "$SIM_INSTALL" "$SIM_MARKS/after3"
     fi
+    if [ -n "$SIM_REG" ]; then cp "$SIM_REG" "$SIM_MARKS/after.reg"; fi
     """
 
   /// The state of the save the real game found (`before`) or left (`after`).
@@ -36,8 +39,9 @@ extension SimulationScenario {
     let files = device.fileLocations.enumerated().map { index, location in
       (names[index + 2], marks + "/" + which + "3" + location.folder.dropFirst(device.install.count))
     }
+    let registry = device.registryName.map { [($0, marks + "/" + which + ".reg")] } ?? []
     return SaveState.ofLocations(
-      [(names[0], marks + "/" + which), (names[1], marks + "/" + which + "2")] + files,
+      [(names[0], marks + "/" + which), (names[1], marks + "/" + which + "2")] + files + registry,
       patterns: device.patterns)
   }
 
@@ -72,9 +76,11 @@ extension SimulationScenario {
     }
     let command = arguments[0]
     let points = Self.stopPoints(
-      for: command, killing: true, locations: device.hasLocations, files: device.hasFiles)
-    // Half the time, between the files of a restore of files, when the command has those points.
-    let filePoints = Self.filePoints(points)
+      for: command, killing: true, locations: device.hasLocations, files: device.hasFiles,
+      registry: device.hasRegistry)
+    // Half the time, between the files of a restore of files or before its registry merge, when
+    // the command has those points.
+    let filePoints = Self.filePoints(points) + Self.registryPoints(points)
     let point =
       (!filePoints.isEmpty && random.chance(50) ? random.pick(filePoints) : random.pick(points))
       ?? "backup.packed"
@@ -93,6 +99,7 @@ extension SimulationScenario {
         "SAVEVAULT_FAILPOINTS": failpoint, "SIM_SAVE": device.locations.first ?? device.save,
         "SIM_SAVE2": device.locations.dropFirst().first ?? "", "SIM_MARKS": marks,
         "SIM_INSTALL": device.hasFiles ? device.install : "",
+        "SIM_REG": device.hasRegistry ? device.userReg : "",
         "SIM_CONTENT": "\(device.name) s\(step) by the real game \(random.int(0..<1_000_000))",
       ])
     defer { try? FileManager.default.removeItem(atPath: marks) }
@@ -104,6 +111,7 @@ extension SimulationScenario {
       }
       counts.kills += 1
       if !Self.filePoints([point]).isEmpty { counts.fileKills += 1 }
+      if !Self.registryPoints([point]).isEmpty { counts.registryKills += 1 }
       wasKilled = true
       note("\(what): killed")
     } else {

@@ -37,6 +37,9 @@ final class SimulationScenario {
   let hasLocations: Bool
   /// Whether it also keeps some in files of its install folder (see `SimulatedFiles`).
   let hasFiles: Bool
+  /// Whether it also keeps registry keys in its Wine prefix (see `SimulatedRegistry`): only
+  /// where it keeps files.
+  let hasRegistry: Bool
   /// The device (by index) that lacks the second location at first, in a scenario of several
   /// locations; nil in most.
   let lackingIndex: Int?
@@ -60,10 +63,11 @@ final class SimulationScenario {
   /// `lackingPercent` and `adoptingPercent`: the shares of the scenarios of several locations
   /// where a device lacks the second location, and where one adopts the game; `filesPercent`,
   /// the share where the game also keeps files of its install folder (no device lacks a
-  /// location nor adopts the game there).
+  /// location nor adopts the game there); `registryPercent`, the share of those where it also
+  /// keeps registry keys.
   init(
     seed: UInt64, root: String, steps: Int, isVerbose: Bool, locationsPercent: Int = 0,
-    lackingPercent: Int = 0, adoptingPercent: Int = 0, filesPercent: Int = 0
+    lackingPercent: Int = 0, adoptingPercent: Int = 0, filesPercent: Int = 0, registryPercent: Int = 0
   ) {
     self.seed = seed
     self.root = root
@@ -81,6 +85,7 @@ final class SimulationScenario {
     hasFiles = hasLocations && layout.chance(filesPercent)
     lackingIndex = hasLocations && !hasFiles ? lacking : nil
     adoptingIndex = hasLocations && !hasFiles && adopting != lacking ? adopting : nil
+    hasRegistry = hasFiles && layout.chance(registryPercent)
   }
 
   /// The scenario's manifest file, which knows the game a device adopts.
@@ -100,6 +105,7 @@ final class SimulationScenario {
       counts.scenarios = 1
       counts.locationScenarios = hasLocations ? 1 : 0
       counts.filesScenarios = hasFiles ? 1 : 0
+      counts.registryScenarios = hasRegistry ? 1 : 0
       counts.lackingScenarios = lackingIndex == nil ? 0 : 1
       counts.adoptionScenarios = adoptingIndex == nil ? 0 : 1
       counts.steps = stepCount
@@ -122,8 +128,11 @@ final class SimulationScenario {
       let device = try SimulatedDevice(
         index: index, name: name, root: root + "/" + name, sharedFolder: root + "/shared",
         clock: DeviceClock(time: time, offsetMs: offset), hasLocations: hasLocations, hasFiles: hasFiles,
-        lacksSecond: index == lackingIndex, adopts: index == adoptingIndex, manifest: manifestPath)
+        hasRegistry: hasRegistry, lacksSecond: index == lackingIndex, adopts: index == adoptingIndex,
+        manifest: manifestPath)
       devices.append(device)
+      // The game's registry keys as installed are a save already.
+      made(device.state)
       note(
         "\(name): clock offset \(offset) ms" + (hasLocations ? ", the game in \(device.locations)" : "")
           + (device.lacksSecond ? ", its config lacking the second" : "")

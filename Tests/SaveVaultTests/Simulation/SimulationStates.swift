@@ -40,6 +40,12 @@ enum SaveState {
     _ locations: [(name: String, path: String)], lacking: Bool = false, patterns: [String: String] = [:]
   ) -> String? {
     let found = locations.flatMap { location in
+      // The location of registry keys, read in a `.reg` file (the prefix's, or one kept whole).
+      if Platform.isRegularFile(location.path) {
+        return SimulatedRegistry.contentHash(ofFile: location.path).map {
+          [(location.name + "/user.reg", $0)]
+        } ?? []
+      }
       let pattern = patterns[location.name]
       return files(of: location.path).filter { file in
         !file.path.hasSuffix(".log") && (pattern.map { SimulatedFiles.matches($0, file.path) } ?? true)
@@ -84,7 +90,11 @@ enum SaveState {
       let extraction = try? Extractor(limits: ExtractionLimits()).extract(
         fd: fd, archiveName: (path as NSString).lastPathComponent, into: nil)
     else { return nil }
-    let files = extraction.entries.filter { $0.kind == .file }.map { ($0.path, $0.sha256 ?? "") }
+    let files = extraction.entries.filter { $0.kind == .file }.compactMap { entry -> (String, String)? in
+      // An export of registry keys: what its keys hold, read back with GNU tar.
+      guard entry.path.hasSuffix("/user.reg") else { return (entry.path, entry.sha256 ?? "") }
+      return registryHash(archive: path, entry: entry.path).map { (entry.path, $0) }
+    }
     let prefix = secondLocation + "/"
     return ArchiveFacts(
       state: digest(files), lackingState: lackingDigest(files),
@@ -93,7 +103,23 @@ enum SaveState {
         files.filter { $0.0.hasPrefix(prefix) }.map { (String($0.0.dropFirst(prefix.count)), $0.1) }))
   }
 
-  /// The paths and SHA-256 of a directory's regular files (SaveVault's own folder left out).
+  /// What the keys of the export `entry` in the archive at `path` hold (`SimulatedRegistry`).
+  private static func registryHash(archive path: String, entry: String) -> String? {
+    let tar = Process()
+    tar.executableURL = URL(fileURLWithPath: "/bin/tar")
+    tar.arguments = ["-xOf", path, "--", entry]
+    let pipe = Pipe()
+    tar.standardOutput = pipe
+    tar.standardError = FileHandle.nullDevice
+    guard (try? tar.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    tar.waitUntilExit()
+    guard tar.terminationStatus == 0 else { return nil }
+    return SimulatedRegistry.contentHash(String(decoding: data, as: UTF8.self))
+  }
+
+  /// The paths and SHA-256 of a directory's regular files (SaveVault's own folder left out; an
+  /// export of registry keys, `user.reg`, by what its keys hold).
   static func files(of root: String) -> [(path: String, sha256: String)] {
     var files: [(path: String, sha256: String)] = []
     func walk(_ relative: String) {
@@ -106,7 +132,10 @@ enum SaveState {
         guard path != reservedFolder, lstat(root + "/" + path, &info) == 0 else { continue }
         if info.st_mode & S_IFMT == S_IFDIR {
           walk(path)
-        } else if info.st_mode & S_IFMT == S_IFREG, let hash = hashFile(root + "/" + path) {
+        } else if info.st_mode & S_IFMT == S_IFREG,
+          let hash = name == "user.reg"
+            ? SimulatedRegistry.contentHash(ofFile: root + "/" + path) : hashFile(root + "/" + path)
+        {
           files.append((path, hash))
         }
       }
@@ -202,7 +231,13 @@ final class RecoverableStates {
       let beside = ((try? Platform.directoryNames(parent)) ?? []).filter {
         $0.hasPrefix(".savevault-kept-") || $0.hasPrefix(".savevault-old-")
       }
-      return [location] + beside.sorted().map { (location.name, parent + "/" + $0) }
+      // The registry keys' other copies, those that hold what the prefix's file holds left out
+      // (they would make the save itself seem to be elsewhere too).
+      let live = SaveState.ofLocations([location])
+      let others = (location.name == device.registryName ? device.registryAlternatives : []).filter {
+        SaveState.ofLocations([(location.name, $0)]) != live
+      }
+      return [location] + (beside.sorted().map { parent + "/" + $0 } + others).map { (location.name, $0) }
     }
     var combinations: [[(name: String, path: String)]] = [[]]
     for options in choices {

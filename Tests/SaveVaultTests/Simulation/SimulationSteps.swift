@@ -40,9 +40,9 @@ extension SimulationScenario {
   /// A restore of several locations also stops once its journal is written, and a kill also
   /// between the renames of the second location; of a game with locations of files, a kill also
   /// before the first and the second file set aside, and before the first and third renamed in.
-  static func stopPoints(for command: String, killing: Bool, locations: Bool = false, files: Bool = false)
-    -> [String]
-  {
+  static func stopPoints(
+    for command: String, killing: Bool, locations: Bool = false, files: Bool = false, registry: Bool = false
+  ) -> [String] {
     let backup = ["backup.packed", "backup.stored"] + (killing ? ["progress.packing"] : [])
     let restore =
       ["restore.extracted", "restore.between-renames", "restore.swapped", "restore.kept", "backup.packed"]
@@ -52,6 +52,7 @@ extension SimulationScenario {
         ? [
           "restore.aside-files", "restore.aside-files@2", "restore.between-files", "restore.between-files@3",
         ] : [])
+      + (registry ? ["restore.registry-merging"] : [])
     switch command {
     case "backup": return backup
     case "restore": return restore
@@ -191,7 +192,9 @@ extension SimulationScenario {
   func interrupted(_ device: SimulatedDevice) throws {
     let command = random.pick(["backup", "restore", "sync", "wrap"]) ?? "sync"
     let point =
-      random.pick(Self.stopPoints(for: command, killing: false, locations: device.hasLocations))
+      random.pick(
+        Self.stopPoints(
+          for: command, killing: false, locations: device.hasLocations, registry: device.hasRegistry))
       ?? "backup.packed"
     let failpoint = Self.failpoint(point, "error")
     counts.interruptionAttempts += 1

@@ -127,6 +127,8 @@ import Testing
 /// `SAVEVAULT_SIM_LACKING` and `SAVEVAULT_SIM_ADOPTING` (the percentages of those with a device
 /// lacking a location, and with one adopting the game, default 40 each), `SAVEVAULT_SIM_FILES`
 /// (the percentage of those whose game also keeps files of its install folder, default 25),
+/// `SAVEVAULT_SIM_REGISTRY` (the percentage of those whose game also keeps registry keys in
+/// its Wine prefix, default 50),
 /// `SAVEVAULT_SIM_WORKERS` (scenarios run at once), `SAVEVAULT_SIM_VERBOSE=1` (print every
 /// step). `scripts/simulate.sh SEED` reruns one seed with its step log.
 @Suite("Multi-device simulation", .tags(.large))
@@ -139,6 +141,7 @@ struct SimulationTests {
     var lackingPercent = 40
     var adoptingPercent = 40
     var filesPercent = 25
+    var registryPercent = 50
     var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
     var isVerbose = false
 
@@ -157,6 +160,9 @@ struct SimulationTests {
       }
       if let value = environment["SAVEVAULT_SIM_FILES"].flatMap({ Int($0) }) {
         filesPercent = min(100, max(0, value))
+      }
+      if let value = environment["SAVEVAULT_SIM_REGISTRY"].flatMap({ Int($0) }) {
+        registryPercent = min(100, max(0, value))
       }
       if let value = environment["SAVEVAULT_SIM_WORKERS"].flatMap({ Int($0) }) { workers = max(1, value) }
       isVerbose = environment["SAVEVAULT_SIM_VERBOSE"] == "1"
@@ -192,7 +198,8 @@ struct SimulationTests {
       let scenario = SimulationScenario(
         seed: seed, root: base + "/\(seed)", steps: settings.steps, isVerbose: settings.isVerbose,
         locationsPercent: settings.locationsPercent, lackingPercent: settings.lackingPercent,
-        adoptingPercent: settings.adoptingPercent, filesPercent: settings.filesPercent)
+        adoptingPercent: settings.adoptingPercent, filesPercent: settings.filesPercent,
+        registryPercent: settings.registryPercent)
       let failure = scenario.run()
       results.record(scenario, failure)
       if failure == nil { try? FileManager.default.removeItem(atPath: scenario.root) }
@@ -229,10 +236,10 @@ struct SimulationTests {
     let counts = results.counts
     print(
       """
-      Simulation: \(settings.scenarios) scenarios from seed \(settings.seed) (\(counts.locationScenarios) of a game in two locations, \(counts.filesScenarios) of them also in files of its install folder), \(counts.steps) steps \
+      Simulation: \(settings.scenarios) scenarios from seed \(settings.seed) (\(counts.locationScenarios) of a game in two locations, \(counts.filesScenarios) of them also in files of its install folder, \(counts.registryScenarios) of those also in registry keys), \(counts.steps) steps \
       (\(settings.steps) each) and \(counts.convergenceSyncs) convergence syncs, \(counts.commands) commands, \
       \(counts.interruptions) stopped in-process by a failpoint (of \(counts.interruptionAttempts) set), \
-      \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) binary runs with a kill point; \(counts.fileKills) between the files of a restore), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
+      \(counts.kills) killed by SIGKILL (of \(counts.killAttempts) binary runs with a kill point; \(counts.fileKills) between the files of a restore, \(counts.registryKills) before its registry merge), \(counts.offlinePeriods) offline periods, \(counts.conflicts) conflicts, \
       \(counts.statesOwed) states owed, \(counts.statesOverwrittenByGame) overwritten by the game, \
       \(counts.reinstalls) games installed again, \(counts.concurrentUploads) pairs of uploads at the same moment, \
       \(counts.lackingScenarios) scenarios with a device lacking a location (\(counts.lackingUploads) of its uploads, \
