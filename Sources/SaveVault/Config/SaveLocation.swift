@@ -79,6 +79,11 @@ extension Target {
         let path = absolute(text, in: configFolder, home: paths.home)
         let portable = PortableLocation.forAbsolute(path, in: roots())
         if let (folder, pattern) = FilePattern.split(path) {
+          // The pattern as written: only the folder's names are taken literally.
+          let inFolder = PortableLocation.forAbsolute(folder, in: roots())
+          let portable = PortableLocation(
+            template: inFolder.template + "/" + pattern, store: inFolder.store,
+            storeGameID: inFolder.storeGameID)
           found.append(
             (folder, portable, FilePattern(pattern: pattern, caseSensitive: !Self.isInWinePrefix(folder))))
         } else if Platform.isRegularFile(path) {

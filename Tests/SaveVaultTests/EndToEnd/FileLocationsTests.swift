@@ -359,6 +359,21 @@ struct FileLocationsTests {
     #expect(try await Self.members(sandbox).contains { $0.hasSuffix("/options.ron") })
   }
 
+  @Test("a glob in the config keeps its pattern in the portable form; a literal name's wildcards are escaped")
+  func globPortableForm() async throws {
+    let sandbox = try Sandbox("file-locations-portable")
+    let folder = sandbox.home + "/Games/Odd[1]"
+    try writeFile(folder + "/slot1.sav", "one\n")
+    let config: [String: Any] = [
+      "container": sandbox.cloud, "games": ["odd": ["locations": [folder + "/*.sav"]]],
+    ]
+    try makeDirectory((sandbox.config as NSString).deletingLastPathComponent)
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: sandbox.config))
+    let status = try jsonObject(await sandbox.ok(["status", "--game", "odd", "--json"]).stdout)
+    let locations = try #require(status["locations"] as? [[String: Any]])
+    #expect(locations.first?["portable"] as? String == "<home>/Games/Odd[[]1]/*.sav", "\(locations)")
+  }
+
   @Test("a save directory that is a file is a location of that one file")
   func saveDirIsAFile() async throws {
     let sandbox = try Sandbox("file-locations-save-dir")
