@@ -134,7 +134,8 @@ struct TerminalPrompt: ConflictResolver {
   }
 }
 
-/// Asks with a desktop dialog: zenity (GNOME, Steam Deck) or kdialog (KDE).
+/// Asks with a desktop dialog: zenity (GNOME, Steam Deck) or kdialog (KDE). Its default,
+/// what Enter (the Steam Deck's A button) and Escape pick, is *Skip*, as at the terminal.
 struct DesktopDialog: ConflictResolver {
   enum Tool {
     case zenity(String)
@@ -159,40 +160,39 @@ struct DesktopDialog: ConflictResolver {
   func choose(_ conflict: Conflict) -> ConflictChoice? {
     let text = Prompts.describe(conflict)
     let title = "SaveVault: \(conflict.game)"
-    // The first choice other than skip is the main button, a second one an extra button.
     let actions = conflict.choices.filter { $0 != .skip }
     guard let main = actions.first else { return .skip }
     let extra = actions.dropFirst().first
+    let path: String
+    let arguments: [String]
     switch tool {
-    case .zenity(let path):
-      let arguments =
+    case .zenity(let zenity):
+      // The first choice other than skip is the OK button, a second one an extra button;
+      // Skip is the cancel button, and the default (--default-cancel).
+      path = zenity
+      arguments =
         [
           "--question", "--title", title, "--no-markup", "--no-wrap", "--text", text,
-          "--ok-label", Self.label(main), "--cancel-label", Self.skipLabel,
+          "--ok-label", Self.label(main), "--cancel-label", Self.skipLabel, "--default-cancel",
         ] + (extra.map { ["--extra-button", Self.label($0)] } ?? [])
-      guard let result = try? run(path, arguments), result.didShow else { return nil }
-      if result.code == 0 { return main }
-      if let extra, result.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.label(extra) {
-        return extra
-      }
-      return result.code == 1 ? .skip : nil
-    case .kdialog(let path):
-      let arguments =
-        extra.map {
-          [
-            "--title", title, "--yesnocancel", text, "--yes-label", Self.label(main), "--no-label",
-            Self.label($0), "--cancel-label", Self.skipLabel,
-          ]
-        } ?? [
-          "--title", title, "--yesno", text, "--yes-label", Self.label(main), "--no-label", Self.skipLabel,
-        ]
-      guard let result = try? run(path, arguments), result.didShow else { return nil }
-      switch (result.code, extra) {
-      case (0, _): return main
-      case (1, let extra?): return extra
-      case (1, nil), (2, _): return .skip
-      default: return nil
-      }
+    case .kdialog(let kdialog):
+      // kdialog's question boxes default to their first button, whatever it is labelled: a
+      // menu whose default entry is Skip, with Cancel (and Escape) as skip too.
+      path = kdialog
+      arguments =
+        ["--title", title, "--menu", text]
+        + ([ConflictChoice.skip] + actions).flatMap { [$0.rawValue, Self.label($0)] }
+        + ["--default", Self.skipLabel, "--cancel-label", Self.skipLabel]
+    }
+    guard let result = try? run(path, arguments), result.didShow else { return nil }
+    let output = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    switch (tool, result.code) {
+    case (.zenity, 0): return main
+    case (.zenity, 1): return extra.flatMap { Self.label($0) == output ? $0 : nil } ?? .skip
+    case (.kdialog, 0):
+      return ConflictChoice(rawValue: output).flatMap { conflict.choices.contains($0) ? $0 : nil }
+    case (.kdialog, 1): return .skip
+    default: return nil
     }
   }
 
