@@ -2,6 +2,7 @@
 # Installs what building and testing SaveVault needs on Debian/Ubuntu: libarchive and OpenSSL
 # headers, pkg-config, GNU tar and Python 3 (the tests read archives back with both), and
 # with --test, flock, script, zenity, Xvfb and xdotool for the lock, prompt and dialog tests,
+# faketime for a clock a day off,
 # zsh, fish, man, make, dash and busybox for the completion, manual page and install tests,
 # zstd for reading compressed archives back, and debootstrap and openssl for the release
 # bundle's test. binutils and patchelf make the release bundle.
@@ -34,6 +35,8 @@ if [ "${1:-}" = "--test" ]; then
   command -v zenity >/dev/null || need+=(zenity)
   command -v Xvfb >/dev/null || need+=(xvfb)
   command -v xdotool >/dev/null || need+=(xdotool)
+  # doctor's clock check: the binary run with its clock a day off.
+  command -v faketime >/dev/null || need+=(faketime)
   # Shell integration: completions checked by real shells, the manual page by man, make install.
   command -v zsh >/dev/null || need+=(zsh)
   command -v fish >/dev/null || need+=(fish)

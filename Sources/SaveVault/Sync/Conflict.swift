@@ -88,10 +88,36 @@ public enum ConflictChoice: String, Sendable, Codable, CaseIterable {
   case skip
 }
 
+/// What asking the player came to: a choice, or no answer and why.
+public enum ConflictAnswer: Sendable, Equatable {
+  case chosen(ConflictChoice)
+  /// Nobody answered: nobody to ask, the end of input, a dialog that could not open, or no
+  /// answer in the time the question waits. `reason` completes "…, and": "nobody answered …".
+  case none(reason: String)
+
+  /// The choice, when there is one.
+  public var choice: ConflictChoice? {
+    guard case .chosen(let choice) = self else { return nil }
+    return choice
+  }
+
+  /// The reason of a resolver that only says there was no answer.
+  public static let nobodyAnswered = "nobody answered (no terminal or desktop to ask, or no answer)"
+}
+
 /// Asks the player to resolve a conflict: a terminal prompt, a desktop dialog.
 public protocol ConflictResolver: Sendable {
   /// The player's choice, or nil when nobody can be asked (no terminal, no desktop session).
   func choose(_ conflict: Conflict) -> ConflictChoice?
+  /// The player's choice, or why there is none (by default `choose`'s, with
+  /// `ConflictAnswer.nobodyAnswered`).
+  func ask(_ conflict: Conflict) -> ConflictAnswer
+}
+
+extension ConflictResolver {
+  public func ask(_ conflict: Conflict) -> ConflictAnswer {
+    choose(conflict).map(ConflictAnswer.chosen) ?? .none(reason: ConflictAnswer.nobodyAnswered)
+  }
 }
 
 /// A resolver that can never ask (launch scripts with no terminal and no desktop).
@@ -136,10 +162,10 @@ public enum ConflictPolicy: String, Sendable, CaseIterable {
   private func settle(_ conflict: Conflict, resolver: any ConflictResolver) -> Resolution {
     switch self {
     case .prompt:
-      guard let choice = resolver.choose(conflict) else {
-        return .unanswered(reason: "nobody answered (no terminal or desktop to ask, or no answer)")
+      switch resolver.ask(conflict) {
+      case .chosen(let choice): return .chosen(choice, by: "player")
+      case .none(let reason): return .unanswered(reason: reason)
       }
-      return .chosen(choice, by: "player")
     case .upload: return .chosen(.upload, by: "policy upload")
     case .restore: return .chosen(.restore, by: "policy restore")
     case .skip: return .chosen(.skip, by: "policy skip")

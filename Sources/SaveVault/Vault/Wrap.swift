@@ -68,7 +68,12 @@ extension Vault {
       let before = try sync(requested, policy: policy, resolver: resolver, phase: .full)
       report.before = before
       if before.action == .unanswered {
-        warn("starting the game on the local save; the conflict stays until you resolve it")
+        // Nothing was changed for it, and the mark it left keeps the sync after the game from
+        // uploading over the cloud's save: the question is asked again then, and at each run
+        // until it is answered.
+        warn(
+          "\(before.unanswered?.reason ?? ConflictAnswer.nobodyAnswered): starting the game on the local save; nothing was changed, and the question stays until you answer it"
+        )
       }
       progress(.full, before)
     } catch let interrupted as Interrupted {

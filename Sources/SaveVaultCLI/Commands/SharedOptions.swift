@@ -15,7 +15,7 @@ extension Option {
   static func onConflict(unanswered: String, skipped: String) -> Option {
     let meanings: [ConflictPolicy: String] = [
       .prompt:
-        "ask (the default): a terminal prompt, or a zenity or kdialog dialog when there is no terminal but a desktop; with nobody to ask (or at end of input), \(unanswered)",
+        "ask (the default): a terminal prompt, or a zenity or kdialog dialog when there is no terminal but a desktop; Enter is skip; with nobody to ask, at end of input, or with no answer within $SAVEVAULT_ASK_TIMEOUT seconds (default 120), \(unanswered)",
       .upload: "upload the local save (the cloud's archive stays in the container)",
       .restore: "restore the cloud's latest (the local save is kept)",
       .newer: "the larger millisecond timestamp wins (local newest change vs archive time)",

@@ -10,31 +10,73 @@ import SaveVault
 /// Picks how to ask the player: a terminal prompt when stdin and stderr are terminals, a
 /// desktop dialog when there is a desktop session and zenity or kdialog, else nobody.
 enum Prompts {
+  /// How long a question waits for an answer by default: 2 minutes, so that a launch nobody
+  /// watches still starts the game.
+  static let defaultWait: Int = 120
+
   /// `interruption` is the run's: a signal while the terminal prompt waits ends the run there.
   static func resolver(environment: [String: String], interruption: Interruption) -> any ConflictResolver {
+    let wait = Wait(environment: environment)
     if isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 {
-      return TerminalPrompt(interruption: interruption)
+      return TerminalPrompt(interruption: interruption, wait: wait)
     }
     let hasDesktop =
       !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     if hasDesktop {
       if let zenity = findProgram("zenity", environment: environment) {
-        return DesktopDialog(tool: .zenity(zenity))
+        return DesktopDialog(tool: .zenity(zenity), wait: wait)
       }
       if let kdialog = findProgram("kdialog", environment: environment) {
-        return DesktopDialog(tool: .kdialog(kdialog))
+        return DesktopDialog(tool: .kdialog(kdialog), wait: wait)
       }
     }
     return NobodyToAsk()
   }
 
-  /// Both sides of a conflict, as the prompt and the dialog show them.
-  static func describe(_ conflict: Conflict) -> String {
+  /// How long a question waits for an answer: `SAVEVAULT_ASK_TIMEOUT` seconds (2 minutes by
+  /// default; 0 waits as long as it takes). With no answer in that time nothing changes and
+  /// the question stays, as when there is nobody to ask.
+  struct Wait {
+    /// Whole seconds; nil: no limit.
+    var seconds: Int?
+
+    /// From `SAVEVAULT_ASK_TIMEOUT`; a value that is not a whole number of seconds is the default.
+    init(environment: [String: String]) {
+      let given = environment["SAVEVAULT_ASK_TIMEOUT"].flatMap {
+        Int($0.trimmingCharacters(in: .whitespaces))
+      }
+      switch given {
+      case .some(0): seconds = nil
+      case .some(let value) where value > 0: seconds = value
+      default: seconds = Prompts.defaultWait
+      }
+    }
+
+    /// "2 minutes", "90 seconds".
+    var words: String? {
+      seconds.map { $0 % 60 == 0 ? Format.count($0 / 60, "minute") : Format.count($0, "second") }
+    }
+
+    /// The answer when the time ran out.
+    var runOut: ConflictAnswer {
+      .none(reason: "nobody answered within \(words ?? "the time allowed") (SAVEVAULT_ASK_TIMEOUT)")
+    }
+
+    /// The monotonic time at which a question asked now stops waiting (nil: never).
+    func deadline() -> DispatchTime? { seconds.map { .now() + .seconds($0) } }
+  }
+
+  /// Both sides of a conflict, as the prompt and the dialog show them, and how long the
+  /// question waits.
+  static func describe(_ conflict: Conflict, wait: Wait) -> String {
     let local = conflict.localModifiedMs.map(Format.time) ?? "never (empty)"
     let device = conflict.cloudDevice ?? "another tool"
     let deletion =
       conflict.choices.contains(.upload)
       ? "" : "\nTo make the missing save the cloud's latest instead, run 'savevault backup --force'."
+    let waiting =
+      wait.words.map { "\nWith no answer within \($0), nothing changes and the question stays for later." }
+      ?? ""
     return """
       \(conflict.game): \(conflict.kind.situation).
 
@@ -44,7 +86,7 @@ enum Prompts {
           \(conflict.cloudArchive), \(Format.bytes(conflict.cloudBytes)) in \(conflict.container)
 
       Whichever you choose, the other is kept: an upload only adds an archive, and a restore
-      first keeps the local save as a pre-restore copy.\(deletion)
+      first keeps the local save as a pre-restore copy.\(deletion)\(waiting)
       """
   }
 
@@ -73,18 +115,26 @@ enum Prompts {
 }
 
 /// Asks on stderr and reads the answer (u, r or s; empty is skip) from stdin. The end of
-/// input (Ctrl-D) is nobody answering: the conflict stays unresolved. A signal (Ctrl-C) while
-/// it waits ends the run at once with 128 + N: nothing is under way while the question is
-/// asked, so there is nothing to clean up and nothing has changed for the conflict.
+/// input (Ctrl-D), or no answer within `wait`, is nobody answering: the conflict stays
+/// unresolved. A signal (Ctrl-C) while it waits ends the run at once with 128 + N: nothing is
+/// under way while the question is asked, so there is nothing to clean up and nothing has
+/// changed for the conflict.
 struct TerminalPrompt: ConflictResolver {
   var interruption: Interruption
+  var wait: Prompts.Wait
 
-  func choose(_ conflict: Conflict) -> ConflictChoice? {
+  func choose(_ conflict: Conflict) -> ConflictChoice? { ask(conflict).choice }
+
+  func ask(_ conflict: Conflict) -> ConflictAnswer {
     let question = Prompts.question(conflict.choices)
-    Self.say("\n" + Prompts.describe(conflict) + "\n\n" + question)
+    Self.say("\n" + Prompts.describe(conflict, wait: wait) + "\n\n" + question)
     let letters = conflict.choices.map { String($0.rawValue.prefix(1)) }
+    let deadline = wait.deadline()
     for _ in 0..<5 {
-      switch readAnswer() {
+      switch readAnswer(until: deadline) {
+      case .timedOut:
+        Self.say("\nsavevault: no answer within \(wait.words ?? "the time allowed"); nothing was changed\n")
+        return wait.runOut
       case .interrupted(let signal):
         Self.say(
           "\nsavevault: stopped by \(signal.signalName) at the question; nothing was under way, and the conflict stays unresolved (neither side was changed for it)\n"
@@ -92,19 +142,19 @@ struct TerminalPrompt: ConflictResolver {
         exit(128 + signal.signal)
       case .end:
         Self.say("\nsavevault: no answer (end of input)\n")
-        return nil
+        return .none(reason: ConflictAnswer.nobodyAnswered)
       case .line(let line):
         let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
-        if answer.isEmpty { return .skip }
+        if answer.isEmpty { return .chosen(.skip) }
         if let choice = conflict.choices.first(where: {
           answer == $0.rawValue || answer == String($0.rawValue.prefix(1))
         }) {
-          return choice
+          return .chosen(choice)
         }
         Self.say("Please answer \(letters.joined(separator: ", ")): ")
       }
     }
-    return .skip
+    return .chosen(.skip)
   }
 
   private static func say(_ text: String) { writeOutput(Data(text.utf8), to: 2) }
@@ -113,16 +163,22 @@ struct TerminalPrompt: ConflictResolver {
     case line(String)
     case end
     case interrupted(Interrupted)
+    case timedOut
   }
 
   /// One line from stdin, read a byte at a time (nothing read ahead of the answer), looking
-  /// at the interruption every 100 ms while it waits.
-  private func readAnswer() -> Answer {
+  /// at the interruption every 100 ms while it waits, until `deadline`.
+  private func readAnswer(until deadline: DispatchTime?) -> Answer {
     var bytes: [UInt8] = []
     while true {
       if let signal = interruption.signal { return .interrupted(Interrupted(signal: signal)) }
+      let now = DispatchTime.now()
+      if let deadline, now >= deadline { return .timedOut }
+      let left = deadline.map {
+        Int32(min(100, ($0.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 + 1))
+      }
       var waiting = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&waiting, 1, 100)
+      let ready = poll(&waiting, 1, left ?? 100)
       if ready == 0 || (ready < 0 && errno == EINTR) { continue }
       var byte: UInt8 = 0
       let count = ready < 0 ? -1 : read(STDIN_FILENO, &byte, 1)
@@ -134,13 +190,16 @@ struct TerminalPrompt: ConflictResolver {
   }
 }
 
-/// Asks with a desktop dialog: zenity (GNOME, Steam Deck) or kdialog (KDE).
+/// Asks with a desktop dialog: zenity (GNOME, Steam Deck) or kdialog (KDE). Its default,
+/// what Enter (the Steam Deck's A button) and Escape pick, is *Skip*, as at the terminal. With
+/// no answer within `wait` the dialog is closed and nobody answered.
 struct DesktopDialog: ConflictResolver {
   enum Tool {
     case zenity(String)
     case kdialog(String)
   }
   var tool: Tool
+  var wait: Prompts.Wait
 
   static let uploadLabel = "Upload local"
   static let restoreLabel = "Restore cloud"
@@ -154,45 +213,50 @@ struct DesktopDialog: ConflictResolver {
     }
   }
 
-  /// The player's button, or nil when the dialog never showed (no reachable display, the
+  func choose(_ conflict: Conflict) -> ConflictChoice? { ask(conflict).choice }
+
+  /// The player's button; no answer when the dialog never showed (no reachable display, the
   /// tool crashed): a dialog that could not open must not pass for the player's "Skip".
-  func choose(_ conflict: Conflict) -> ConflictChoice? {
-    let text = Prompts.describe(conflict)
+  func ask(_ conflict: Conflict) -> ConflictAnswer {
+    let text = Prompts.describe(conflict, wait: wait)
     let title = "SaveVault: \(conflict.game)"
-    // The first choice other than skip is the main button, a second one an extra button.
     let actions = conflict.choices.filter { $0 != .skip }
-    guard let main = actions.first else { return .skip }
+    guard let main = actions.first else { return .chosen(.skip) }
     let extra = actions.dropFirst().first
+    let path: String
+    let arguments: [String]
     switch tool {
-    case .zenity(let path):
-      let arguments =
+    case .zenity(let zenity):
+      // The first choice other than skip is the OK button, a second one an extra button;
+      // Skip is the cancel button, and the default (--default-cancel).
+      path = zenity
+      arguments =
         [
           "--question", "--title", title, "--no-markup", "--no-wrap", "--text", text,
-          "--ok-label", Self.label(main), "--cancel-label", Self.skipLabel,
+          "--ok-label", Self.label(main), "--cancel-label", Self.skipLabel, "--default-cancel",
         ] + (extra.map { ["--extra-button", Self.label($0)] } ?? [])
-      guard let result = try? run(path, arguments), result.didShow else { return nil }
-      if result.code == 0 { return main }
-      if let extra, result.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.label(extra) {
-        return extra
-      }
-      return result.code == 1 ? .skip : nil
-    case .kdialog(let path):
-      let arguments =
-        extra.map {
-          [
-            "--title", title, "--yesnocancel", text, "--yes-label", Self.label(main), "--no-label",
-            Self.label($0), "--cancel-label", Self.skipLabel,
-          ]
-        } ?? [
-          "--title", title, "--yesno", text, "--yes-label", Self.label(main), "--no-label", Self.skipLabel,
-        ]
-      guard let result = try? run(path, arguments), result.didShow else { return nil }
-      switch (result.code, extra) {
-      case (0, _): return main
-      case (1, let extra?): return extra
-      case (1, nil), (2, _): return .skip
-      default: return nil
-      }
+    case .kdialog(let kdialog):
+      // kdialog's question boxes default to their first button, whatever it is labelled: a
+      // menu whose default entry is Skip, with Cancel (and Escape) as skip too.
+      path = kdialog
+      arguments =
+        ["--title", title, "--menu", text]
+        + ([ConflictChoice.skip] + actions).flatMap { [$0.rawValue, Self.label($0)] }
+        + ["--default", Self.skipLabel, "--cancel-label", Self.skipLabel]
+    }
+    let nobody = ConflictAnswer.none(reason: ConflictAnswer.nobodyAnswered)
+    guard let result = try? run(path, arguments) else { return nobody }
+    if result.timedOut { return wait.runOut }
+    guard result.didShow else { return nobody }
+    let output = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    switch (tool, result.code) {
+    case (.zenity, 0): return .chosen(main)
+    case (.zenity, 1): return .chosen(extra.flatMap { Self.label($0) == output ? $0 : nil } ?? .skip)
+    case (.kdialog, 0):
+      return ConflictChoice(rawValue: output).flatMap { conflict.choices.contains($0) ? .chosen($0) : nil }
+        ?? nobody
+    case (.kdialog, 1): return .chosen(.skip)
+    default: return nobody
     }
   }
 
@@ -202,23 +266,34 @@ struct DesktopDialog: ConflictResolver {
     var output: String
     /// False when it died of a signal or said it could not reach the display.
     var didShow: Bool
+    /// It was closed because nobody answered in time.
+    var timedOut: Bool
   }
 
   /// Runs the dialog; one that could not show is tried once more a second later (a display
   /// that is starting or busy, as under a game session, can refuse the first connection).
+  /// Both tries together wait at most `wait`.
   private func run(_ path: String, _ arguments: [String]) throws -> Outcome {
-    let first = try runOnce(path, arguments)
-    guard !first.didShow else { return first }
+    let deadline = wait.deadline()
+    let first = try runOnce(path, arguments, until: deadline)
+    guard !first.didShow && !first.timedOut else { return first }
     sleep(1)
-    return try runOnce(path, arguments)
+    return try runOnce(path, arguments, until: deadline)
   }
 
-  private func runOnce(_ path: String, _ arguments: [String]) throws -> Outcome {
-    let result = try ProgramRunner().run(path, arguments)
+  private func runOnce(_ path: String, _ arguments: [String], until deadline: DispatchTime?) throws -> Outcome
+  {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let limit = deadline.map {
+      TimeInterval($0.uptimeNanoseconds > now ? $0.uptimeNanoseconds - now : 0) / 1e9
+    }
+    let result = try ProgramRunner().run(path, arguments, timeLimit: limit)
     let complaint = result.stderr.lowercased()
     let unreachable =
       complaint.contains("cannot open display") || complaint.contains("could not connect to display")
       || complaint.contains("failed to connect") || complaint.contains("cannot connect to x server")
-    return Outcome(code: result.code, output: result.stdout, didShow: !result.wasSignaled && !unreachable)
+    return Outcome(
+      code: result.code, output: result.stdout, didShow: !result.wasSignaled && !unreachable,
+      timedOut: result.timedOut)
   }
 }

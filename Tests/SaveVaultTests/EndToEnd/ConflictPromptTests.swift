@@ -14,9 +14,10 @@ import Testing
 struct ConflictPromptTests {
   // MARK: - Terminal prompt
 
+  /// "" is Enter alone: skip, the same safe default as the dialog's.
   @Test(
-    "terminal prompt through a real pseudo-terminal shows both sides; u, r and s are carried out",
-    arguments: ["u", "r", "s"])
+    "terminal prompt through a real pseudo-terminal shows both sides; u, r, s and Enter (skip) are carried out",
+    arguments: ["u", "r", "s", ""])
   func terminalPrompt(_ answer: String) async throws {
     let world = try await Devices.inConflict("tty-\(answer)")
     let before = try await world.snapshotBefore()
@@ -134,17 +135,17 @@ struct ConflictPromptTests {
 // MARK: - Desktop dialog
 
 extension ConflictPromptTests {
-  /// The dialog's buttons, and the keys that press each: zenity gives the keyboard focus to
-  /// its default button, "Upload local" (the right-most); Left moves the focus along the
-  /// button row (Upload local -> Skip -> Restore cloud), and Return presses the focused button.
+  /// The dialog's buttons, and the keys that press each: the keyboard focus starts on the
+  /// default button, Skip, between Restore cloud (left) and Upload local (right); Left and
+  /// Right move it, and Return presses the focused button.
   enum DialogButton: String, CaseIterable, CustomStringConvertible {
     case upload, restore, skip
 
     var keys: [String] {
       switch self {
-      case .upload: ["Return"]
-      case .skip: ["Left", "Return"]
-      case .restore: ["Left", "Left", "Return"]
+      case .upload: ["Right", "Return"]
+      case .skip: ["Return"]
+      case .restore: ["Left", "Return"]
       }
     }
     var choice: Choice { Choice(rawValue: rawValue) ?? .skip }
@@ -158,9 +159,28 @@ extension ConflictPromptTests {
       "with no terminal but a desktop, a zenity dialog asks; each button is carried out",
       arguments: DialogButton.allCases)
     func desktopDialog(_ button: DialogButton) async throws {
+      try await press(button.keys, expecting: button.choice, label: "dialog-\(button)")
+    }
+
+    /// Enter, the Steam Deck's A button, on a dialog nobody moved the focus in: the terminal's
+    /// default (skip, nothing changed), never an upload over the cloud's save.
+    @Test("Enter on the dialog as it opens is Skip, the terminal prompt's default: nothing changed")
+    func enterIsSkip() async throws {
+      try await press(["Return"], expecting: .skip, label: "dialog-enter")
+    }
+
+    /// Escape closes the dialog: Skip too.
+    @Test("Escape on the dialog is Skip: nothing changed")
+    func escapeIsSkip() async throws {
+      try await press(["Escape"], expecting: .skip, label: "dialog-escape")
+    }
+
+    /// Starts `sync` in a conflict with a desktop and no terminal, presses `keys` in its dialog
+    /// and checks that `expected` was carried out.
+    func press(_ keys: [String], expecting expected: Choice, label: String) async throws {
       let xdotool = try #require(which("xdotool"), "xdotool is needed: scripts/install-deps.sh --test")
       try #require(which("zenity") != nil, "zenity is needed: scripts/install-deps.sh --test")
-      let world = try await Devices.inConflict("dialog-\(button)")
+      let world = try await Devices.inConflict(label)
       let before = try await world.snapshotBefore()
 
       let server = try VirtualDisplay.start()
@@ -203,7 +223,7 @@ extension ConflictPromptTests {
           xdotool, ["windowfocus", "--sync", dialog], environment: xEnvironment)
         try? await Task.sleep(for: .milliseconds(150))
         let press = try await runProgramAwaiting(
-          xdotool, ["key", "--delay", "60"] + button.keys, environment: xEnvironment)
+          xdotool, ["key", "--delay", "60"] + keys, environment: xEnvironment)
         xdotoolLog += "windowfocus: \(focus.code) \(focus.stderr); key: \(press.code) \(press.stderr)\n"
         let gone = Date().addingTimeInterval(15)
         while try await dialogShowing() && Date() < gone { try? await Task.sleep(for: .milliseconds(50)) }
@@ -212,10 +232,10 @@ extension ConflictPromptTests {
 
       let result = try #require(
         await sync.waitAwaiting(timeout: 30),
-        "sync did not finish after pressing \(button): \(sync.output) \(sync.errorOutput) \(xdotoolLog)")
-      let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
+        "sync did not finish after pressing \(keys): \(sync.output) \(sync.errorOutput) \(xdotoolLog)")
+      let log = "keys \(keys); stdout: \(result.stdout)\nstderr: \(result.stderr)"
       #expect(result.code == 0, "exit \(result.code); \(log)")
-      try await world.expectOutcome(button.choice, before: before, log: log)
+      try await world.expectOutcome(expected, before: before, log: log)
     }
 
     /// Saves the screen to /tmp/savevault-dialog.png for a person to look at; not an assertion.

@@ -43,9 +43,12 @@ public struct DoctorCheck: Sendable, Equatable {
 }
 
 extension Vault {
-  /// How far the clock may be from an S3 server's before `doctor` warns (S3 itself refuses
-  /// requests 15 minutes off).
+  /// How far the clock may be from an S3 server's before `doctor` warns.
   static let clockWarningMs: Int64 = 5 * 60_000
+  /// How far S3 lets a request's time be from the server's: beyond it every request is refused
+  /// (RequestTimeTooSkewed, exit 4), so `doctor` calls it a problem of the container.
+  static let clockLimitMs: Int64 = 15 * 60_000
+  static let clockFix = "set the system time right (timedatectl set-ntp true)"
 
   /// Checks what the commands rely on, without changing anything but a probe object that it
   /// removes again: the config file and each game's fields; each container (reachable, writable,
@@ -202,7 +205,7 @@ extension Vault {
       switch cause {
       case .clockSkew:
         return DoctorCheck(
-          "clock", url, .problem, text, fix: "set the system time right (timedatectl set-ntp true)",
+          "clock", url, .problem, text, fix: Self.clockFix,
           area: .container)
       case .credentialsRefused:
         return DoctorCheck(
@@ -245,10 +248,18 @@ extension Vault {
       return DoctorCheck(
         "clock", url, .ok, "this machine's clock is within \(amount) of the server's", area: .container)
     }
+    guard abs(offsetMs) > Self.clockLimitMs else {
+      return DoctorCheck(
+        "clock", url, .warning,
+        "this machine's clock is \(amount) \(side) the server's (S3 refuses requests 15 minutes off)",
+        fix: Self.clockFix,
+        area: .container)
+    }
+    // This server took the probe, but S3 (and most servers like it) refuses every request.
     return DoctorCheck(
-      "clock", url, .warning,
-      "this machine's clock is \(amount) \(side) the server's (S3 refuses requests 15 minutes off)",
-      fix: "set the system time right (timedatectl set-ntp true)", area: .container)
+      "clock", url, .problem,
+      "this machine's clock is \(amount) \(side) the server's, more than the 15 minutes S3 allows: S3 refuses every request (RequestTimeTooSkewed), so backups and syncs fail with exit 4",
+      fix: Self.clockFix, area: .container)
   }
 
   /// How a conflict is asked about when there is no terminal.

@@ -218,6 +218,30 @@ struct DoctorTests {
     #expect(clock.message.contains("7 minutes ahead of"), "\(clock.message)")
   }
 
+  /// A clock a day off, which every S3 request then fails with (RequestTimeTooSkewed, exit 4),
+  /// is a problem for doctor too, with the same exit code, whether this server refuses such
+  /// requests (rclone) or not (moto; Amazon's S3 and most others do).
+  @Test(
+    "a clock a day ahead of the S3 server's is a problem, exit 4, naming the fix",
+    arguments: S3TestServer.Kind.allCases)
+  func clockADayOff(_ kind: S3TestServer.Kind) async throws {
+    // libfaketime's wrapper: the program it runs sees the clock a day ahead.
+    let faketime = try #require(which("faketime"), "faketime is needed: scripts/install-deps.sh --test")
+    let server = try #require(S3TestServer.shared(kind), "the \(kind) S3 server did not start")
+    let bucket = "clock" + UUID().uuidString.lowercased().prefix(8)
+    _ = try server.container(bucket: bucket)
+    let box = try healthyBox("clock-\(kind)")
+    let result = try await runProgramAwaiting(
+      faketime, ["-f", "+1d", savevaultBinary, "doctor", "--json", "--container", "s3://\(bucket)/deck"],
+      environment: box.environment(server.environment()), currentDirectory: box.dir.path)
+    #expect(result.code == 4, "doctor: exit \(result.code)\n\(result.stdout)")
+    let clock = try #require(
+      try checks(result.stdout).first { $0["check"] as? String == "clock" }, "\(result.stdout)")
+    #expect(clock["status"] as? String == "problem", "\(clock)")
+    #expect((clock["message"] as? String)?.contains("1440 minutes ahead of") == true, "\(clock)")
+    #expect((clock["fix"] as? String)?.contains("timedatectl set-ntp true") == true, "\(clock)")
+  }
+
   @Test("a measured offset is rounded: a second short of 7 minutes is 7 minutes, not 6")
   func clockRounding() {
     let cases: [(Int64, DoctorCheck.Status, String)] = [
