@@ -1,3 +1,11 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Pure rules for archive entry paths, applied in Swift before libarchive sees an entry.
 enum EntryPolicy {
   /// The outcome of checking one entry path.
@@ -62,8 +70,9 @@ extension ExtractionLimits {
     }) {
       return "'\(deep.path.prefix(80))…' is nested deeper than SaveVault restores (\(maxDepth) levels)"
     }
-    if scan.byteCount > maxTotalBytes {
-      return "it holds \(scan.byteCount) bytes, more than SaveVault restores (\(maxTotalBytes))"
+    let hashed = Self.hashedBytes(of: scan)
+    if hashed > maxTotalBytes {
+      return "it holds \(hashed) bytes, more than SaveVault restores (\(maxTotalBytes))"
     }
     // Swift strings compare by canonical equivalence, as the restore's checks do, and libarchive
     // reads UTF-8 names back in NFC: two spellings of one name could not both come back.
@@ -75,6 +84,25 @@ extension ExtractionLimits {
       }
     }
     return nil
+  }
+
+  /// What a restore of `scan` counts against `maxTotalBytes`: each file's size, but the data
+  /// alone of a file hashed by chunks (`FileDigest`), whose holes are never read.
+  static func hashedBytes(of scan: SaveScan) -> Int64 {
+    scan.entries.reduce(0) { total, entry in
+      guard entry.kind == .file, FileDigest.scheme(size: entry.size) == .chunks else {
+        return total + entry.size
+      }
+      let (root, relative) = scan.source.split(entry.path)
+      let fd = RawName.withCString(relative, under: root) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+      guard fd >= 0 else { return total + entry.size }  // the pack says why it cannot be read
+      defer { close(fd) }
+      var info = stat()
+      guard fstat(fd, &info) == 0, Int64(info.st_blocks) * 512 < entry.size,
+        let regions = Platform.dataRegions(of: fd, size: entry.size)
+      else { return total + entry.size }
+      return total + regions.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
+    }
   }
 
   private static func depth(_ path: String) -> Int {

@@ -11,14 +11,18 @@ extension ExtractionLimits {
   }
 }
 
-/// The free space of the disk an extraction writes to, measured before it starts. Every
-/// file's declared size is checked against it before the file is written, so an archive
-/// whose content does not fit (a compressed one says its size only entry by entry) is
-/// refused before the disk fills.
+/// The free space of the disk an extraction writes to, measured before it starts. What every
+/// file takes on the disk (its declared size, or for a sparse file on a disk that keeps holes,
+/// its declared data) is checked against it before the file is written, so an archive whose
+/// content does not fit (a compressed one says its size only entry by entry) is refused
+/// before the disk fills.
 struct FreeSpace: Equatable {
   /// The folder whose disk it is, for the message.
   var path: String
   var bytes: Int64
+  /// Whether the disk keeps a file's holes as holes (`Platform.keepsHoles`): then a sparse
+  /// file takes only its data, else its whole size.
+  var keepsHoles = false
   /// Room kept free for folders, inodes and everything else on the disk: an eighth of what
   /// is free, at most 16 MiB (a small SD card or tmpfs can still take a small save).
   var margin: Int64 { min(16 << 20, bytes / 8) }

@@ -13,7 +13,8 @@ import Foundation
 /// folder, inside symlink or hardlink to a file already extracted; nothing under a symlink or
 /// a file; no duplicates; setuid/setgid/sticky cleared; caps on entries, depth and bytes, and on
 /// the tar stream itself, so a decompression bomb is refused), then written by libarchive with
-/// its secure flags, hashing file data on the way. A `.tar.zst` name is read through zstd, any
+/// its secure flags, hashing file data on the way (`FileDigest`: a sparse file's holes are
+/// written as holes and hashed without being read, so the work is bounded by the data). A `.tar.zst` name is read through zstd, any
 /// other as a plain tar. A SaveVault archive must end with a manifest that matches every
 /// extracted byte. Any failure throws `ArchiveError.refused` (`.noSpace` when the content does
 /// not fit `freeSpace`); the caller then removes the staging directory.
@@ -125,15 +126,18 @@ struct Extractor {
       }
       if let disk, archive_write_header(disk.pointer, e) < ARCHIVE_WARN { throw diskError(disk, refuse) }
       switch kind {
-      case .file:
-        let (size, digest) = try copyData(
-          reader: reader, disk: disk, path: path, declaredSize: archive_entry_size(e), refuse: refuse)
+      case .file(let dataBytes):
+        let (size, digest, bytesDigest) = try copyData(
+          reader: reader, disk: disk, path: path, declaredSize: archive_entry_size(e), dataBytes: dataBytes,
+          hashesBytes: state.hashesBytes, refuse: refuse)
         record(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
         state.fileHashes[path] = (size, digest)
+        state.bytesHashes[path] = bytesDigest
       case .hardlink(let target):
         let (size, digest) = state.fileHashes[target] ?? (0, "")
         record(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
         state.fileHashes[path] = (size, digest)
+        state.bytesHashes[path] = state.bytesHashes[target]
       case .directory:
         record(ManifestEntry(path: path, kind: .directory))
       case .symlink(let target):
@@ -167,7 +171,13 @@ struct Extractor {
       guard manifest.game == header.game, manifest.device == header.device,
         manifest.createdMs == header.createdMs
       else { throw refuse("its manifest does not belong to its header") }
-      if let mismatch = Self.firstMismatch(extracted: state.extracted, manifest: manifest.entries) {
+      // A manifest of an earlier format lists a large file by its bytes' SHA-256.
+      let checked = state.extracted.map { entry in
+        var entry = entry
+        entry.sha256 = state.bytesHashes[entry.path] ?? entry.sha256
+        return entry
+      }
+      if let mismatch = Self.firstMismatch(extracted: checked, manifest: manifest.entries) {
         throw refuse(mismatch)
       }
       guard manifest == Manifest(header: header, entries: manifest.entries) else {
@@ -244,36 +254,30 @@ struct Extractor {
   }
 
   /// Copies one file's data blocks to disk at their offsets, so that a sparse file's holes stay
-  /// holes, hashing them (holes count as zeros, up to the declared size). Large blocks
-  /// are hashed on a second thread while they are written. A file of some size (`path`,
+  /// holes, hashing them (`FileDigest`: holes count as zeros, up to the declared size, and are
+  /// never read); returns the size, the file's hash and, with `hashesBytes` for a file hashed
+  /// by chunks, its bytes' SHA-256 too (what a manifest of an earlier format lists). At most
+  /// `dataBytes` of data are taken (what the entry declared, and the limits counted). Large
+  /// blocks are hashed on a second thread while they are written. A file of some size (`path`,
   /// relative to the working directory, `declaredSize` bytes) has its writeback started on the
   /// way and once complete (`Writeback`): the disk writes while the next files are extracted,
   /// so that the flush before the swap has little left to wait for.
   private func copyData(
-    reader: LibArchiveHandle, disk: LibArchiveHandle?, path: String, declaredSize: Int64,
-    refuse: (String) -> ArchiveError
-  ) throws -> (Int64, String) {
-    let hash = OverlappedSHA256()
+    reader: LibArchiveHandle, disk: LibArchiveHandle?, path: String, declaredSize: Int64, dataBytes: Int64,
+    hashesBytes: Bool, refuse: (String) -> ArchiveError
+  ) throws -> (Int64, String, String?) {
+    let digest = FileDigest(size: declaredSize)
+    let bytesDigest =
+      hashesBytes && digest.scheme != .bytes ? FileDigest(size: declaredSize, scheme: .bytes) : nil
+    let hash = OverlappedDigest([digest] + (bytesDigest.map { [$0] } ?? []))
     defer { hash.wait() }  // never leave a block in flight when libarchive reuses its buffer
     let written =
-      disk != nil && declaredSize >= Writeback.smallest
+      disk != nil && dataBytes >= Writeback.smallest
       ? RawName.withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } : -1
     defer { if written >= 0 { close(written) } }
     let writeback = written >= 0 ? Writeback(fd: written) : nil
     var position: Int64 = 0
-    var zeros: [UInt8] = []  // made at the first hole only: most files have none
-    /// Hashes the zeros of a hole from `position` to `end`.
-    func hashHole(upTo end: Int64) {
-      if position < end && zeros.isEmpty { zeros = [UInt8](repeating: 0, count: 1 << 20) }
-      while position < end {
-        let gap = Int(min(Int64(zeros.count), end - position))
-        zeros.withUnsafeBytes { buffer in
-          if let base = buffer.baseAddress { hash.update(base, count: gap) }
-          hash.wait()  // the buffer is only valid inside this closure
-        }
-        position += Int64(gap)
-      }
-    }
+    var taken: Int64 = 0
     while true {
       hash.wait()  // the block handed over last lives in libarchive's buffer
       guard let (block, size, offset) = try nextBlock(reader, refuse: refuse) else { break }
@@ -282,8 +286,13 @@ struct Extractor {
       guard offset >= position, offset <= declaredSize - Int64(size) else {
         throw refuse("the data of '\(path)' is out of order or past its size (the archive is corrupt)")
       }
-      hashHole(upTo: offset)
+      hash.addZeros(offset - position)
+      position = offset
       if let block, size > 0 {
+        taken += Int64(size)
+        guard taken <= dataBytes else {
+          throw refuse("'\(path)' holds more data than its header declares (the archive is corrupt)")
+        }
         hash.update(block, count: size)
         // A failed write (ENOSPC, EIO) is only ARCHIVE_WARN here: anything but OK is a failure.
         if let disk, archive_write_data_block(disk.pointer, block, size, offset) != ARCHIVE_OK {
@@ -294,9 +303,10 @@ struct Extractor {
         try meter?.reach(archive_filter_bytes(reader.pointer, -1))  // archive bytes, compressed or not
       }
     }
-    hashHole(upTo: declaredSize)  // a sparse file may end in a hole
+    hash.addZeros(declaredSize - position)  // a sparse file may end in a hole
     writeback?.finish()
-    return (position, hash.finalize())
+    let values = hash.finalize()
+    return (declaredSize, values[0], values.count > 1 ? values[1] : nil)
   }
 
   /// A name from an entry (path, symlink or hardlink target) in `RawName`'s mapping: its bytes
@@ -326,11 +336,23 @@ private struct State {
   var symlinks: Set<String> = []
   var files: Set<String> = []
   var fileHashes: [String: (Int64, String)] = [:]
+  /// The bytes' SHA-256 of files hashed by chunks, in an archive of an earlier format.
+  var bytesHashes: [String: String] = [:]
+  /// What the limits count: the bytes hashed (a file's size, or its data when its holes are
+  /// hashed without being read).
   var totalBytes: Int64 = 0
+  /// What the files take on the disk written to.
+  var diskBytes: Int64 = 0
   var freeSpace: FreeSpace?
 
+  /// Whether large files are checked against their bytes' SHA-256: an archive of a format
+  /// before `ArchiveHeader.chunkedFormat`, whose manifest lists them so.
+  var hashesBytes: Bool { header.map { $0.format < ArchiveHeader.chunkedFormat } ?? false }
+
   enum Kind {
-    case file, directory
+    /// A file that declares `dataBytes` of data (less than its size when it is sparse).
+    case file(dataBytes: Int64)
+    case directory
     case symlink(String)
     case hardlink(String)
   }
@@ -367,13 +389,17 @@ private struct State {
     switch type {
     case SV_AE_IFREG:
       let size = archive_entry_size(e)
-      guard size >= 0, size <= limits.maxTotalBytes - totalBytes else {
+      guard size >= 0 else { throw refuse("'\(path)' declares a negative size") }
+      let data = Self.dataBytes(e, size: size)
+      let hashed = FileDigest.scheme(size: size) == .chunks && !hashesBytes ? data : size
+      guard hashed <= limits.maxTotalBytes - totalBytes else {
         throw refuse("it declares more than \(limits.maxTotalBytes) bytes of content")
       }
-      totalBytes += size
-      try freeSpace?.check(total: totalBytes)
+      totalBytes += hashed
+      diskBytes += freeSpace?.keepsHoles == true ? data : size
+      try freeSpace?.check(total: diskBytes)
       files.insert(path)
-      return .file
+      return .file(dataBytes: data)
     case SV_AE_IFDIR:
       return .directory
     case SV_AE_IFLNK:
@@ -386,5 +412,19 @@ private struct State {
     default:
       throw refuse("'\(path)' is a device, FIFO or socket")
     }
+  }
+
+  /// The data a file entry of `size` bytes declares: the sum of its sparse map's regions
+  /// (at most its size), or its size when it has none.
+  static func dataBytes(_ e: OpaquePointer, size: Int64) -> Int64 {
+    guard archive_entry_sparse_reset(e) > 0 else { return size }
+    var total: Int64 = 0
+    var offset: la_int64_t = 0
+    var length: la_int64_t = 0
+    while archive_entry_sparse_next(e, &offset, &length) == ARCHIVE_OK {
+      guard length >= 0, Int64(length) <= size - total else { return size }
+      total += Int64(length)
+    }
+    return total
   }
 }

@@ -110,8 +110,10 @@ final class FilePrefetcher: @unchecked Sendable {
       if let failure { throw failure }
       try file.checkUnchanged()
       if file.isRacy {
-        let hash = SHA256()
-        hash.update(bytes)
+        let hash = FileDigest(size: file.size)
+        bytes.withUnsafeBytes { buffer in
+          if let base = buffer.baseAddress { hash.update(base, count: buffer.count) }
+        }
         try file.checkSameAgain(digest: hash.finalize())
       }
       return .content(bytes, modifiedNs: file.modifiedNs)
@@ -163,22 +165,19 @@ final class SaveFileReading {
   var isRacy: Bool { modifiedNs > openedNs &- Self.racyWindowNs }
 
   /// For a racy file, reads it once more and throws when its bytes are not the ones packed
-  /// (`digest`, their SHA-256); does nothing for any other file.
+  /// (`digest`, their `FileDigest`); does nothing for any other file.
   func checkSameAgain(digest: String) throws(ArchiveError) {
     guard isRacy else { return }
-    let chunk = 1 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
-    defer { buffer.deallocate() }
-    try seek(to: 0)
-    let hash = SHA256()
-    var remaining = size
-    while remaining > 0 {
-      let got = try readChunk(into: buffer, count: Int(min(Int64(chunk), remaining)))
-      hash.update(buffer, count: got)
-      remaining -= Int64(got)
+    let again: (size: Int64, digest: String)
+    do {
+      again = try FileDigest.of(fd: fd, path: path)
+    } catch let error as SystemError {
+      throw .unreadable(path: path, reason: Platform.describe(errno: error.code))
+    } catch {
+      throw .unreadable(path: path, reason: "\(error)")
     }
     try checkUnchanged()
-    guard hash.finalize() == digest else { throw .changedWhileReading(path: path) }
+    guard again.size == size, again.digest == digest else { throw .changedWhileReading(path: path) }
   }
 
   deinit { close(fd) }

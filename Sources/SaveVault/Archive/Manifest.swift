@@ -6,7 +6,8 @@ public struct ManifestEntry: Codable, Equatable, Sendable {
   public var kind: EntryKind
   /// Bytes, for files.
   public var size: Int64?
-  /// SHA-256 of the content, for files.
+  /// The content's hash, for files (`FileDigest`): the SHA-256 of its bytes, or for a file of
+  /// 64 MiB or more in an archive of format 2 or later, its hash by chunks.
   public var sha256: String?
   /// The target, for symlinks.
   public var target: String?
@@ -31,6 +32,12 @@ public struct ManifestEntry: Codable, Equatable, Sendable {
 /// but no manifest is truncated.
 public struct ArchiveHeader: Codable, Equatable, Sendable {
   public static let path = ".savevault/header.json"
+  /// The format SaveVault writes. Format 1 lists every file in the manifest by its bytes'
+  /// SHA-256; format 2 (`chunkedFormat`) lists a file of 64 MiB or more by its hash by chunks
+  /// (`FileDigest`), which skips its runs of zeros.
+  public static let currentFormat = 2
+  /// The first format whose manifest lists large files by their hash by chunks.
+  static let chunkedFormat = 2
   public var format: Int
   public var game: String
   public var device: String

@@ -128,9 +128,11 @@ struct Packer {
   ) throws -> (Int64, String) {
     try writeRegularHeader(
       entry.pointer, size: Int64(bytes.count), modifiedNs: modifiedNs, writer, outputName)
-    let hash = SHA256()
-    hash.update(bytes)
-    try bytes.withUnsafeBytes { try writeWhole($0, writer, outputName) }
+    let hash = FileDigest(size: Int64(bytes.count))
+    try bytes.withUnsafeBytes { buffer in
+      if let base = buffer.baseAddress { hash.update(base, count: buffer.count) }
+      try writeWhole(buffer, writer, outputName)
+    }
     try meter?.add(Int64(bytes.count))
     writeback?.add(bytes.count)
     return (Int64(bytes.count), hash.finalize())
@@ -140,7 +142,8 @@ struct Packer {
   /// when opened; a file that shrinks, grows or is modified while read fails the pack rather
   /// than storing a torn copy. A file with holes is stored sparse (GNU's pax sparse format,
   /// which GNU tar, Python's tarfile and libarchive read): only its data regions are read and
-  /// stored, and its holes count as zeros in its hash.
+  /// stored, and its holes are hashed as zeros without being read (`FileDigest`), so the work
+  /// is bounded by its data.
   private func copyFile(
     _ file: SaveFileReading, entry: LibArchiveEntry, writer: LibArchiveHandle, outputName: String,
     buffer: UnsafeMutableRawPointer, writeback: Writeback?
@@ -150,37 +153,39 @@ struct Packer {
     try writeRegularHeader(
       entry.pointer, size: size, modifiedNs: file.modifiedNs, writer, outputName, dataRegions: regions)
     // Large blocks are hashed on a second thread while libarchive writes them.
-    let hash = OverlappedSHA256()
+    let hash = OverlappedDigest([FileDigest(size: size)])
     defer { hash.wait() }  // never leave a block in flight when the buffer is reused or freed
-    var zeros: UnsafeMutableRawPointer?  // made at the first hole only: most files have none
-    defer { zeros?.deallocate() }
+    var zeros: ZeroPages?  // made at the first hole only: most files have none
     for (span, isData) in Self.spans(regions ?? [0..<size], size: size) {
       if isData { try file.seek(to: span.lowerBound) }
       var remaining = span.upperBound - span.lowerBound
       while remaining > 0 {
         hash.wait()
         let count: Int
-        let block: UnsafeMutableRawPointer
         if isData {
           count = try file.readChunk(into: buffer, count: Int(min(Int64(bufferSize), remaining)))
-          block = buffer
+          hash.update(buffer, count: count)
+          guard archive_write_data(writer.pointer, buffer, count) == count else {
+            throw outputError(writer, outputName)
+          }
+          writeback?.add(count)
         } else {
-          // libarchive's pax writer takes a sparse file's holes as data it drops.
-          block = zeros ?? Self.zeroed(bufferSize)
-          zeros = block
-          count = Int(min(Int64(bufferSize), remaining))
-        }
-        hash.update(block, count: count)
-        guard archive_write_data(writer.pointer, block, count) == count else {
-          throw outputError(writer, outputName)
+          // libarchive's pax writer takes a sparse file's holes as data it drops unread: they
+          // are handed over as pages of zeros that take no memory, a GiB at a time.
+          let pages = zeros ?? ZeroPages()
+          zeros = pages
+          count = Int(min(Int64(pages.count), remaining))
+          hash.addZeros(Int64(count))
+          guard archive_write_data(writer.pointer, pages.bytes, count) == count else {
+            throw outputError(writer, outputName)
+          }
         }
         remaining -= Int64(count)
         try meter?.add(Int64(count))
-        if isData { writeback?.add(count) }
       }
     }
     try file.checkUnchanged()
-    let digest = hash.finalize()
+    let digest = hash.finalize()[0]
     try file.checkSameAgain(digest: digest)
     return (size, digest)
   }
@@ -196,12 +201,6 @@ struct Packer {
     }
     if position < size { spans.append((position..<size, false)) }
     return spans
-  }
-
-  private static func zeroed(_ count: Int) -> UnsafeMutableRawPointer {
-    let block = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
-    block.initializeMemory(as: UInt8.self, repeating: 0, count: count)
-    return block
   }
 
   private func writeMetadataFile(

@@ -181,17 +181,18 @@ extension Platform {
     return regions == [0..<size] ? nil : regions
   }
 
-  /// Reads `fd` to its end in chunks of up to 1 MiB, handing each to `body`; returns the byte
-  /// count. A read error throws `SystemError` naming `path`; `body`'s errors pass through.
+  /// Reads `fd` to its end, or `limit` bytes, in chunks of up to 1 MiB, handing each to
+  /// `body`; returns the byte count. A read error throws `SystemError` naming `path`; `body`'s
+  /// errors pass through.
   static func forEachChunk(
-    of fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+    of fd: Int32, path: String, upTo limit: Int64 = .max, _ body: (UnsafeRawBufferPointer) throws -> Void
   ) throws -> Int64 {
     let size = 1 << 20
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
     var total: Int64 = 0
-    while true {
-      let count = read(fd, buffer, size)
+    while total < limit {
+      let count = read(fd, buffer, Int(min(Int64(size), limit - total)))
       if count < 0 {
         if errno == EINTR { continue }
         throw SystemError(operation: "read", path: path, code: errno)
@@ -200,6 +201,7 @@ extension Platform {
       try body(UnsafeRawBufferPointer(start: buffer, count: count))
       total += Int64(count)
     }
+    return total
   }
 
   /// Removes `path` and everything under it, never following a symlink, making each folder
@@ -309,5 +311,34 @@ enum FileTimes {
   private static func timespecs(_ ms: Int64) -> [timespec] {
     let spec = timespec(tv_sec: Int(ms / 1000), tv_nsec: Int((ms % 1000) * 1_000_000))
     return [spec, spec]
+  }
+}
+
+/// A GiB of zeros that takes no memory: read-only anonymous pages, all of them the kernel's
+/// one zero page when read (a 1 MiB buffer of zeros where they cannot be mapped). Unmapped
+/// in `deinit`.
+final class ZeroPages {
+  let bytes: UnsafeRawPointer
+  let count: Int
+  private let isMapped: Bool
+
+  init() {
+    let size = 1 << 30
+    let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+    if let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) {
+      (bytes, count, isMapped) = (UnsafeRawPointer(mapped), size, true)
+    } else {
+      let block = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+      block.initializeMemory(as: UInt8.self, repeating: 0, count: 1 << 20)
+      (bytes, count, isMapped) = (UnsafeRawPointer(block), 1 << 20, false)
+    }
+  }
+
+  deinit {
+    if isMapped {
+      munmap(UnsafeMutableRawPointer(mutating: bytes), count)
+    } else {
+      bytes.deallocate()
+    }
   }
 }

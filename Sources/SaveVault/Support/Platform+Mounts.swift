@@ -95,4 +95,17 @@ extension Platform {
     guard statvfs(path, &info) == 0 else { return nil }
     return Int64(info.f_bavail) * Int64(info.f_frsize)
   }
+
+  /// Whether the filesystem of the folder `path` keeps a file's holes as holes, taking no room
+  /// for them (ext4, btrfs, XFS, tmpfs, APFS do; FAT and exFAT allocate them): a file made there
+  /// and grown by 1 MiB without a write takes no blocks. False when that cannot be tried.
+  static func keepsHoles(in path: String) -> Bool {
+    guard let (fd, probe) = try? makeTemporaryFile(prefix: path + "/.savevault-holes-") else { return false }
+    defer {
+      close(fd)
+      unlink(probe)
+    }
+    var info = stat()
+    return ftruncate(fd, 1 << 20) == 0 && fstat(fd, &info) == 0 && info.st_blocks == 0
+  }
 }

@@ -45,7 +45,8 @@ struct Fingerprint {
     }
   }
 
-  /// The size and SHA-256 of the file at `relative` (in `RawName`'s mapping) under `root`.
+  /// The size and hash (`FileDigest`: a sparse file's holes are not read) of the file at
+  /// `relative` (in `RawName`'s mapping) under `root`.
   static func hashFile(_ relative: String, under root: String) throws -> (Int64, String) {
     let path = root + "/" + relative
     let fd = RawName.withCString(relative, under: root) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
@@ -53,12 +54,8 @@ struct Fingerprint {
       throw SaveFolderError.unreadable(path: path, reason: Platform.describe(errno: errno))
     }
     defer { close(fd) }
-    let hash = SHA256()
     do {
-      let total = try Platform.forEachChunk(of: fd, path: path) { chunk in
-        if let base = chunk.baseAddress { hash.update(base, count: chunk.count) }
-      }
-      return (total, hash.finalize())
+      return try FileDigest.of(fd: fd, path: path)
     } catch let error as SystemError {
       throw SaveFolderError.unreadable(path: path, reason: Platform.describe(errno: error.code))
     }

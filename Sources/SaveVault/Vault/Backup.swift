@@ -285,7 +285,8 @@ extension Vault {
     for attempt in 1...Self.nameAttempts {
       let name = ArchiveName(createdMs: createdMs, device: device, compression: compression)
       let header = ArchiveHeader(
-        format: 1, game: game, device: name.device, createdMs: createdMs, locations: locations,
+        format: ArchiveHeader.currentFormat, game: game, device: name.device, createdMs: createdMs,
+        locations: locations,
         ancestry: ancestry)
       var manifest = Manifest(header: header, entries: [])
       do {

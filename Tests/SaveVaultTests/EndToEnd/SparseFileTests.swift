@@ -100,6 +100,110 @@ struct SparseFileTests {
     #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
   }
 
+  /// A 60 GiB file with 12 KiB of data: at 4 KiB past 1 GiB (across no chunk boundary), 8 KiB
+  /// across the 64 KiB boundary at 30 GiB, and its last 4 KiB.
+  static let hugeSize: Int64 = 60 << 30
+  static let hugeData: [(offset: Int64, count: Int)] = [
+    ((1 << 30) + 4096, 4096), ((30 << 30) - 4096, 8192), ((60 << 30) - 4096, 4096),
+  ]
+
+  func makeHuge(_ path: String) throws {
+    try makeDirectory((path as NSString).deletingLastPathComponent)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    try #require(ftruncate(fd, off_t(Self.hugeSize)) == 0)
+    for (index, region) in Self.hugeData.enumerated() {
+      let bytes = [UInt8](repeating: UInt8(index + 1), count: region.count)
+      try #require(
+        bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(region.offset)) } == region.count)
+    }
+  }
+
+  /// The file at `path` has the huge file's size, data and holes, and takes little room.
+  func checkHuge(_ path: String) throws {
+    var info = stat()
+    try #require(lstat(path, &info) == 0, "'\(path)' is missing")
+    #expect(Int64(info.st_size) == Self.hugeSize)
+    #expect(Int64(info.st_blocks) * 512 < 1 << 20, "\(info.st_blocks) blocks: the holes were filled")
+    let fd = open(path, O_RDONLY)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    for (index, region) in Self.hugeData.enumerated() {
+      var bytes = [UInt8](repeating: 0, count: region.count + 2)
+      let start = region.offset - 1
+      let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+      let expected = [0] + [UInt8](repeating: UInt8(index + 1), count: region.count) + [0]
+      #expect(Array(bytes.prefix(got)) == Array(expected.prefix(got)), "data at \(region.offset)")
+    }
+  }
+
+  /// The hash by chunks of the file at `path`, by a Python implementation of its definition.
+  func independentHash(_ path: String) async throws -> String {
+    let run = try await runProgramAwaiting(try requiredProgram("python3"), [fixture("chunk_hash.py"), path])
+    try #require(run.code == 0, "chunk_hash.py failed: \(run.stderr)")
+    return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// The hash the manifest of `archive` lists for `path`.
+  func listedHash(_ archive: String, _ path: String) async throws -> String? {
+    let manifest = try await runProgramAwaiting(
+      try requiredProgram("tar"), ["-xOf", archive, Manifest.path])
+    try #require(manifest.code == 0, "tar could not read the manifest: \(manifest.stderr)")
+    let entries = try #require(try jsonObject(manifest.stdout)["entries"] as? [[String: Any]])
+    return entries.first { $0["path"] as? String == path }?["sha256"] as? String
+  }
+
+  @Test(
+    "a 60 GiB sparse file of 12 KiB of data, in a tar of GNU tar's: verify, restore, status and backup work by its data",
+    arguments: ["gnu", "pax"])
+  func hugeSparseFile(format: String) async throws {
+    let box = try Sandbox("sparse-huge", device: "testbox")
+    let source = box.path("made-by-tar")
+    try makeHuge(source + "/world.img")
+    try writeFile(source + "/small.sav", "small")
+    var made = stat()
+    try #require(lstat(source + "/world.img", &made) == 0)
+    try #require(Int64(made.st_blocks) * 512 < 1 << 20, "this filesystem does not keep holes")
+    let folder = box.defaultContainer + "/world"
+    try makeDirectory(folder)
+    let archive = folder + "/packsave-20260101T000000.000Z-other.tar"
+    let packed = try await runProgramAwaiting(
+      try requiredProgram("tar"), ["--sparse", "--format=\(format)", "-cf", archive, "-C", source, "."])
+    try #require(packed.code == 0, "tar --sparse failed: \(packed.stderr)")
+    // The work is bounded by the data: 1 MiB of content may be hashed and written, not 60 GiB.
+    let config = box.path("config.json")
+    try writeFile(config, #"{"limits": {"maxBytes": 1048576}}"#)
+    let save = box.path("saves/world")
+
+    let verify = try await box.runAwaiting([
+      "--config", config, "verify", "--save-dir", save, "--latest", "--json",
+    ])
+    #expect(verify.code == 0, "verify: \(verify.stdout) \(verify.stderr)")
+
+    let restore = try await box.runAwaiting(["--config", config, "restore", "--latest", "--save-dir", save])
+    try #require(restore.code == 0, "restore: \(restore.stderr)")
+    try checkHuge(save + "/world.img")
+
+    // A change of metadata makes status hash the file again, by its data: still in sync.
+    let later = [timespec(tv_sec: 1_900_000_000, tv_nsec: 0), timespec(tv_sec: 1_900_000_000, tv_nsec: 0)]
+    #expect(utimensat(AT_FDCWD, save + "/world.img", later, 0) == 0)
+    let status = try await box.runAwaiting(["--config", config, "status", "--save-dir", save, "--json"])
+    #expect(try jsonObject(status.stdout)["state"] as? String == "in-sync", "status: \(status.stdout)")
+
+    let backup = try await box.runAwaiting([
+      "--config", config, "backup", "--force", "--save-dir", save, "--json",
+    ])
+    try #require(backup.code == 0, "backup: \(backup.stderr)")
+    let name = try #require(try jsonObject(backup.stdout)["archive"] as? String)
+    let archived = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int64 ?? 0
+    #expect(archived < 1 << 20, "the archive holds \(archived) bytes for 12 KiB of data")
+    let expected = try await independentHash(source + "/world.img")
+    #expect(try await listedHash(folder + "/" + name, "world.img") == expected)
+    let again = try await box.runAwaiting(["--config", config, "verify", "--save-dir", save, "--latest"])
+    #expect(again.code == 0, "verify of SaveVault's own archive: \(again.stderr)")
+  }
+
   @Test("a file's spans: its data regions and the holes between and after them")
   func spans() {
     func spans(_ regions: [Range<Int64>], _ size: Int64) -> [String] {
