@@ -117,7 +117,7 @@ struct Extractor {
         state.extracted.append(entry)
       }
       RawName.withCString(path) { archive_entry_copy_pathname(e, $0) }
-      archive_entry_set_perm(e, archive_entry_perm(e) & 0o777)
+      archive_entry_set_perm(e, Self.usableMode(UInt32(archive_entry_perm(e)), kind: kind.entryKind))
       archive_entry_set_uid(e, 0)
       archive_entry_set_gid(e, 0)
       if case .hardlink(let target) = kind {
@@ -149,10 +149,12 @@ struct Extractor {
     if let disk {
       guard archive_write_close(disk.pointer) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
       // Without ARCHIVE_EXTRACT_PERM libarchive applies the umask; put back the archive's
-      // permission bits (setuid, setgid and sticky stay cleared). Nothing here is a symlink's
-      // target outside: entries under symlinks were refused.
+      // permission bits (setuid, setgid and sticky stay cleared), with what the owner needs.
+      // Nothing here is a symlink's target outside: entries under symlinks were refused.
       for entry in state.extracted where entry.kind != .symlink {
-        if let mode = entry.mode, RawName.withCString(entry.path, { chmod($0, mode_t(mode & 0o777)) }) != 0 {
+        if let mode = entry.mode,
+          RawName.withCString(entry.path, { chmod($0, mode_t(Self.usableMode(mode, kind: entry.kind))) }) != 0
+        {
           throw ArchiveError.writeFailed(path: entry.path, reason: Platform.describe(errno: errno))
         }
       }
@@ -299,6 +301,19 @@ struct Extractor {
     return (position, hash.finalize())
   }
 
+  /// The permission bits an entry of `mode` is restored with: the archive's (setuid, setgid
+  /// and sticky cleared), plus read, write and search on a folder and read on a file for the
+  /// owner. A save its owner cannot read could be neither backed up nor checked nor set aside
+  /// again (an archive from another tool may hold a folder of mode 000); a file the archive
+  /// makes read-only stays read-only.
+  static func usableMode(_ mode: UInt32, kind: EntryKind) -> UInt32 {
+    switch kind {
+    case .directory: mode & 0o777 | 0o700
+    case .file: mode & 0o777 | 0o400
+    case .symlink: mode & 0o777
+    }
+  }
+
   /// A name from an entry (path, symlink or hardlink target) in `RawName`'s mapping: its bytes
   /// as the system would write them (`raw`, libarchive's multibyte form, which is the pax
   /// header's bytes under `hdrcharset=BINARY` and UTF-8 otherwise), else its UTF-8 form.
@@ -333,6 +348,15 @@ private struct State {
     case file, directory
     case symlink(String)
     case hardlink(String)
+
+    /// What the entry is once extracted (a hardlink is a file).
+    var entryKind: EntryKind {
+      switch self {
+      case .file, .hardlink: .file
+      case .directory: .directory
+      case .symlink: .symlink
+      }
+    }
   }
 
   init(limits: ExtractionLimits, freeSpace: FreeSpace?) {
