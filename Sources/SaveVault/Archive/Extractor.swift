@@ -13,9 +13,9 @@ import Foundation
 /// folder, inside symlink or hardlink to a file already extracted; nothing under a symlink or
 /// a file; no duplicates; setuid/setgid/sticky cleared; caps on entries, depth and bytes, and on
 /// the tar stream itself, so a decompression bomb is refused), then written by libarchive with
-/// its secure flags, hashing file data on the way. A `.tar.zst` name is read through zstd, any
-/// other as a plain tar. A SaveVault archive must end with a manifest that matches every
-/// extracted byte. Any failure throws `ArchiveError.refused` (`.noSpace` when the content does
+/// its secure flags, hashing file data on the way. The tar stream is read through what its
+/// content is compressed with (`ArchiveEncoding`). A SaveVault archive must end with a
+/// manifest that matches every extracted byte. Any failure throws `ArchiveError.refused` (`.noSpace` when the content does
 /// not fit `freeSpace`); the caller then removes the staging directory.
 ///
 /// Without a staging directory the same checks run and nothing is written: that is `verify`,
@@ -43,25 +43,9 @@ struct Extractor {
 
   /// Checks the archive at `fd` and, when `staging` is given, extracts it there.
   func extract(fd: Int32, archiveName: String, into staging: String?) throws -> Extraction {
-    _ = LibArchiveLocale.ensureUTF8
-    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free) else {
-      throw ArchiveError.refused(archive: archiveName, reason: "libarchive: out of memory")
-    }
     func refuse(_ reason: String) -> ArchiveError { .refused(archive: archiveName, reason: reason) }
-    archive_read_support_format_tar(reader.pointer)
-    let compression = ArchiveCompression(fileName: archiveName) ?? .none
-    // A libarchive without zstd is this machine's gap, not a bad archive: exit 1, not 5.
-    if let reason = compression.configure(reader: reader) {
-      throw ArchiveError.writeFailed(
-        path: archiveName, reason: "\(reason); install a libarchive built with libzstd to read it")
-    }
     // 1 MiB reads: large blocks, each hashed on the second thread while it is written.
-    guard archive_read_open_fd(reader.pointer, fd, 1 << 20) == ARCHIVE_OK else {
-      throw refuse("not a readable tar archive (\(reader.errorText))")
-    }
-    guard compression.matches(reader: reader) else {
-      throw refuse("its name ends in \(compression.suffix) but it is not \(compression.rawValue)-compressed")
-    }
+    let reader = try ArchiveEncoding.openReader(fd: fd, archiveName: archiveName, blockSize: 1 << 20)
     guard let staging else { return try run(reader: reader, disk: nil, refuse: refuse) }
     guard let disk = LibArchiveHandle(archive_write_disk_new, free: archive_write_free) else {
       throw ArchiveError.writeFailed(path: staging, reason: "libarchive: out of memory")

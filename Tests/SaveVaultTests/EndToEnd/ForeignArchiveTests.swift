@@ -91,4 +91,106 @@ struct ForeignArchiveTests {
       text(box.save + "/locked/slot.sav") == "locked away",
       "undo puts back the save the second restore replaced")
   }
+
+  /// `verify --latest --json`'s one archive.
+  static func verified(_ box: Sandbox) async throws -> (code: Int32, archive: [String: Any]) {
+    let run = try await box.runAwaiting(["verify", "--latest", "--json"] + box.target())
+    let archives = try #require(try jsonObject(run.stdout)["archives"] as? [[String: Any]], "\(run.stderr)")
+    return (run.code, try #require(archives.first, "verify read nothing: \(run.stdout)"))
+  }
+
+  /// Runs GNU tar in `directory`.
+  static func tar(_ arguments: [String], in directory: String) async throws {
+    let run = try await runProgramAwaiting(
+      try requiredProgram("tar"), arguments,
+      environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+      currentDirectory: directory)
+    try #require(run.code == 0, "tar \(arguments): \(run.stderr)")
+  }
+
+  /// A compressed tar as GNU tar writes it: the ending and tar's option.
+  static let compressedEndings: [(String, String)] = [
+    (".tar.gz", "-z"), (".tgz", "-z"), (".tar.bz2", "-j"), (".tar.xz", "-J"),
+  ]
+
+  @Test(
+    "a .tar.gz, .tgz, .tar.bz2 or .tar.xz archive is listed, verified and restored",
+    arguments: compressedEndings)
+  func compressed(ending: String, option: String) async throws {
+    let box = try Sandbox("foreign-compressed", device: "testbox")
+    try writeFile(box.save + "/slot.sav", "the save before")
+    let work = box.path("work")
+    try writeFile(work + "/slot.sav", "compressed by another tool")
+    try writeFile(work + "/sub/more.dat", Data((0..<5000).map { UInt8($0 % 7) }))
+    let name = "packsave-20991231T235959.999Z-other" + ending
+    try makeDirectory(box.cloud + "/game")
+    try await Self.tar([option, "-cf", box.cloud + "/game/" + name, "."], in: work)
+
+    let list = try jsonObject(try await box.ok(["list", "--json"] + box.target()).stdout)
+    let names = (list["archives"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    #expect(names == [name], "list: \(list)")
+    let (code, verified) = try await Self.verified(box)
+    #expect(code == 0, "verify: \(verified)")
+    #expect(verified["files"] as? Int == 2)
+    try await box.ok(["restore", "--latest"] + box.target())
+    #expect(contentTree(box.save) == contentTree(work))
+  }
+
+  @Test(
+    "a gzip, bzip2, xz or zstd tar under a plain .tar name is read by its content",
+    arguments: ["-z", "-j", "-J", "--zstd"])
+  func compressedUnderTarName(option: String) async throws {
+    let box = try Sandbox("foreign-content", device: "testbox")
+    try writeFile(box.save + "/slot.sav", "the save before")
+    let work = box.path("work")
+    try writeFile(work + "/slot.sav", "compressed, named .tar")
+    try makeDirectory(box.cloud + "/game")
+    try await Self.tar([option, "-cf", box.cloud + "/game/" + Self.name, "."], in: work)
+    let (code, verified) = try await Self.verified(box)
+    #expect(code == 0, "verify: \(verified)")
+    try await box.ok(["restore", "--latest"] + box.target())
+    #expect(text(box.save + "/slot.sav") == "compressed, named .tar")
+  }
+
+  @Test("a name that says one compression over another content is refused (exit 5)")
+  func wrongEnding() async throws {
+    let box = try Sandbox("foreign-wrong-ending", device: "testbox")
+    try writeFile(box.save + "/slot.sav", "the save before")
+    let work = box.path("work")
+    try writeFile(work + "/slot.sav", "plain")
+    try makeDirectory(box.cloud + "/game")
+    try await Self.tar(
+      ["-cf", box.cloud + "/game/packsave-20991231T235959.999Z-other.tar.gz", "."], in: work)
+    let restore = try await box.runAwaiting(["restore", "--latest"] + box.target())
+    #expect(restore.code == 5, "restore: \(restore.stderr)")
+    #expect(restore.stderr.contains("ends in .tar.gz but it is not gzip-compressed"), "\(restore.stderr)")
+    #expect(text(box.save + "/slot.sav") == "the save before")
+  }
+
+  /// The compressors of the bomb test: the program `tar-bomb.py` pipes through, and the ending.
+  static let bombs: [(String, String)] = [
+    ("gzip", ".tar.gz"), ("bzip2", ".tar.bz2"), ("xz", ".tar.xz"), ("gzip", ".tar"),
+  ]
+
+  @Test(
+    "a gzip, bzip2 or xz bomb (256 MiB of zeros hidden in metadata) is refused under a 1 MiB cap",
+    arguments: bombs)
+  func bomb(compressor: String, ending: String) async throws {
+    let box = try Sandbox("foreign-bomb-\(compressor)", device: "testbox")
+    try writeFile(box.save + "/a.sav", "precious")
+    let name = "packsave-20991231T235959.999Z-evil" + ending
+    try makeDirectory(box.cloud + "/game")
+    let made = try await runProgramAwaiting(
+      try requiredProgram("python3"),
+      [fixture("tar-bomb.py"), "meta", String(256 << 20), box.cloud + "/game/" + name, compressor],
+      environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+    try #require(made.code == 0, "could not make the bomb: \(made.stderr)")
+    let config = box.path("config.json")
+    try writeFile(config, #"{"limits": {"maxBytes": 1048576}}"#)
+    let before = tree(box.save)
+    let restore = try await box.runAwaiting(["--config", config, "restore", "--latest"] + box.target())
+    #expect(restore.code == 5, "exit \(restore.code), stderr: \(restore.stderr)")
+    #expect(restore.stderr.contains("unpacks to more than"), "stderr: \(restore.stderr)")
+    #expect(tree(box.save) == before)
+  }
 }
