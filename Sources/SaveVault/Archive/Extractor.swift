@@ -11,11 +11,12 @@ import Foundation
 ///
 /// Every entry is checked in Swift before libarchive sees it (clean relative path; file,
 /// folder, inside symlink or hardlink to a file already extracted; nothing under a symlink or
-/// a file; no duplicates; setuid/setgid/sticky cleared; caps on entries, depth and bytes, and on
-/// the tar stream itself, so a decompression bomb is refused), then written by libarchive with
-/// its secure flags, hashing file data on the way. The tar stream is read through what its
-/// content is compressed with (`ArchiveEncoding`). A SaveVault archive must end with a
-/// manifest that matches every extracted byte. Any failure throws `ArchiveError.refused` (`.noSpace` when the content does
+/// a file; a path twice by its last entry, as tar does, never a folder and a file; no malformed
+/// header; setuid/setgid/sticky cleared; caps on entries, depth and bytes, and on the tar
+/// stream itself, so a decompression bomb is refused), then written by libarchive with its
+/// secure flags, hashing file data on the way. The tar stream is read through what its content
+/// is compressed with (`ArchiveEncoding`). A SaveVault archive must end with a manifest that
+/// matches every extracted byte. Any failure throws `ArchiveError.refused` (`.noSpace` when the content does
 /// not fit `freeSpace`); the caller then removes the staging directory.
 ///
 /// Without a staging directory the same checks run and nothing is written: that is `verify`,
@@ -79,6 +80,12 @@ struct Extractor {
         throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
       }
       defer { entryIndex += 1 }
+      // libarchive only warns about a malformed pax header, and reads on without it; GNU tar
+      // and Python's tarfile refuse such an archive, and so does SaveVault. A name libarchive
+      // cannot convert is no such warning: names are read as their bytes (`Extractor.name`).
+      if status == ARCHIVE_WARN && !reader.errorText.contains("can't be converted") {
+        throw refuse("a header is malformed (libarchive: \(reader.errorText))")
+      }
       try checkStream(reader, entries: entryIndex + 1, refuse: refuse)
       if state.manifest != nil { throw refuse("entries follow the manifest") }
       let raw = Self.name(archive_entry_pathname(e), archive_entry_pathname_utf8(e)) ?? ""
@@ -92,7 +99,11 @@ struct Extractor {
         try readMetadata(path: path, isFirst: entryIndex == 0, reader: reader, state: &state, refuse: refuse)
         continue
       }
-      let kind = try state.admit(path: path, entry: e, refuse: refuse)
+      let (kind, replaces) = try state.admit(path: path, entry: e, refuse: refuse)
+      // A later entry of a path replaces the earlier one, as tar extracts an archive appended to.
+      if replaces, disk != nil, RawName.withCString(path, { unlink($0) }) != 0 {
+        throw ArchiveError.writeFailed(path: path, reason: Platform.describe(errno: errno))
+      }
       let stamp = ManifestEntry(path: path, kind: .file).stamped(from: e)
       func record(_ entry: ManifestEntry) {
         var entry = entry
@@ -107,11 +118,19 @@ struct Extractor {
       if case .hardlink(let target) = kind {
         RawName.withCString(target) { archive_entry_copy_hardlink(e, $0) }
       }
+      // A file that is not sparse is as long as its data. libarchive takes a GNU header's
+      // `realsize` field for the size whatever the entry's type (Go's nil-uid.tar has other
+      // digits there: 2,176 bytes for a file of 14), and the disk writer would extend the file
+      // to it; GNU tar, tarfile and Go read the size field, which is what the data is.
+      let declaredSize = archive_entry_size(e)
+      let isSparse = archive_entry_sparse_count(e) > 0
+      if case .file = kind, !isSparse { archive_entry_unset_size(e) }
       if let disk, archive_write_header(disk.pointer, e) < ARCHIVE_WARN { throw diskError(disk, refuse) }
       switch kind {
       case .file:
         let (size, digest) = try copyData(
-          reader: reader, disk: disk, path: path, declaredSize: archive_entry_size(e), refuse: refuse)
+          reader: reader, disk: disk, path: path, declaredSize: declaredSize, isSparse: isSparse,
+          refuse: refuse)
         record(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
         state.fileHashes[path] = (size, digest)
       case .hardlink(let target):
@@ -230,13 +249,14 @@ struct Extractor {
   }
 
   /// Copies one file's data blocks to disk at their offsets, so that a sparse file's holes stay
-  /// holes, hashing them (holes count as zeros, up to the declared size). Large blocks
+  /// holes, hashing them (holes count as zeros, and a sparse file ends at its declared size;
+  /// another file ends with its data). Large blocks
   /// are hashed on a second thread while they are written. A file of some size (`path`,
   /// relative to the working directory, `declaredSize` bytes) has its writeback started on the
   /// way and once complete (`Writeback`): the disk writes while the next files are extracted,
   /// so that the flush before the swap has little left to wait for.
   private func copyData(
-    reader: LibArchiveHandle, disk: LibArchiveHandle?, path: String, declaredSize: Int64,
+    reader: LibArchiveHandle, disk: LibArchiveHandle?, path: String, declaredSize: Int64, isSparse: Bool,
     refuse: (String) -> ArchiveError
   ) throws -> (Int64, String) {
     let hash = OverlappedSHA256()
@@ -280,7 +300,7 @@ struct Extractor {
         try meter?.reach(archive_filter_bytes(reader.pointer, -1))  // archive bytes, compressed or not
       }
     }
-    hashHole(upTo: declaredSize)  // a sparse file may end in a hole
+    if isSparse { hashHole(upTo: declaredSize) }  // a sparse file may end in a hole
     writeback?.finish()
     return (position, hash.finalize())
   }
@@ -321,7 +341,8 @@ private struct State {
   var header: ArchiveHeader?
   var manifest: Manifest?
   var extracted: [ManifestEntry] = []
-  var seen: Set<String> = []
+  /// What each path extracted so far is.
+  var seen: [String: EntryKind] = [:]
   var symlinks: Set<String> = []
   var files: Set<String> = []
   var fileHashes: [String: (Int64, String)] = [:]
@@ -348,8 +369,11 @@ private struct State {
     self.freeSpace = freeSpace
   }
 
-  /// Decides whether an entry may be extracted, and as what.
-  mutating func admit(path: String, entry e: OpaquePointer, refuse: (String) -> ArchiveError) throws -> Kind {
+  /// Decides whether an entry may be extracted, and as what; `replaces` when it takes the
+  /// place of an earlier entry of its path, which the caller removes from the disk.
+  mutating func admit(path: String, entry e: OpaquePointer, refuse: (String) -> ArchiveError) throws
+    -> (kind: Kind, replaces: Bool)
+  {
     guard seen.count < limits.maxEntries else {
       throw refuse("it has more than \(limits.maxEntries) entries")
     }
@@ -357,18 +381,49 @@ private struct State {
     guard depth <= limits.maxDepth else {
       throw refuse("'\(path.prefix(80))…' is nested deeper than \(limits.maxDepth) levels")
     }
-    guard seen.insert(path).inserted else { throw refuse("'\(path)' appears twice") }
     for ancestor in EntryPolicy.ancestors(of: path) {
       if symlinks.contains(ancestor) {
         throw refuse("'\(path)' would be written through the symlink '\(ancestor)'")
       }
       if files.contains(ancestor) { throw refuse("'\(path)' would be written under the file '\(ancestor)'") }
     }
+    let kind = try kind(of: e, path: path, refuse: refuse)
+    let replaces = try replaceEarlier(path, with: kind.entryKind, refuse: refuse)
+    switch kind {
+    case .file, .hardlink: files.insert(path)
+    case .symlink: symlinks.insert(path)
+    case .directory: break
+    }
+    return (kind, replaces)
+  }
+
+  /// A path seen before takes its later entry, as tar extracts an archive appended to
+  /// (`tar -r`, `tar -u`): a file, symlink or hardlink replaces another of these (the earlier
+  /// one forgotten here; true: the caller removes it from the disk), a folder takes a later
+  /// folder entry's mode and time. A folder and anything else under one path are refused.
+  private mutating func replaceEarlier(_ path: String, with kind: EntryKind, refuse: (String) -> ArchiveError)
+    throws -> Bool
+  {
+    guard let earlier = seen.updateValue(kind, forKey: path) else { return false }
+    guard (earlier == .directory) == (kind == .directory) else {
+      throw refuse("'\(path)' is a \(earlier.rawValue) and then a \(kind.rawValue)")
+    }
+    files.remove(path)
+    symlinks.remove(path)
+    fileHashes[path] = nil
+    extracted.removeAll { $0.path == path }
+    return kind != .directory
+  }
+
+  /// What the entry `e` at `path` is, checked against the limits and the entries before it.
+  private mutating func kind(of e: OpaquePointer, path: String, refuse: (String) -> ArchiveError) throws
+    -> Kind
+  {
     if let link = Extractor.name(archive_entry_hardlink(e), archive_entry_hardlink_utf8(e)) {
-      guard case .accepted(let target) = EntryPolicy.check(path: link), files.contains(target) else {
+      guard case .accepted(let target) = EntryPolicy.check(path: link), target != path, files.contains(target)
+      else {
         throw refuse("hardlink '\(path)' points to '\(link)', which is not a file extracted before it")
       }
-      files.insert(path)
       return .hardlink(target)
     }
     let type = UInt32(archive_entry_filetype(e))
@@ -380,7 +435,6 @@ private struct State {
       }
       totalBytes += size
       try freeSpace?.check(total: totalBytes)
-      files.insert(path)
       return .file
     case SV_AE_IFDIR:
       return .directory
@@ -389,7 +443,6 @@ private struct State {
       guard SymlinkPolicy.staysInside(linkPath: path, target: target) else {
         throw refuse("symlink '\(path)' points to '\(target)', outside the save directory")
       }
-      symlinks.insert(path)
       return .symlink(target)
     default:
       throw refuse("'\(path)' is a device, FIFO or socket")

@@ -108,6 +108,31 @@ struct ForeignArchiveTests {
     try #require(run.code == 0, "tar \(arguments): \(run.stderr)")
   }
 
+  @Test(
+    "an archive appended to by tar -r or -u (a path twice) restores and verifies by its last entry",
+    arguments: ["-rf", "-uf"])
+  func appended(option: String) async throws {
+    let box = try Sandbox("foreign-appended", device: "testbox")
+    try writeFile(box.save + "/slot.sav", "the save before")
+    let work = box.path("work")
+    try writeFile(work + "/slot.sav", "first", modifiedNs: 1_700_000_000_000_000_000)
+    try writeFile(work + "/notes.txt", "kept")
+    let archive = box.cloud + "/game/" + Self.name
+    try makeDirectory(box.cloud + "/game")
+    try await Self.tar(["-cf", archive, "slot.sav", "notes.txt"], in: work)
+    try writeFile(work + "/slot.sav", "second, longer", modifiedNs: 1_800_000_000_000_000_000)
+    try await Self.tar([option, archive, "slot.sav"], in: work)
+
+    let (code, verified) = try await Self.verified(box)
+    #expect(code == 0, "verify: \(verified)")
+    #expect(verified["files"] as? Int == 2)
+    #expect(verified["bytes"] as? Int == "second, longer".utf8.count + "kept".utf8.count)
+    try await box.ok(["restore", "--latest"] + box.target())
+    #expect(text(box.save + "/slot.sav") == "second, longer")
+    #expect(text(box.save + "/notes.txt") == "kept")
+    #expect(try await box.state(box.target()) == "in-sync")
+  }
+
   /// A compressed tar as GNU tar writes it: the ending and tar's option.
   static let compressedEndings: [(String, String)] = [
     (".tar.gz", "-z"), (".tgz", "-z"), (".tar.bz2", "-j"), (".tar.xz", "-J"),
@@ -192,5 +217,42 @@ struct ForeignArchiveTests {
     #expect(restore.code == 5, "exit \(restore.code), stderr: \(restore.stderr)")
     #expect(restore.stderr.contains("unpacks to more than"), "stderr: \(restore.stderr)")
     #expect(tree(box.save) == before)
+  }
+
+  @Test(
+    "a GNU header whose realsize field holds another field's digits is read by its size, as GNU tar, tarfile and Go read it"
+  )
+  func gnuRealSize() async throws {
+    let box = try Sandbox("foreign-nil-uid", device: "testbox")
+    try writeFile(box.save + "/slot.sav", "the save before")
+    let archive = fixture("tar-corpus/go/nil-uid.tar")
+    try makeDirectory(box.cloud + "/game")
+    try FileManager.default.copyItem(atPath: archive, toPath: box.cloud + "/game/" + Self.name)
+    let byTar = try await runProgramAwaiting(try requiredProgram("tar"), ["-xOf", archive])
+    try #require(
+      byTar.code == 0 && byTar.stdout.utf8.count == 14, "GNU tar reads \(byTar.stdout.utf8.count) bytes")
+    let (code, verified) = try await Self.verified(box)
+    #expect(code == 0)
+    #expect(verified["bytes"] as? Int == 14)
+    try await box.ok(["restore", "--latest"] + box.target())
+    #expect(text(box.save + "/P1050238.JPG.log") == byTar.stdout)
+  }
+
+  @Test(
+    "a malformed pax header that GNU tar and tarfile refuse is refused (exit 5), naming it",
+    arguments: ["go/pax-bad-hdr-file.tar", "libarchive/libarchive/test_read_pax_empty_val_no_nl.tar"])
+  func malformedPax(archive: String) async throws {
+    let box = try Sandbox("foreign-pax", device: "testbox")
+    try writeFile(box.save + "/slot.sav", "the save before")
+    try makeDirectory(box.cloud + "/game")
+    try FileManager.default.copyItem(
+      atPath: fixture("tar-corpus/" + archive), toPath: box.cloud + "/game/" + Self.name)
+    for command in [["verify", "--latest"], ["restore", "--latest"]] {
+      let run = try await box.runAwaiting(command + box.target())
+      #expect(run.code == 5, "\(command): exit \(run.code): \(run.stderr)")
+      #expect(
+        run.stderr.contains("pax") || run.stdout.contains("pax"), "\(command): \(run.stderr) \(run.stdout)")
+    }
+    #expect(text(box.save + "/slot.sav") == "the save before")
   }
 }
