@@ -15,7 +15,10 @@ let package = Package(
     // formats SaveVault never reads. Static, only the code SaveVault calls comes in.
     .systemLibrary(
       name: "CLibArchive",
-      providers: [.apt(["libarchive-dev", "libzstd-dev", "libacl1-dev"]), .brew(["libarchive"])]
+      providers: [
+        .apt(["libarchive-dev", "libzstd-dev", "zlib1g-dev", "libbz2-dev", "liblzma-dev", "libacl1-dev"]),
+        .brew(["libarchive"]),
+      ]
     ),
     .systemLibrary(
       name: "CLibCrypto",
@@ -36,15 +39,18 @@ let package = Package(
       name: "SaveVault",
       dependencies: ["CLibArchive", "CLibCrypto", "CYaml", "CSQLite", "CPlatform"],
       linkerSettings: [
-        // libarchive's tar, pax and zstd code with the zstd code it calls; SHA-256 and MD5 from
+        // libarchive's tar, pax and zstd code with the zstd code it calls, and its gzip, bzip2
+        // and xz readers with zlib, libbz2 and liblzma (archives other tools made); SHA-256 and MD5 from
         // libcrypto; libyaml; SQLite. Their symbols stay out of the program's export table, so that the
         // libcrypto libcurl loads for HTTPS is never bound to this partial copy. libacl (LGPL,
         // tiny, on every Linux) stays shared.
         .unsafeFlags(
           [
-            "-Xlinker", "-l:libarchive.a", "-Xlinker", "-l:libzstd.a", "-Xlinker", "-l:libcrypto.a",
+            "-Xlinker", "-l:libarchive.a", "-Xlinker", "-l:libzstd.a", "-Xlinker", "-l:libz.a",
+            "-Xlinker", "-l:libbz2.a", "-Xlinker", "-l:liblzma.a", "-Xlinker", "-l:libcrypto.a",
             "-Xlinker", "-l:libyaml.a", "-Xlinker", "-l:libsqlite3.a", "-Xlinker", "-lacl",
-            "-Xlinker", "--exclude-libs=libarchive.a:libzstd.a:libcrypto.a:libyaml.a:libsqlite3.a",
+            "-Xlinker",
+            "--exclude-libs=libarchive.a:libzstd.a:libz.a:libbz2.a:liblzma.a:libcrypto.a:libyaml.a:libsqlite3.a",
           ],
           .when(platforms: [.linux])),
         .linkedLibrary("archive", .when(platforms: [.macOS])),

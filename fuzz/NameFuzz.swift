@@ -8,7 +8,7 @@ public func fuzzNames(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // A parsed name prints back as itself, and its parts round-trip.
   if let name = ArchiveName(parsing: text) {
     guard name.description == text else { fatalError("name does not round-trip: \(text)") }
-    let again = ArchiveName(createdMs: name.createdMs, device: name.device, compression: name.compression)
+    let again = ArchiveName(createdMs: name.createdMs, device: name.device, ending: name.ending)
     guard again == name else { fatalError("parts do not round-trip: \(text)") }
   }
 

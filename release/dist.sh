@@ -99,7 +99,7 @@ libraries="$scratch/stage/LIBRARIES.rows"
 done
 # Linked into the program itself from their static libraries (Package.swift): their
 # licenses come along too.
-static_packages="libarchive13 libzstd1 libssl3 libyaml-0-2 libsqlite3-0"
+static_packages="libarchive13 libzstd1 zlib1g libbz2-1.0 liblzma5 libssl3 libyaml-0-2 libsqlite3-0"
 for package in $static_packages; do
   cp "/usr/share/doc/$package/copyright" "$stage/licenses/$package.txt"
 done

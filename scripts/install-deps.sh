@@ -11,7 +11,8 @@ set -euo pipefail
 
 need=()
 pkg-config --exists libarchive 2>/dev/null || need+=(libarchive-dev)
-# libarchive is linked from its static library, which needs zstd's (libzstd.a) and libacl.so.
+# libarchive is linked from its static library, which needs zstd's (libzstd.a) and libacl.so,
+# and zlib's, bzip2's and xz's (libz.a, libbz2.a, liblzma.a: libarchive-dev brings them).
 pkg-config --exists libzstd 2>/dev/null || need+=(libzstd-dev)
 pkg-config --exists libacl 2>/dev/null || need+=(libacl1-dev)
 pkg-config --exists libcrypto 2>/dev/null || need+=(libssl-dev)

@@ -1,11 +1,12 @@
 /*
  * libarchive is linked from its static library so that only the code for what SaveVault uses
- * (pax and ustar writing, tar reading, zstd) comes into the program. One internal helper of the
- * pax writer, which names a file type a format cannot hold, lives in the same object file as
- * libarchive's table of every writer format; taking that object would bring in all of them
- * (7-Zip, ISO 9660, xar with libxml2 and ICU, zip, …) and the libraries they need. Defining the
- * helper here keeps that object out. SaveVault never hands the writer such a file (the scan
- * skips sockets and devices before packing), so the message only has to be clear.
+ * (pax and ustar writing, tar reading, zstd, and gzip, bzip2 and xz reading) comes into the
+ * program. One internal helper of the pax writer, which names a file type a format cannot
+ * hold, lives in the same object file as libarchive's table of every writer format; taking
+ * that object would bring in all of them (7-Zip, ISO 9660, xar with libxml2 and ICU, zip, …)
+ * and the libraries they need. Defining the helper here keeps that object out. SaveVault never
+ * hands the writer such a file (the scan skips sockets and devices before packing), so the
+ * message only has to be clear.
  */
 #ifdef __linux__
 #include <archive.h>

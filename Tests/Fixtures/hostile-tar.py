@@ -33,9 +33,9 @@ with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as t:
         t.addfile(info)
     elif case == "fifo":
         add("pipe", kind=tarfile.FIFOTYPE)
-    elif case == "duplicatePath":
+    elif case == "fileThenFolder":
         add("dup.dat", data=b"first\n")
-        add("dup.dat", data=b"second, longer\n")
+        add("dup.dat", kind=tarfile.DIRTYPE)
     elif case == "doubleSlashAbsolute":
         add("/" + arg, data=b"absolute\n")
     elif case == "hardlinkOutsideWithData":

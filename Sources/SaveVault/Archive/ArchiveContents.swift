@@ -3,16 +3,9 @@ import Foundation
 
 /// Quick looks into an archive that read its headers only, never its file data.
 enum ArchiveContents {
-  /// A reader of the tar (compressed as its name says) at `fd`, nil when it cannot be opened.
+  /// A reader of the tar (compressed as its content says) at `fd`, nil when it cannot be opened.
   private static func reader(fd: Int32, archiveName: String) -> LibArchiveHandle? {
-    _ = LibArchiveLocale.ensureUTF8
-    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free) else { return nil }
-    archive_read_support_format_tar(reader.pointer)
-    let compression = ArchiveCompression(fileName: archiveName) ?? .none
-    guard compression.configure(reader: reader) == nil,
-      archive_read_open_fd(reader.pointer, fd, 1 << 16) == ARCHIVE_OK
-    else { return nil }
-    return reader
+    try? ArchiveEncoding.openReader(fd: fd, archiveName: archiveName, blockSize: 1 << 16)
   }
 
   /// Whether the archive at `fd` holds a save: a file, symlink or hardlink outside SaveVault's

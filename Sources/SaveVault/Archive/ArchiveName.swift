@@ -1,5 +1,6 @@
 /// The name of a backup in a container:
-/// `packsave-<UTC yyyyMMdd'T'HHmmss.SSS'Z'>-<device>.tar`, or `….tar.zst` when compressed.
+/// `packsave-<UTC yyyyMMdd'T'HHmmss.SSS'Z'>-<device>.tar`, or `….tar.zst` when compressed
+/// (or, made by another tool with the same stamp, another ending `ArchiveEncoding` reads).
 ///
 /// Names sort in time order; the device part says where a backup came from, the ending how it
 /// is compressed. Parsing and formatting are pure and exact to the millisecond.
@@ -14,22 +15,29 @@ public struct ArchiveName: Hashable, Sendable, CustomStringConvertible {
   public let createdMs: Int64
   /// The device that made it, as it appears in the name.
   public let device: String
-  /// How the archive is compressed, as its ending says.
-  public let compression: ArchiveCompression
+  /// The name's ending (`.tar`, `.tar.zst`, or another of `ArchiveEncoding`'s endings), which
+  /// says how the archive is compressed.
+  public let ending: String
 
   /// A name for a backup made at `createdMs` on `device` (sanitised for use in a file name).
   public init(createdMs: Int64, device: String, compression: ArchiveCompression = .none) {
-    self.createdMs = createdMs
-    self.device = ArchiveName.sanitize(device: device)
-    self.compression = compression
+    self.init(createdMs: createdMs, device: device, ending: compression.suffix)
   }
 
-  /// Parses a name made by SaveVault; nil for anything else.
+  /// A name for a backup made at `createdMs` on `device`, ending in `ending`.
+  init(createdMs: Int64, device: String, ending: String) {
+    self.createdMs = createdMs
+    self.device = ArchiveName.sanitize(device: device)
+    self.ending = ending
+  }
+
+  /// Parses a name SaveVault made, or another tool with SaveVault's stamp and one of
+  /// `ArchiveEncoding`'s endings; nil for anything else.
   public init?(parsing name: String) {
-    guard let compression = ArchiveCompression(fileName: name) else { return nil }
+    guard let ending = ArchiveEncoding.ending(of: name)?.ending else { return nil }
     let bytes = Array(name.utf8)
     let prefix = Array(Self.prefix.utf8)
-    let suffix = Array(compression.suffix.utf8)
+    let suffix = Array(ending.utf8)
     let stampLength = 20  // yyyyMMddTHHmmss.SSSZ
     guard bytes.count > prefix.count + stampLength + 1 + suffix.count,
       bytes.starts(with: prefix), bytes.suffix(suffix.count).elementsEqual(suffix)
@@ -43,19 +51,20 @@ public struct ArchiveName: Hashable, Sendable, CustomStringConvertible {
     guard device == Self.sanitize(device: device) else { return nil }
     self.createdMs = createdMs
     self.device = device
-    self.compression = compression
+    self.ending = ending
   }
 
   /// The file name.
   public var description: String {
-    "\(Self.prefix)\(Self.stamp(createdMs))-\(device)\(compression.suffix)"
+    "\(Self.prefix)\(Self.stamp(createdMs))-\(device)\(ending)"
   }
 
-  /// Whether `name` looks like a backup (`packsave-*.tar` or `packsave-*.tar.zst`), whether or
-  /// not SaveVault made it.
+  /// Whether `name` looks like a backup (`packsave-*` with one of `ArchiveEncoding`'s endings:
+  /// `.tar`, `.tar.zst`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`), whether or not SaveVault
+  /// made it.
   public static func isBackupName(_ name: String) -> Bool {
-    guard let compression = ArchiveCompression(fileName: name) else { return false }
-    return name.hasPrefix(prefix) && name.count > prefix.count + compression.suffix.count
+    guard let ending = ArchiveEncoding.ending(of: name)?.ending else { return false }
+    return name.hasPrefix(prefix) && name.count > prefix.count + ending.count
       && !name.contains("/")
   }
 

@@ -11,12 +11,14 @@ import Foundation
 ///
 /// Every entry is checked in Swift before libarchive sees it (clean relative path; file,
 /// folder, inside symlink or hardlink to a file already extracted; nothing under a symlink or
-/// a file; no duplicates; setuid/setgid/sticky cleared; caps on entries, depth and bytes, and on
-/// the tar stream itself, so a decompression bomb is refused), then written by libarchive with
-/// its secure flags, hashing file data on the way (`FileDigest`: a sparse file's holes are
-/// written as holes and hashed without being read, so the work is bounded by the data). A `.tar.zst` name is read through zstd, any
-/// other as a plain tar. A SaveVault archive must end with a manifest that matches every
-/// extracted byte. Any failure throws `ArchiveError.refused` (`.noSpace` when the content does
+/// a file; a path twice by its last entry, as tar does, never a folder and a file; no malformed
+/// header; setuid/setgid/sticky cleared; caps on entries, depth and bytes, and on the tar
+/// stream itself, so a decompression bomb is refused), then written by libarchive with its
+/// secure flags, hashing file data on the way (`FileDigest`: a sparse file's holes are written
+/// as holes and hashed without being read, so the work is bounded by the data). The tar stream
+/// is read through what its content is compressed with (`ArchiveEncoding`). A SaveVault
+/// archive must end with a manifest that matches every extracted byte. Any failure throws
+/// `ArchiveError.refused` (`.noSpace` when the content does
 /// not fit `freeSpace`); the caller then removes the staging directory.
 ///
 /// Without a staging directory the same checks run and nothing is written: that is `verify`,
@@ -44,25 +46,9 @@ struct Extractor {
 
   /// Checks the archive at `fd` and, when `staging` is given, extracts it there.
   func extract(fd: Int32, archiveName: String, into staging: String?) throws -> Extraction {
-    _ = LibArchiveLocale.ensureUTF8
-    guard let reader = LibArchiveHandle(archive_read_new, free: archive_read_free) else {
-      throw ArchiveError.refused(archive: archiveName, reason: "libarchive: out of memory")
-    }
     func refuse(_ reason: String) -> ArchiveError { .refused(archive: archiveName, reason: reason) }
-    archive_read_support_format_tar(reader.pointer)
-    let compression = ArchiveCompression(fileName: archiveName) ?? .none
-    // A libarchive without zstd is this machine's gap, not a bad archive: exit 1, not 5.
-    if let reason = compression.configure(reader: reader) {
-      throw ArchiveError.writeFailed(
-        path: archiveName, reason: "\(reason); install a libarchive built with libzstd to read it")
-    }
     // 1 MiB reads: large blocks, each hashed on the second thread while it is written.
-    guard archive_read_open_fd(reader.pointer, fd, 1 << 20) == ARCHIVE_OK else {
-      throw refuse("not a readable tar archive (\(reader.errorText))")
-    }
-    guard compression.matches(reader: reader) else {
-      throw refuse("its name ends in \(compression.suffix) but it is not \(compression.rawValue)-compressed")
-    }
+    let reader = try ArchiveEncoding.openReader(fd: fd, archiveName: archiveName, blockSize: 1 << 20)
     guard let staging else { return try run(reader: reader, disk: nil, refuse: refuse) }
     guard let disk = LibArchiveHandle(archive_write_disk_new, free: archive_write_free) else {
       throw ArchiveError.writeFailed(path: staging, reason: "libarchive: out of memory")
@@ -96,6 +82,12 @@ struct Extractor {
         throw refuse("the archive is corrupt or truncated (\(reader.errorText))")
       }
       defer { entryIndex += 1 }
+      // libarchive only warns about a malformed pax header, and reads on without it; GNU tar
+      // and Python's tarfile refuse such an archive, and so does SaveVault. A name libarchive
+      // cannot convert is no such warning: names are read as their bytes (`Extractor.name`).
+      if status == ARCHIVE_WARN && !reader.errorText.contains("can't be converted") {
+        throw refuse("a header is malformed (libarchive: \(reader.errorText))")
+      }
       try checkStream(reader, entries: entryIndex + 1, refuse: refuse)
       if state.manifest != nil { throw refuse("entries follow the manifest") }
       let raw = Self.name(archive_entry_pathname(e), archive_entry_pathname_utf8(e)) ?? ""
@@ -109,7 +101,11 @@ struct Extractor {
         try readMetadata(path: path, isFirst: entryIndex == 0, reader: reader, state: &state, refuse: refuse)
         continue
       }
-      let kind = try state.admit(path: path, entry: e, refuse: refuse)
+      let (kind, replaces) = try state.admit(path: path, entry: e, refuse: refuse)
+      // A later entry of a path replaces the earlier one, as tar extracts an archive appended to.
+      if replaces, disk != nil, RawName.withCString(path, { unlink($0) }) != 0 {
+        throw ArchiveError.writeFailed(path: path, reason: Platform.describe(errno: errno))
+      }
       let stamp = ManifestEntry(path: path, kind: .file).stamped(from: e)
       func record(_ entry: ManifestEntry) {
         var entry = entry
@@ -118,18 +114,25 @@ struct Extractor {
         state.extracted.append(entry)
       }
       RawName.withCString(path) { archive_entry_copy_pathname(e, $0) }
-      archive_entry_set_perm(e, archive_entry_perm(e) & 0o777)
+      archive_entry_set_perm(e, Self.usableMode(UInt32(archive_entry_perm(e)), kind: kind.entryKind))
       archive_entry_set_uid(e, 0)
       archive_entry_set_gid(e, 0)
       if case .hardlink(let target) = kind {
         RawName.withCString(target) { archive_entry_copy_hardlink(e, $0) }
       }
+      // A file that is not sparse is as long as its data. libarchive takes a GNU header's
+      // `realsize` field for the size whatever the entry's type (Go's nil-uid.tar has other
+      // digits there: 2,176 bytes for a file of 14), and the disk writer would extend the file
+      // to it; GNU tar, tarfile and Go read the size field, which is what the data is.
+      let declaredSize = archive_entry_size(e)
+      let isSparse = archive_entry_sparse_count(e) > 0
+      if case .file = kind, !isSparse { archive_entry_unset_size(e) }
       if let disk, archive_write_header(disk.pointer, e) < ARCHIVE_WARN { throw diskError(disk, refuse) }
       switch kind {
       case .file(let dataBytes):
         let (size, digest, bytesDigest) = try copyData(
-          reader: reader, disk: disk, path: path, declaredSize: archive_entry_size(e), dataBytes: dataBytes,
-          hashesBytes: state.hashesBytes, refuse: refuse)
+          reader: reader, disk: disk, path: path, declaredSize: declaredSize, dataBytes: dataBytes,
+          isSparse: isSparse, hashesBytes: state.hashesBytes, refuse: refuse)
         record(ManifestEntry(path: path, kind: .file, size: size, sha256: digest))
         state.fileHashes[path] = (size, digest)
         state.bytesHashes[path] = bytesDigest
@@ -153,10 +156,12 @@ struct Extractor {
     if let disk {
       guard archive_write_close(disk.pointer) >= ARCHIVE_WARN else { throw diskError(disk, refuse) }
       // Without ARCHIVE_EXTRACT_PERM libarchive applies the umask; put back the archive's
-      // permission bits (setuid, setgid and sticky stay cleared). Nothing here is a symlink's
-      // target outside: entries under symlinks were refused.
+      // permission bits (setuid, setgid and sticky stay cleared), with what the owner needs.
+      // Nothing here is a symlink's target outside: entries under symlinks were refused.
       for entry in state.extracted where entry.kind != .symlink {
-        if let mode = entry.mode, RawName.withCString(entry.path, { chmod($0, mode_t(mode & 0o777)) }) != 0 {
+        if let mode = entry.mode,
+          RawName.withCString(entry.path, { chmod($0, mode_t(Self.usableMode(mode, kind: entry.kind))) }) != 0
+        {
           throw ArchiveError.writeFailed(path: entry.path, reason: Platform.describe(errno: errno))
         }
       }
@@ -254,21 +259,23 @@ struct Extractor {
   }
 
   /// Copies one file's data blocks to disk at their offsets, so that a sparse file's holes stay
-  /// holes, hashing them (`FileDigest`: holes count as zeros, up to the declared size, and are
-  /// never read); returns the size, the file's hash and, with `hashesBytes` for a file hashed
-  /// by chunks, its bytes' SHA-256 too (what a manifest of an earlier format lists). At most
-  /// `dataBytes` of data are taken (what the entry declared, and the limits counted). Large
-  /// blocks are hashed on a second thread while they are written. A file of some size (`path`,
+  /// holes, hashing them (`FileDigest`: holes count as zeros and are never read; a sparse file
+  /// ends at its declared size, another file with its data); returns the size, the file's hash
+  /// and, with `hashesBytes` for a file hashed by chunks, its bytes' SHA-256 too (what a
+  /// manifest of an earlier format lists). At most `dataBytes` of data are taken (what the
+  /// entry declared, and the limits counted). Large blocks are hashed on a second thread while
+  /// they are written. A file of some size (`path`,
   /// relative to the working directory, `declaredSize` bytes) has its writeback started on the
   /// way and once complete (`Writeback`): the disk writes while the next files are extracted,
   /// so that the flush before the swap has little left to wait for.
   private func copyData(
     reader: LibArchiveHandle, disk: LibArchiveHandle?, path: String, declaredSize: Int64, dataBytes: Int64,
-    hashesBytes: Bool, refuse: (String) -> ArchiveError
+    isSparse: Bool, hashesBytes: Bool, refuse: (String) -> ArchiveError
   ) throws -> (Int64, String, String?) {
-    let digest = FileDigest(size: declaredSize)
+    let digest = FileDigest(size: isSparse ? declaredSize : dataBytes)
     let bytesDigest =
-      hashesBytes && digest.scheme != .bytes ? FileDigest(size: declaredSize, scheme: .bytes) : nil
+      hashesBytes && digest.scheme != .bytes
+      ? FileDigest(size: isSparse ? declaredSize : dataBytes, scheme: .bytes) : nil
     let hash = OverlappedDigest([digest] + (bytesDigest.map { [$0] } ?? []))
     defer { hash.wait() }  // never leave a block in flight when libarchive reuses its buffer
     let written =
@@ -303,10 +310,23 @@ struct Extractor {
         try meter?.reach(archive_filter_bytes(reader.pointer, -1))  // archive bytes, compressed or not
       }
     }
-    hash.addZeros(declaredSize - position)  // a sparse file may end in a hole
+    if isSparse { hash.addZeros(declaredSize - position) }  // a sparse file may end in a hole
     writeback?.finish()
     let values = hash.finalize()
-    return (declaredSize, values[0], values.count > 1 ? values[1] : nil)
+    return (isSparse ? declaredSize : position, values[0], values.count > 1 ? values[1] : nil)
+  }
+
+  /// The permission bits an entry of `mode` is restored with: the archive's (setuid, setgid
+  /// and sticky cleared), plus read, write and search on a folder and read on a file for the
+  /// owner. A save its owner cannot read could be neither backed up nor checked nor set aside
+  /// again (an archive from another tool may hold a folder of mode 000); a file the archive
+  /// makes read-only stays read-only.
+  static func usableMode(_ mode: UInt32, kind: EntryKind) -> UInt32 {
+    switch kind {
+    case .directory: mode & 0o777 | 0o700
+    case .file: mode & 0o777 | 0o400
+    case .symlink: mode & 0o777
+    }
   }
 
   /// A name from an entry (path, symlink or hardlink target) in `RawName`'s mapping: its bytes
@@ -332,7 +352,8 @@ private struct State {
   var header: ArchiveHeader?
   var manifest: Manifest?
   var extracted: [ManifestEntry] = []
-  var seen: Set<String> = []
+  /// What each path extracted so far is.
+  var seen: [String: EntryKind] = [:]
   var symlinks: Set<String> = []
   var files: Set<String> = []
   var fileHashes: [String: (Int64, String)] = [:]
@@ -355,6 +376,15 @@ private struct State {
     case directory
     case symlink(String)
     case hardlink(String)
+
+    /// What the entry is once extracted (a hardlink is a file).
+    var entryKind: EntryKind {
+      switch self {
+      case .file, .hardlink: .file
+      case .directory: .directory
+      case .symlink: .symlink
+      }
+    }
   }
 
   init(limits: ExtractionLimits, freeSpace: FreeSpace?) {
@@ -362,8 +392,11 @@ private struct State {
     self.freeSpace = freeSpace
   }
 
-  /// Decides whether an entry may be extracted, and as what.
-  mutating func admit(path: String, entry e: OpaquePointer, refuse: (String) -> ArchiveError) throws -> Kind {
+  /// Decides whether an entry may be extracted, and as what; `replaces` when it takes the
+  /// place of an earlier entry of its path, which the caller removes from the disk.
+  mutating func admit(path: String, entry e: OpaquePointer, refuse: (String) -> ArchiveError) throws
+    -> (kind: Kind, replaces: Bool)
+  {
     guard seen.count < limits.maxEntries else {
       throw refuse("it has more than \(limits.maxEntries) entries")
     }
@@ -371,18 +404,49 @@ private struct State {
     guard depth <= limits.maxDepth else {
       throw refuse("'\(path.prefix(80))…' is nested deeper than \(limits.maxDepth) levels")
     }
-    guard seen.insert(path).inserted else { throw refuse("'\(path)' appears twice") }
     for ancestor in EntryPolicy.ancestors(of: path) {
       if symlinks.contains(ancestor) {
         throw refuse("'\(path)' would be written through the symlink '\(ancestor)'")
       }
       if files.contains(ancestor) { throw refuse("'\(path)' would be written under the file '\(ancestor)'") }
     }
+    let kind = try kind(of: e, path: path, refuse: refuse)
+    let replaces = try replaceEarlier(path, with: kind.entryKind, refuse: refuse)
+    switch kind {
+    case .file, .hardlink: files.insert(path)
+    case .symlink: symlinks.insert(path)
+    case .directory: break
+    }
+    return (kind, replaces)
+  }
+
+  /// A path seen before takes its later entry, as tar extracts an archive appended to
+  /// (`tar -r`, `tar -u`): a file, symlink or hardlink replaces another of these (the earlier
+  /// one forgotten here; true: the caller removes it from the disk), a folder takes a later
+  /// folder entry's mode and time. A folder and anything else under one path are refused.
+  private mutating func replaceEarlier(_ path: String, with kind: EntryKind, refuse: (String) -> ArchiveError)
+    throws -> Bool
+  {
+    guard let earlier = seen.updateValue(kind, forKey: path) else { return false }
+    guard (earlier == .directory) == (kind == .directory) else {
+      throw refuse("'\(path)' is a \(earlier.rawValue) and then a \(kind.rawValue)")
+    }
+    files.remove(path)
+    symlinks.remove(path)
+    fileHashes[path] = nil
+    extracted.removeAll { $0.path == path }
+    return kind != .directory
+  }
+
+  /// What the entry `e` at `path` is, checked against the limits and the entries before it.
+  private mutating func kind(of e: OpaquePointer, path: String, refuse: (String) -> ArchiveError) throws
+    -> Kind
+  {
     if let link = Extractor.name(archive_entry_hardlink(e), archive_entry_hardlink_utf8(e)) {
-      guard case .accepted(let target) = EntryPolicy.check(path: link), files.contains(target) else {
+      guard case .accepted(let target) = EntryPolicy.check(path: link), target != path, files.contains(target)
+      else {
         throw refuse("hardlink '\(path)' points to '\(link)', which is not a file extracted before it")
       }
-      files.insert(path)
       return .hardlink(target)
     }
     let type = UInt32(archive_entry_filetype(e))
@@ -398,7 +462,6 @@ private struct State {
       totalBytes += hashed
       diskBytes += freeSpace?.keepsHoles == true ? data : size
       try freeSpace?.check(total: diskBytes)
-      files.insert(path)
       return .file(dataBytes: data)
     case SV_AE_IFDIR:
       return .directory
@@ -407,7 +470,6 @@ private struct State {
       guard SymlinkPolicy.staysInside(linkPath: path, target: target) else {
         throw refuse("symlink '\(path)' points to '\(target)', outside the save directory")
       }
-      symlinks.insert(path)
       return .symlink(target)
     default:
       throw refuse("'\(path)' is a device, FIFO or socket")

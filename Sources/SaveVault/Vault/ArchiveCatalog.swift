@@ -1,6 +1,7 @@
 /// One backup of a game: a container's file with what its name says, read once here.
 public struct StoredArchive: Sendable, Equatable {
-  /// The file name, `packsave-….tar` or `packsave-….tar.zst`.
+  /// The file name, `packsave-….tar` or `packsave-….tar.zst` (or another tool's
+  /// `packsave-….tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`).
   public var name: String
   /// Its size in bytes.
   public var size: Int64
@@ -46,8 +47,8 @@ public struct ArchiveCatalog: Sendable, Equatable {
   /// The other `packsave-*` files, newest first.
   public var unrecognized: [StoredArchive]
 
-  /// The catalog of the backups among `files` (`packsave-*.tar` and `packsave-*.tar.zst`;
-  /// containers list every file, this is where the others are left out).
+  /// The catalog of the backups among `files` (`packsave-*` with an ending of
+  /// `ArchiveEncoding`; containers list every file, this is where the others are left out).
   public init(_ files: [ContainerFile]) {
     var recognized: [StoredArchive] = []
     var unrecognized: [StoredArchive] = []

@@ -172,7 +172,7 @@ extension Vault {
       } catch {
         guard error.code == EEXIST, let parsed = ArchiveName(parsing: name) else { throw error }
         name =
-          ArchiveName(createdMs: parsed.createdMs + 1, device: parsed.device, compression: parsed.compression)
+          ArchiveName(createdMs: parsed.createdMs + 1, device: parsed.device, ending: parsed.ending)
           .description
       }
     }

@@ -21,7 +21,7 @@ struct ArchiveCompressionTests {
   func parse(name: String, device: String, compression: ArchiveCompression) throws {
     let parsed = try #require(ArchiveName(parsing: name))
     #expect(parsed.device == device)
-    #expect(parsed.compression == compression)
+    #expect(parsed.ending == compression.suffix)
     #expect(parsed.createdMs == 1_795_968_071_609)
     #expect(parsed.description == name)
     #expect(ArchiveName.isBackupName(name))
@@ -30,19 +30,34 @@ struct ArchiveCompressionTests {
   @Test(
     "names with other endings are not archives",
     arguments: [
-      "packsave-20261129T160111.609Z-deck.zst", "packsave-20261129T160111.609Z-deck.tar.gz",
-      "packsave-20261129T160111.609Z-deck.tar.zstd", "packsave-20261129T160111.609Z-deck.tzst",
+      "packsave-20261129T160111.609Z-deck.zst", "packsave-20261129T160111.609Z-deck.gz",
+      "packsave-20261129T160111.609Z-deck.tar.zstd", "packsave-20261129T160111.609Z-deck.tbz",
+      "packsave-20261129T160111.609Z-deck.tzst",
       "packsave-20261129T160111.609Z-.tar.zst", "packsave-20261129T160111.609Z.tar.zst",
     ])
   func rejects(name: String) {
     #expect(ArchiveName(parsing: name) == nil)
   }
 
-  @Test("the ending decides the compression; settings are spelled exactly")
+  @Test(
+    "other tools' compressed tars with SaveVault's stamp parse with their ending",
+    arguments: [".tar.gz", ".tgz", ".tar.bz2", ".tar.xz"])
+  func foreignEnding(ending: String) throws {
+    let name = "packsave-20261129T160111.609Z-deck" + ending
+    let parsed = try #require(ArchiveName(parsing: name))
+    #expect(parsed.device == "deck")
+    #expect(parsed.ending == ending)
+    #expect(parsed.description == name)
+    #expect(ArchiveName.isBackupName("packsave-by-hand" + ending))
+  }
+
+  @Test("the ending names the encoding; settings are spelled exactly")
   func endings() {
-    #expect(ArchiveCompression(fileName: "a.tar.zst") == .zstd)
-    #expect(ArchiveCompression(fileName: "a.tar") == ArchiveCompression.none)
-    #expect(ArchiveCompression(fileName: "a.zst") == nil)
+    #expect(ArchiveEncoding.ending(of: "a.tar.zst")?.encoding == .zstd)
+    #expect(ArchiveEncoding.ending(of: "a.tar")?.encoding == .plain)
+    #expect(ArchiveEncoding.ending(of: "a.tgz")?.encoding == .gzip)
+    #expect(ArchiveEncoding.ending(of: "a.tar.xz")?.ending == ".tar.xz")
+    #expect(ArchiveEncoding.ending(of: "a.zst") == nil)
     #expect(ArchiveCompression(rawValue: "zstd") == .zstd)
     #expect(ArchiveCompression(rawValue: "Zstd") == nil)
     #expect(ArchiveCompression.settings == "none, zstd")

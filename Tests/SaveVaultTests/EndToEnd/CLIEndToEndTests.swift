@@ -223,7 +223,7 @@ struct CLIEndToEndTests {
     case .symlinkEscaping:
       try await buildWithPython()
       mustNotExist = [box.path("outside")]
-    case .characterDevice, .fifo, .duplicatePath, .symlinkChainEscaping, .emptySymlinkTarget,
+    case .characterDevice, .fifo, .fileThenFolder, .symlinkChainEscaping, .emptySymlinkTarget,
       .hugeDeclaredSize, .tooDeep, .blockDevice, .hardlinkThroughSymlink, .tooManyEntries,
       .sparseMapOverlapping, .sparseMapPastEnd:
       try await buildWithPython()
@@ -673,7 +673,8 @@ extension CLIEndToEndTests {
   /// The cases of hostile archives.
   enum HostileArchive: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case dotDotEscape, absolutePath, tmpDotDot, symlinkAbsoluteThenFile, symlinkEscaping
-    case characterDevice, fifo, duplicatePath, truncated, flippedByte, flippedMtimeDigit, editedManifestTotals
+    case characterDevice, fifo, fileThenFolder, truncated, flippedByte, flippedMtimeDigit,
+      editedManifestTotals
     case blockDevice, hardlinkThroughSymlink, tooManyEntries
     // More ways out of the save directory, and past its limits.
     case doubleSlashAbsolute, hardlinkOutsideWithData, directoryThenSymlink, symlinkChainEscaping
