@@ -359,6 +359,25 @@ struct FileLocationsTests {
     #expect(try await Self.members(sandbox).contains { $0.hasSuffix("/options.ron") })
   }
 
+  @Test("an empty save restored onto a device that has none of its locations is a save, in sync")
+  func emptySaveRestored() async throws {
+    let pc = try Sandbox("file-locations-empty")
+    let deck = pc.device("deck")
+    for device in [pc, deck] {
+      let config: [String: Any] = [
+        "container": pc.cloud,
+        "games": ["g": ["locations": [device.home + "/Saves", device.home + "/install/options.ini"]]],
+      ]
+      try makeDirectory((device.config as NSString).deletingLastPathComponent)
+      try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: device.config))
+    }
+    try await pc.ok(["backup", "--game", "g", "--force"])
+    let sync = try jsonObject(await deck.ok(["sync", "--game", "g", "--json"]).stdout)
+    #expect(sync["action"] as? String == "restored", "\(sync)")
+    let status = try jsonObject(await deck.ok(["status", "--game", "g", "--json"]).stdout)
+    #expect(status["state"] as? String == "in-sync", "\(status)")
+  }
+
   @Test("a glob in the config keeps its pattern in the portable form; a literal name's wildcards are escaped")
   func globPortableForm() async throws {
     let sandbox = try Sandbox("file-locations-portable")

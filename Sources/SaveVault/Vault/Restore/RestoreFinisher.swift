@@ -80,6 +80,12 @@ extension Vault {
           })
         continue
       }
+      if Self.placesNothing(move, of: journal) {
+        // Nothing of the archive's for a location not here: no empty folder made where the
+        // game may write a file of that name (a config's one file that no device has yet).
+        removeTree(move.staging)
+        continue
+      }
       if let aside = move.aside, !Self.exists(aside), Self.exists(move.destination) {
         guard rename(move.destination, aside) == 0 else {
           throw VaultError.io(
@@ -96,6 +102,21 @@ extension Vault {
       try? Platform.syncDirectory((move.destination as NSString).deletingLastPathComponent)
     }
     try mergeRegistry(journal, target: target)
+  }
+
+  /// Whether `move` brings nothing to a location that was not there when the restore began
+  /// (and is not now), while another location of the save is or gets content: its folder is
+  /// then not made. (When none is, the empty folders are the save restored: an empty save.)
+  static func placesNothing(_ move: RestoreJournal.Move, of journal: RestoreJournal) -> Bool {
+    guard !journal.isOneFolder, move.files == nil, move.aside == nil, !exists(move.destination),
+      move.digest == nil || move.digest == ContentDigest.of([]),
+      (try? FileManager.default.contentsOfDirectory(atPath: move.staging))?.isEmpty == true
+    else { return false }
+    return journal.moves.contains { other in
+      other.destination != move.destination
+        && (exists(other.destination)
+          || (try? FileManager.default.contentsOfDirectory(atPath: other.staging))?.isEmpty == false)
+    }
   }
 
   /// Puts a location of files in place, its folder staying: every file there that the
@@ -334,7 +355,10 @@ extension Vault {
           locations: [(move.name, move.destination)], patterns: move.patterns,
           isExcluded: Self.exclusion(target)),
         let entries = try? Fingerprint(scan: live).contentEntries()
-      else { return move.digest != nil && !Self.exists(move.destination) }
+      else {
+        // Missing: written since only when the restore brought it something.
+        return move.digest != nil && move.digest != ContentDigest.of([]) && !Self.exists(move.destination)
+      }
       return ContentDigest.of(entries) != digest
     }
   }
@@ -367,7 +391,10 @@ extension Vault {
   private func keepWhatTheGameWrote(_ journal: RestoreJournal, target: Target) throws {
     let before = journal.moves.compactMap { move -> (name: String, path: String)? in
       if let aside = move.aside, Self.exists(aside) { return (move.name, aside) }
-      return Self.exists(move.staging) && Self.exists(move.destination) ? (move.name, move.destination) : nil
+      // (A location the game made since as a file, where the config named a folder, stays as
+      // it is: it was no part of the save before the restore.)
+      return Self.exists(move.staging) && Platform.isFolder(move.destination)
+        ? (move.name, move.destination) : nil
     }
     // A location of files not set aside yet: its matching files only, not their whole folder.
     let patterns = journal.moves.reduce(into: [String: FilePattern]()) { patterns, move in

@@ -121,21 +121,6 @@ extension Vault {
             stagedFiles: staged.filter { $0.kind == .file && !isExcluded($0.path) }.count))
         continue
       }
-      // What no archive holds stays in the save: from the folder an undo puts back, then from
-      // the save replaced.
-      func skipped(_ items: [(path: String, reason: String)]) -> [(path: String, reason: String)] {
-        items.compactMap { item in location.inside(item.path).map { ($0, item.reason) } }
-      }
-      // A location neither the archive nor this device has (a file no device has written
-      // yet, named in the config without a pattern): nothing to put there, and no empty
-      // folder made where the game may write that file.
-      if !archiveName.isEmpty, !Self.exists(destination),
-        !extraction.entries.contains(where: { $0.path == archiveName || $0.path.hasPrefix(archiveName + "/") }
-        ),
-        carrying.map({ skipped($0.skipped).isEmpty }) ?? true
-      {
-        continue
-      }
       if archiveName.isEmpty, parent == (staging as NSString).deletingLastPathComponent {
         // The whole archive is this location's: the extraction is put in place as it is, with
         // the save folder's mode (durable before it is renamed into place).
@@ -145,6 +130,11 @@ extension Vault {
         own = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
         made.append(own)
         try move(staging + "/" + archiveName, to: own, source: source, target: target, made: &made)
+      }
+      // What no archive holds stays in the save: from the folder an undo puts back, then from
+      // the save replaced.
+      func skipped(_ items: [(path: String, reason: String)]) -> [(path: String, reason: String)] {
+        items.compactMap { item in location.inside(item.path).map { ($0, item.reason) } }
       }
       var folders: [String] = []
       if let carrying {
@@ -309,9 +299,7 @@ extension Vault {
       }
       // A plain tar is at least as large as its content; a compressed one is checked again
       // file by file as the extractor learns each size.
-      let free = Platform.freeBytes(at: parent).map {
-        FreeSpace(path: parent, bytes: $0, keepsHoles: Platform.keepsHoles(in: folder))
-      }
+      let free = Platform.freeBytes(at: parent).map { FreeSpace(path: parent, bytes: $0) }
       try free?.check(total: chosen.size)
       let meter = ProgressMeter(.extracting, total: chosen.size, context: context)
       return try Extractor(limits: target.limits, freeSpace: free, meter: meter).extract(
