@@ -116,7 +116,13 @@ struct RegistryEndToEndTests {
     #expect(refused.code == 6 && refused.stderr.contains("in use"), "\(refused.code): \(refused.stderr)")
     #expect(text(userReg) == played)
 
-    try await sandbox.ok(["restore", "--game", Self.title, "--latest"])
+    // Run by a launcher's script that has the game's environment (Lutris's pre-launch script,
+    // `wrap` under lutris-wrapper): that parent is no program in the prefix.
+    let launcher = try await runProgramAwaiting(
+      "/bin/sh",
+      ["-c", "\"$0\" \"$@\"; exit $?", savevaultBinary, "restore", "--game", Self.title, "--latest"],
+      environment: sandbox.environment(["WINEPREFIX": prefix]))
+    #expect(launcher.code == 0, "\(launcher.code): \(launcher.stderr)")
     let restored = try WineRegistry.parse(Array(try #require(text(userReg)).utf8))
     let before = try WineRegistry.parse(Array(played.utf8))
     let gameKey = "Software\\IO Interactive\\007 First Light"

@@ -44,9 +44,11 @@ extension Vault {
       if FileManager.default.fileExists(atPath: socket) { return "its wineserver's socket '\(socket)'" }
     }
     let real = Platform.realPath(prefix) ?? prefix
-    let own = String(getpid())
+    // SaveVault itself and what started it (a launcher's script run with the game's
+    // environment, `wrap` under Lutris) have the prefix in their environment but no registry.
+    let own = ancestors()
     for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    where pid != own && pid.allSatisfy(\.isNumber) {
+    where !own.contains(pid) && pid.allSatisfy(\.isNumber) {
       guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
       for entry in environment.split(separator: 0) where entry.starts(with: Array("WINEPREFIX=".utf8)) {
         var value = String(decoding: entry.dropFirst("WINEPREFIX=".utf8.count), as: UTF8.self)
@@ -60,6 +62,22 @@ extension Vault {
       }
     }
     return nil
+  }
+
+  /// This process and the processes it descends from, by pid.
+  private static func ancestors() -> Set<String> {
+    var pids: Set<String> = []
+    var pid = String(getpid())
+    while pid != "0", pid != "1", pids.insert(pid).inserted {
+      // `/proc/PID/stat`: "PID (NAME) STATE PPID …", NAME possibly holding spaces and ")".
+      guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat"),
+        let close = data.lastIndex(of: UInt8(ascii: ")"))
+      else { break }
+      let fields = data[data.index(after: close)...].split(separator: UInt8(ascii: " "))
+      guard fields.count > 1 else { break }
+      pid = String(decoding: fields[1], as: UTF8.self)
+    }
+    return pids
   }
 
   /// Merges each restored registry export of the journal into its prefix's file: the game's
