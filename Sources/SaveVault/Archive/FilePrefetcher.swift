@@ -145,11 +145,16 @@ final class SaveFileReading {
   /// Names are in `RawName`'s mapping.
   init(_ path: String, folder: Int32 = AT_FDCWD, name: String? = nil) throws(ArchiveError) {
     fd = RawName.withCString(name ?? path) { openat(folder, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-    guard fd >= 0 else { throw .unreadable(path: path, reason: Platform.describe(errno: errno)) }
+    // Gone, or no file any more, since the scan: the game wrote its save meanwhile (a temporary
+    // file renamed over a slot), so the save is scanned and packed again.
+    guard fd >= 0 else {
+      if errno == ENOENT || errno == ELOOP { throw .changedWhileReading(path: path) }
+      throw .unreadable(path: path, reason: Platform.describe(errno: errno))
+    }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       close(fd)
-      throw .unreadable(path: path, reason: "it is no longer a regular file")
+      throw .changedWhileReading(path: path)
     }
     self.path = path
     size = Int64(info.st_size)
@@ -252,6 +257,7 @@ final class FolderDescriptors {
         ? open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         : RawName.withCString(parent, under: root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
       guard fd >= 0 else {
+        if errno == ENOENT || errno == ENOTDIR { throw .changedWhileReading(path: root + "/" + path) }
         throw .unreadable(path: root + "/" + path, reason: Platform.describe(errno: errno))
       }
     }

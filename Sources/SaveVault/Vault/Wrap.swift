@@ -89,6 +89,7 @@ extension Vault {
 
     let exit = try runner.run(command)
     report.gameExitCode = exit.code
+    waitForPrefixesIdle(target, warn: warn)
 
     do {
       let after = try sync(target, policy: policy, resolver: resolver, phase: .afterGame)

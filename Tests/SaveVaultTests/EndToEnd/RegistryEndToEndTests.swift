@@ -206,3 +206,26 @@ extension RegistryEndToEndTests {
       "the game's later keys, not the restore's merged over them again: \(status.stderr)")
   }
 }
+
+extension RegistryEndToEndTests {
+  @Test("wrap's sync after the game waits for Wine to write the registry as it ends in the prefix")
+  func wrapWaitsForWine() async throws {
+    let dir = TemporaryDirectory("registry-wrap-wait")
+    let (sandbox, prefix, userReg) = try await Self.world(dir)
+    try await sandbox.ok(["backup", "--game", Self.title])
+    let later = dir.sub("later.reg")
+    try writeFile(later, try Self.userReg(slot: "00000007", music: "on", stamp: "1950000000"))
+    // The game ends at once; its wineserver (a process in the prefix) writes the keys 2 s later.
+    let game = "(sleep 2; cp \"$1\" \"$2\") >/dev/null 2>&1 & exit 0"
+    let wrap = try await sandbox.runAwaiting(
+      [
+        "wrap", "--game", Self.title, "--", "/usr/bin/env", "WINEPREFIX=" + prefix, "/bin/sh", "-c", game,
+        "sh", later, userReg,
+      ])
+    #expect(wrap.code == 0, "\(wrap.stderr)")
+    #expect(text(userReg) == text(later), "Wine wrote the keys")
+    let status = try jsonObject(await sandbox.ok(["status", "--game", Self.title, "--json"]).stdout)
+    #expect(
+      status["state"] as? String == "in-sync", "the keys Wine wrote as it ended were backed up: \(status)")
+  }
+}

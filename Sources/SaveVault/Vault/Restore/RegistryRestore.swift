@@ -35,6 +35,31 @@ extension Vault {
     }
   }
 
+  /// How long the sync after a game waits for Wine to let go of the game's prefix: its
+  /// wineserver outlives the game by a few seconds (3 by default) and writes the registry as
+  /// it ends.
+  static let prefixIdleWait: TimeInterval = 20
+
+  /// Waits, after the game, until no program has a prefix whose registry keys the game has
+  /// (at most `prefixIdleWait`), so that the keys backed up are those Wine writes as it ends;
+  /// still in use then (another program runs there), they are backed up as they are, said.
+  func waitForPrefixesIdle(_ target: Target, warn: (String) -> Void) {
+    let prefixes = Set(target.locations.compactMap(\.registry?.prefix)).sorted()
+    guard !prefixes.isEmpty else { return }
+    let deadline = Date().addingTimeInterval(Self.prefixIdleWait)
+    for prefix in prefixes {
+      while let holder = Self.prefixHolder(prefix) {
+        guard Date() < deadline else {
+          warn(
+            "the Wine prefix '\(prefix)' is still in use after the game (\(holder)): its registry keys are backed up as they are now"
+          )
+          break
+        }
+        usleep(100_000)
+      }
+    }
+  }
+
   /// What has the prefix in use, in words; nil when nothing does.
   static func prefixHolder(_ prefix: String) -> String? {
     var info = stat()

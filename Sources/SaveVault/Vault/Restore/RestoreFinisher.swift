@@ -26,7 +26,9 @@ extension Vault {
   /// before it is undone (its staging folder removed, a save folder set aside put back); else
   /// every swap is finished, unless the game wrote into its save since (then that save stays as
   /// the game left it, and the one from before the restore is kept). `note` is told each repair.
-  func finish(_ journal: RestoreJournal, target: Target, note: (String) -> Void = { _ in }) throws {
+  /// Returns whether the restore was finished (not undone, nor left as the game wrote it).
+  @discardableResult
+  func finish(_ journal: RestoreJournal, target: Target, note: (String) -> Void = { _ in }) throws -> Bool {
     // The locations the restore placed are part of the save it restored.
     let target = target.including(journal.added?.compactMap(\.here) ?? [])
     if journal.commit == .swap {
@@ -44,16 +46,19 @@ extension Vault {
           note(
             "put back '\(move.destination)': the interrupted restore of '\(journal.archive)' did not happen")
         }
-        return restoreJournals.remove(game: journal.game)
+        restoreJournals.remove(game: journal.game)
+        return false
       }
     } else if isWrittenSince(journal, target: target) {
       try keepWhatTheGameWrote(journal, target: target)
-      return restoreJournals.remove(game: journal.game)
+      restoreJournals.remove(game: journal.game)
+      return false
     } else {
       try swap(journal, target: target)
     }
     try complete(journal, target: target, early: nil, content: nil, note: note)
     restoreJournals.remove(game: journal.game)
+    return true
   }
 
   /// Puts each move's folder in place of its save folder by two renames (the old folder to its

@@ -299,7 +299,9 @@ extension Vault {
       }
       // A plain tar is at least as large as its content; a compressed one is checked again
       // file by file as the extractor learns each size.
-      let free = Platform.freeBytes(at: parent).map { FreeSpace(path: parent, bytes: $0) }
+      let free = Platform.freeBytes(at: parent).map {
+        FreeSpace(path: parent, bytes: $0, keepsHoles: Platform.keepsHoles(in: folder))
+      }
       try free?.check(total: chosen.size)
       let meter = ProgressMeter(.extracting, total: chosen.size, context: context)
       return try Extractor(limits: target.limits, freeSpace: free, meter: meter).extract(

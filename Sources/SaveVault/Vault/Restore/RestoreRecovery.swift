@@ -44,8 +44,7 @@ extension Vault {
     }
     if let journal = restoreJournals.load(game: target.game) {
       do {
-        try finish(journal, target: target, note: note)
-        if journal.commit == .journal {
+        if try finish(journal, target: target, note: note), journal.commit == .journal {
           note(
             "finished the interrupted restore of '\(journal.archive)' in every location of '\(target.game)'")
         }
