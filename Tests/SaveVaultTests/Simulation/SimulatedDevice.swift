@@ -475,6 +475,13 @@ final class SimulatedDevice {
     }
   }
 
+  /// The journal of a restore of several locations the next command is to finish, if any.
+  var restoreJournal: RestoreJournal? {
+    FileManager.default.contents(
+      atPath: home + "/.local/state/savevault/restores-locations/" + Self.game + ".json"
+    ).flatMap { try? JSONDecoder().decode(RestoreJournal.self, from: $0) }
+  }
+
   /// Whether a restore of several locations has a journal the next command is to finish.
   var hasRestoreJournal: Bool {
     FileManager.default.fileExists(

@@ -167,10 +167,7 @@ extension SimulatedDevice {
   /// here.
   var statesAfterFinishingFiles: [String]? {
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
-    guard hasFiles,
-      let data = FileManager.default.contents(
-        atPath: home + "/.local/state/savevault/restores-locations/" + Self.game + ".json"),
-      let journal = try? JSONDecoder().decode(RestoreJournal.self, from: data),
+    guard hasFiles, let journal = restoreJournal,
       journal.moves.contains(where: { $0.files != nil && exists($0.staging) })
     else { return nil }
     var kept: [(path: String, sha256: String)] = []

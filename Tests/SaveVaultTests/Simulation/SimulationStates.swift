@@ -226,6 +226,10 @@ final class RecoverableStates {
   /// (Which aside goes with which is not written down outside SaveVault's journal, so every
   /// combination counts; the save itself is checked never to be a mix.)
   private func addLocations(of device: SimulatedDevice, _ add: (String?, String) -> Void) {
+    // A location a half-done restore found missing (nothing to set aside) was empty in the save
+    // from before it, whatever the game wrote there since.
+    let wereMissing = Set(
+      device.restoreJournal?.moves.filter { $0.aside == nil && $0.files == nil }.map(\.name) ?? [])
     let choices = device.namedLocations.map { location -> [(name: String, path: String)] in
       let parent = (location.path as NSString).deletingLastPathComponent
       let beside = ((try? Platform.directoryNames(parent)) ?? []).filter {
@@ -237,7 +241,9 @@ final class RecoverableStates {
       let others = (location.name == device.registryName ? device.registryAlternatives : []).filter {
         SaveState.ofLocations([(location.name, $0)]) != live
       }
-      return [location] + (beside.sorted().map { parent + "/" + $0 } + others).map { (location.name, $0) }
+      let empty = wereMissing.contains(location.name) ? [device.root + "/(missing before the restore)"] : []
+      return [location]
+        + (beside.sorted().map { parent + "/" + $0 } + others + empty).map { (location.name, $0) }
     }
     var combinations: [[(name: String, path: String)]] = [[]]
     for options in choices {

@@ -66,7 +66,9 @@ struct SaveFileReadingTests {
     #expect(throws: ArchiveError.changedWhileReading(path: path)) { _ = try readAll(shrunk) }
   }
 
-  @Test("a symlink, a folder or a missing file where the scan saw a file: the save changed since, naming the file")
+  @Test(
+    "a symlink, a folder or a missing file where the scan saw a file: the save changed since, naming the file"
+  )
   func notARegularFile() throws {
     let dir = TemporaryDirectory("filereading-kinds")
     try writeFile(dir.sub("save/d/real.sav"), "x")
