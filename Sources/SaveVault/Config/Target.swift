@@ -123,10 +123,12 @@ extension Target {
     var saveDirectoryBase = context.currentDirectory
     var gameEntry: ConfigFile.GameEntry?
     var locations: [SaveLocation] = []
-    if let name = request.game, let entry = config.games?[name] {
+    if let name = request.game, var entry = config.games?[name] {
       if let unknown = config.unknownKeys.first(where: { $0.game == name }) {
         throw .unknownKey(unknown, configPath: configPath ?? paths.configFile)
       }
+      // A prefix written `~/.wine` or relative to the config file, as `saveDir` may be.
+      entry.winePrefix = entry.winePrefix.map { absolute($0, in: configFolder, home: paths.home) }
       gameEntry = entry
       if saveDirectory == nil {
         saveDirectory = entry.saveDir

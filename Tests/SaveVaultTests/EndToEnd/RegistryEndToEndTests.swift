@@ -229,3 +229,22 @@ extension RegistryEndToEndTests {
       status["state"] as? String == "in-sync", "the keys Wine wrote as it ended were backed up: \(status)")
   }
 }
+
+extension RegistryEndToEndTests {
+  @Test("a winePrefix written with ~ is the player's home's")
+  func winePrefixWithTilde() async throws {
+    let sandbox = try Sandbox("registry-tilde")
+    let prefix = sandbox.home + "/Games/pfx"
+    try makeDirectory(prefix + "/drive_c/windows")
+    try writeFile(prefix + "/user.reg", try Self.userReg(slot: "00000003", music: "on", stamp: "1700000000"))
+    let config: [String: Any] = [
+      "container": sandbox.cloud,
+      "games": ["agent": ["winePrefix": "~/Games/pfx", "locations": ["registry:" + Self.key]]],
+    ]
+    try makeDirectory((sandbox.config as NSString).deletingLastPathComponent)
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: sandbox.config))
+    let backup = try await sandbox.runAwaiting(["backup", "--game", "agent"])
+    #expect(backup.code == 0, "\(backup.stderr)")
+    #expect(sandbox.archives("agent").count == 1)
+  }
+}
