@@ -21,6 +21,13 @@ public struct RegistrySource: Sendable, Equatable {
   /// The prefix's file that holds the key.
   public var file: String { prefix + "/" + key.file.rawValue }
 
+  /// The keys of `registry` that are this location's: its key and their subkeys.
+  func sections(of registry: WineRegistry) -> [WineRegistry.Section] {
+    registry.sections.filter { section in
+      key.paths.contains { WineRegistry.path(section.path, isAtOrUnder: $0) }
+    }
+  }
+
   /// The key a location's text names, when it is `registry:…` with a key of a root SaveVault
   /// reads (`HKEY_CURRENT_USER`, `HKEY_LOCAL_MACHINE`).
   public static func key(in text: String) -> (manifestKey: String, key: WineRegistryKey)? {

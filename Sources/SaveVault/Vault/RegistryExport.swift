@@ -36,9 +36,7 @@ enum RegistryExport {
     else {
       return []
     }
-    return file.sections.filter { section in
-      registry.key.paths.contains { WineRegistry.path(section.path, isAtOrUnder: $0) }
-    }.map(\.content).sorted { $0.lexicographicallyPrecedes($1) }
+    return registry.sections(of: file).map(\.content).sorted { $0.lexicographicallyPrecedes($1) }
   }
 
   /// The export of the keys of `registry`; nil when the prefix has no such file or the file
@@ -49,9 +47,7 @@ enum RegistryExport {
     do { file = try WineRegistry.parse(data) } catch {
       throw VaultError.io(path: registry.file, reason: "not a Wine registry file SaveVault reads: \(error)")
     }
-    let sections = file.sections.filter { section in
-      registry.key.paths.contains { WineRegistry.path(section.path, isAtOrUnder: $0) }
-    }
+    let sections = registry.sections(of: file)
     guard !sections.isEmpty else { return nil }
     var bytes = file.preamble
     for (index, section) in sections.enumerated() {

@@ -129,9 +129,7 @@ extension Vault {
         throw VaultError.io(path: registry.file, reason: "not a Wine registry file SaveVault reads: \(error)")
       }
       // Only the game's keys: an archive's export holding others does not reach the file.
-      let sections = (export?.sections ?? []).filter { section in
-        registry.key.paths.contains { WineRegistry.path(section.path, isAtOrUnder: $0) }
-      }
+      let sections = export.map(registry.sections(of:)) ?? []
       let merged = file.replacing(keys: registry.key.paths, with: sections).bytes
       if Array(original) == merged { continue }
       let kept =
