@@ -261,7 +261,8 @@ extension Vault {
       conflictKind: found.conflictKind, movedFrom: found.movedFrom)
     report.locations = target.locations.map { location in
       StatusReport.Location(
-        path: location.shown, portable: location.portable.template,
+        // Registry keys: the prefix's file that holds them, not SaveVault's export of them.
+        path: location.registry?.file ?? location.shown, portable: location.portable.template,
         exists: location.isAtTop
           ? scan != nil : scan?.entries.contains { $0.path.hasPrefix(location.name + "/") } == true)
     }

@@ -98,6 +98,8 @@ struct RegistryEndToEndTests {
     try writeFile(userReg, try Self.userReg(slot: "00000001", music: "off", stamp: "1800000000"))
     let status = try jsonObject(await sandbox.ok(["status", "--game", Self.title, "--json"]).stdout)
     #expect(status["state"] as? String == "in-sync", "\(status)")
+    let shown = (status["locations"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+    #expect(shown.contains(userReg), "the keys' location is the prefix's file: \(shown)")
 
     // The game's key changes (and a subkey goes), another key changes too: restore.
     var played = try Self.userReg(slot: "00000009", music: "loud", stamp: "1900000000")
