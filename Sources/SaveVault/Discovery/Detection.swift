@@ -177,6 +177,7 @@ public enum Detection {
       anchor: candidate.anchor, components: candidate.components, caseSensitive: candidate.caseSensitive
     )
     .compactMap { match in
+      guard candidate.accepts(match) else { return nil }
       // A link to a file stays a name in its folder (a save scan keeps or skips it there, and
       // says so); any other path is made real.
       let folder = (match.path as NSString).deletingLastPathComponent

@@ -73,7 +73,7 @@ final class LeftBehindSearch {
         var context = Detection.context(for: place.installed, game: game, host: roots.host)
         // In a prefix, `<home>` is the prefix's user folder only: this user's own is looked
         // at natively.
-        context.searchesHostHome = !place.isPrefix
+        context.nativeHomeRule = place.isPrefix ? .never : .always
         made = context
         return context
       }

@@ -24,16 +24,50 @@ struct PlaceholderContext {
   var sandbox: String?
   /// `id.flatpak`: the game's own Flatpak folder `~/.var/app/<id>`.
   var flatpakID: String?
-  /// Whether `<home>` is also the player's own home. A portable `<home>` with a store names the
-  /// prefix's user folder, so resolving one does not look in the player's home.
-  var searchesHostHome = true
+  /// Where `<home>` is read as the home a native game sees (`nativeHome`); nil: by the game,
+  /// always when it has no prefix, beside a prefix only for a hidden folder (`NativeHome`).
+  var nativeHomeRule: NativeHome?
+  /// `<storeUserId>`'s values: the Steam accounts of the game's installation here, by account
+  /// id (`SteamInstallation.accountIDs`); empty when not known.
+  var storeUserIDs: [String] = []
 
-  /// The XDG data and config folders inside the launcher's sandbox: Flatpak Steam keeps a
-  /// home-like `.local/share` and `.config`, Heroic and Lutris Flatpak's `data` and `config`.
-  var sandboxFolders: (data: String, config: String)? {
-    guard let sandbox else { return nil }
-    return sandbox.hasSuffix(SteamInstallation.flatpakID)
-      ? (sandbox + "/.local/share", sandbox + "/.config") : (sandbox + "/data", sandbox + "/config")
+  /// When `<home>` is the home of the player (or of Flatpak Steam's sandbox) rather than only
+  /// the prefix's user folder.
+  enum NativeHome {
+    /// For every path: the game runs natively.
+    case always
+    /// For a path into a hidden folder (`<home>/.config/…`, `<home>/.local/share/…`), which the
+    /// game writes natively beside its prefix (a Windows game's home holds no such folder).
+    case hiddenFolders
+    /// Never: only the prefixes are read.
+    case never
+  }
+
+  /// Whether the game runs in Flatpak Steam, whose sandbox keeps its games' whole home
+  /// (`~/.var/app/com.valvesoftware.Steam/.config`, `.local/share`, any other folder).
+  var isInSteamSandbox: Bool { sandbox?.hasSuffix("/" + SteamInstallation.flatpakID) == true }
+
+  /// The home a native game sees: this user's, or Flatpak Steam's sandbox.
+  var nativeHome: String { isInSteamSandbox ? sandbox ?? host.home : host.home }
+
+  /// Whether a native location's folders depend on the game's launcher (a Flatpak sandbox, or
+  /// Steam, which may be Flatpak on another machine): its portable form keeps the store and id.
+  var isNativeStoreBound: Bool { store == .steam || store == .steamShortcut || sandbox != nil }
+
+  /// The XDG data and config folders a native game may use, the launcher's sandbox first:
+  /// Flatpak Steam's only (its games see no other), a Heroic or Lutris Flatpak's `data` and
+  /// `config` then this user's (a game ignores the variables as often as it honours them).
+  func xdgFolders(data: Bool) -> [(folder: String, home: String)] {
+    guard let sandbox else { return (data ? host.dataHomes : host.configHomes).map { ($0, host.home) } }
+    if isInSteamSandbox { return [(sandbox + (data ? "/.local/share" : "/.config"), sandbox)] }
+    return [(sandbox + (data ? "/data" : "/config"), sandbox)]
+      + (data ? host.dataHomes : host.configHomes).map { ($0, host.home) }
+  }
+
+  /// The names `<storeUserId>` may have below `parent` (the component before it): a Steam
+  /// account's id in `userdata`, its 64-bit SteamID anywhere else (as games write it).
+  func storeUserIDs(below parent: String) -> [String] {
+    parent == "userdata" ? storeUserIDs : storeUserIDs.compactMap(SteamInstallation.steamID64(account:))
   }
 }
 
@@ -52,6 +86,23 @@ struct SaveCandidate: Hashable {
   var isStoreBound: Bool
   /// Indices of components that are `<storeUserId>`: they stay placeholders.
   var userIDIndices: [Int]
+  /// The folder that must exist for the anchor to be made when it does not (this user's home
+  /// for its XDG folders); nil when the anchor itself must exist (a prefix, an install).
+  var madeUnder: String?
+  /// Whether `<storeUserId>` is a Steam id here (a number).
+  var isSteamUser = false
+
+  /// Whether a name can stand for `<storeUserId>`: Steam's are numbers, and no store's begins
+  /// with a dot (SaveVault's own `.savevault-*` folders beside a save never are one).
+  func isUserID(_ name: String) -> Bool {
+    guard let first = name.first, first != "." else { return false }
+    return !isSteamUser || name.allSatisfy(\.isASCIIDigit)
+  }
+
+  /// Whether a match's names are ids where the template has `<storeUserId>`.
+  func accepts(_ match: Glob.Match) -> Bool {
+    userIDIndices.allSatisfy { $0 >= match.names.count || isUserID(match.names[$0]) }
+  }
 }
 
 enum Placeholders {
@@ -86,10 +137,16 @@ enum Placeholders {
   /// is dropped, as Ludusavi drops it.
   static func candidates(_ template: String, in context: PlaceholderContext) -> [SaveCandidate] {
     var result: [SaveCandidate] = []
-    let leadingName = template.hasPrefix("<") ? template.prefix { $0 != ">" } + ">" : ""
-    if leading.contains(String(leadingName)) {
-      let rest = String(template.dropFirst(leadingName.count))
-      for variant in variants(of: String(leadingName), in: context) {
+    let leadingName = String(template.hasPrefix("<") ? template.prefix { $0 != ">" } + ">" : "")
+    let isSteamUser = context.store == .steam || context.store == .steamShortcut
+    if leading.contains(leadingName) {
+      var rest = String(template.dropFirst(leadingName.count))
+      // Text glued to the placeholder (`<winLocalAppData>Low/…`) ends its last folder's name.
+      let glue = String(rest.prefix { $0 != "/" })
+      rest.removeFirst(glue.count)
+      let isHidden = rest.split(separator: "/").first?.hasPrefix(".") == true
+      for variant in variants(of: leadingName, in: context, hiddenFolder: isHidden) {
+        let variant = variant.glued(glue)
         for components in readings(of: rest, in: context, insidePrefix: !variant.caseSensitive) {
           result.append(
             SaveCandidate(
@@ -97,7 +154,8 @@ enum Placeholders {
               keptCount: variant.kept.count,
               leading: variant.leading, caseSensitive: variant.caseSensitive,
               isStoreBound: variant.isStoreBound,
-              userIDIndices: components.userIDs.map { $0 + variant.kept.count }))
+              userIDIndices: components.userIDs.map { $0 + variant.kept.count }, madeUnder: variant.madeUnder,
+              isSteamUser: isSteamUser))
         }
       }
     } else if template.hasPrefix("/") {
@@ -105,7 +163,7 @@ enum Placeholders {
         result.append(
           SaveCandidate(
             anchor: "/", components: components.pattern, keptCount: 0, leading: nil, caseSensitive: true,
-            isStoreBound: false, userIDIndices: []))
+            isStoreBound: false, userIDIndices: components.userIDs, isSteamUser: isSteamUser))
       }
     }
     return unique(result)
@@ -117,10 +175,28 @@ enum Placeholders {
     var kept: [String]
     var caseSensitive: Bool
     var isStoreBound: Bool
+    var madeUnder: String? = nil
+
+    /// The variant with `glue` appended to the name of the last folder it stands for.
+    func glued(_ glue: String) -> Variant {
+      guard !glue.isEmpty else { return self }
+      var variant = self
+      if kept.isEmpty {
+        variant.anchor = (anchor as NSString).deletingLastPathComponent
+        variant.kept = [Glob.escape((anchor as NSString).lastPathComponent)]
+        variant.madeUnder = nil
+      }
+      variant.kept[variant.kept.count - 1] += glue
+      variant.leading += glue
+      return variant
+    }
   }
 
-  /// The folders a leading placeholder stands for.
-  static func variants(of name: String, in context: PlaceholderContext) -> [Variant] {
+  /// The folders a leading placeholder stands for; for `<home>` beside a prefix, whether the
+  /// path goes into a hidden folder (`NativeHome.hiddenFolders`).
+  static func variants(of name: String, in context: PlaceholderContext, hiddenFolder: Bool = false)
+    -> [Variant]
+  {
     let host = context.host
     switch name {
     case "<root>":
@@ -135,14 +211,11 @@ enum Placeholders {
       let isData = name == "<xdgData>"
       // Steam and Flatpak launchers may run the game in a sandbox: the portable form keeps the
       // store and id so that another machine looks in its own launcher's folders too.
-      let isSandboxed = context.store == .steam || context.sandbox != nil
-      var folders = isData ? host.dataHomes : host.configHomes
-      // The launcher's sandbox first: a game run from Flatpak Steam writes there.
-      if let sandbox = context.sandboxFolders {
-        folders.insert(isData ? sandbox.data : sandbox.config, at: 0)
-      }
-      var variants = folders.map {
-        Variant(leading: name, anchor: $0, kept: [], caseSensitive: true, isStoreBound: isSandboxed)
+      var variants = context.xdgFolders(data: isData).map {
+        Variant(
+          leading: name, anchor: $0.folder, kept: [], caseSensitive: true,
+          isStoreBound: context.isNativeStoreBound,
+          madeUnder: $0.folder.hasPrefix($0.home + "/") ? $0.home : nil)
       }
       if let id = context.flatpakID {
         let kept = [".var", "app", Glob.escape(id), isData ? "data" : "config"]
@@ -156,9 +229,12 @@ enum Placeholders {
       break
     }
     var variants: [Variant] = []
-    if name == "<home>" && context.searchesHostHome {
+    let rule = context.nativeHomeRule ?? (context.prefixes.isEmpty ? .always : .hiddenFolders)
+    if name == "<home>" && (rule == .always || (rule == .hiddenFolders && hiddenFolder)) {
       variants.append(
-        Variant(leading: name, anchor: host.home, kept: [], caseSensitive: true, isStoreBound: false))
+        Variant(
+          leading: name, anchor: context.nativeHome, kept: [], caseSensitive: true,
+          isStoreBound: context.isNativeStoreBound))
     }
     for prefix in context.prefixes {
       if let folders = windowsFolders[name] {

@@ -29,7 +29,7 @@ extension PortableLocation {
     for candidate in candidates {
       for match in Glob.expand(
         anchor: candidate.anchor, components: candidate.components, caseSensitive: candidate.caseSensitive)
-      {
+      where candidate.accepts(match) {
         if let real = Platform.realPath(match.path), !existing.contains(real) { existing.append(real) }
       }
     }
@@ -41,7 +41,7 @@ extension PortableLocation {
     }
     var reasons: [String] = []
     for candidate in candidates {
-      switch wouldBePath(candidate) {
+      switch wouldBePath(candidate, context: context) {
       case .success(let path): return .wouldBe(path)
       case .failure(let reason): reasons.append(reason.text)
       }
@@ -62,13 +62,19 @@ extension PortableLocation {
     let store = self.store.flatMap(GameStore.init(rawValue:))
     var context = PlaceholderContext(host: roots.host, store: store, storeGameID: storeGameID)
     guard let store else { return context }
-    context.searchesHostHome = false
     // Every install of the game: one may be in two roots, or under another folder's name.
     let installs = storeGameID.map { roots.installs(store: store, id: $0) } ?? []
     let installed = installs.first
     context.storeGameIDs = storeGameID.map { [$0] } ?? []
     context.installFolders = unique(installs.compactMap(\.installFolder))
     context.sandbox = installed?.sandbox
+    if store == .steam || store == .steamShortcut {
+      // The accounts of the Steam that has the game (of every Steam, when none has it); a game
+      // not installed yet runs in Flatpak Steam's sandbox when that is the only Steam here.
+      let steam = roots.steam.filter { installed?.steamRoot == nil || $0.root == installed?.steamRoot }
+      context.storeUserIDs = unique(steam.flatMap(\.accountIDs))
+      if installed == nil, roots.steam.count == 1 { context.sandbox = roots.steam[0].sandbox }
+    }
     switch store {
     case .steam:
       context.prefixUser = "steamuser"
@@ -79,8 +85,6 @@ extension PortableLocation {
           (first.map { [$0] } ?? [])
             + libraries.map { $0 + "/steamapps/compatdata/" + id + "/pfx" }.filter(isDirectory))
       }
-      // A Steam game with no Proton prefix runs natively: its `<home>` is this user's.
-      context.searchesHostHome = context.prefixes.isEmpty
       context.roots =
         installed.map { unique([$0.source] + ($0.steamRoot.map { [$0] } ?? [])) }
         ?? unique(roots.steam.map(\.root) + libraries)
@@ -151,18 +155,27 @@ extension PortableLocation {
     var text: String
   }
 
-  /// The path a candidate names, its anchor existing: literal components as written (or as an
-  /// existing folder spells them, inside a prefix), a wildcard only if exactly one folder
-  /// matches it (a prefix's `Public` user does not count).
-  func wouldBePath(_ candidate: SaveCandidate) -> Result<String, Unplaceable> {
-    guard isDirectory(candidate.anchor) else {
+  /// The path a candidate names, its anchor existing (or the folder it may be made in, for
+  /// this user's XDG folders): literal components as written (or as an existing folder spells
+  /// them, inside a prefix), a wildcard only if exactly one folder matches it (a prefix's
+  /// `Public` user does not count), `<storeUserId>` the one id folder there, else the one
+  /// account of this machine's Steam.
+  func wouldBePath(_ candidate: SaveCandidate, context: PlaceholderContext) -> Result<String, Unplaceable> {
+    guard isDirectory(candidate.anchor) || candidate.madeUnder.map(isDirectory) == true else {
       return .failure(Unplaceable(text: "\(candidate.anchor) does not exist"))
     }
     var path = candidate.anchor == "/" ? "" : candidate.anchor
     var previous = ""
-    for component in candidate.components {
+    for (index, component) in candidate.components.enumerated() {
       let names = ((try? Platform.directoryNames(path.isEmpty ? "/" : path)) ?? []).sorted()
-      if let literal = Glob.literal(component) {
+      if candidate.userIDIndices.contains(index) {
+        switch userIDName(
+          among: names.filter(candidate.isUserID), below: previous, context: context, in: path)
+        {
+        case .success(let name): path += "/" + name
+        case .failure(let reason): return .failure(reason)
+        }
+      } else if let literal = Glob.literal(component) {
         let spelled = candidate.caseSensitive ? nil : names.first { $0.lowercased() == literal.lowercased() }
         path += "/" + (spelled ?? literal)
       } else {
@@ -179,5 +192,36 @@ extension PortableLocation {
       previous = component
     }
     return .success(path.isEmpty ? "/" : path)
+  }
+
+  /// The folder name `<storeUserId>` has in `path`: the one id folder the game made there, else
+  /// the one account this machine's Steam knows (the game never ran here).
+  func userIDName(among present: [String], below parent: String, context: PlaceholderContext, in path: String)
+    -> Result<String, Unplaceable>
+  {
+    if present.count == 1 { return .success(present[0]) }
+    // Steam's own `userdata` is in its installation (which has its accounts' list), never in
+    // another library.
+    let installation = (path as NSString).deletingLastPathComponent
+    if parent == "userdata" && !isDirectory(path)
+      && !Platform.isRegularFile(installation + "/config/loginusers.vdf")
+    {
+      return .failure(Unplaceable(text: "\(path) does not exist"))
+    }
+    guard present.isEmpty else {
+      return .failure(
+        Unplaceable(
+          text:
+            "\(present.count) folders in \(path) could be meant (\(present.joined(separator: ", "))): which account's save it is cannot be told"
+        ))
+    }
+    let known = context.storeUserIDs(below: parent)
+    if known.count == 1 { return .success(known[0]) }
+    return .failure(
+      Unplaceable(
+        text: known.isEmpty
+          ? "no account of \(context.store?.rawValue ?? "the store") is known on this machine to name the folder in \(path): start the game here once"
+          : "\(known.count) Steam accounts here could be meant (\(known.joined(separator: ", "))): which one's save it is cannot be told"
+      ))
   }
 }

@@ -46,7 +46,8 @@ struct CoverageGame {
     self.placements = placements
   }
 
-  /// The account id where a path (not Steam's `userdata`) holds `<storeUserId>`.
+  /// The 64-bit SteamID where a path (not Steam's `userdata`) holds `<storeUserId>`, on the
+  /// Deck (its Steam account 1111); on another device, that device's account's.
   static let accountID = "76561197960266839"
 
   /// The shapes of the game's placed entries, as the report names them.
@@ -508,7 +509,18 @@ struct CoverageDevice {
     } else {
       folder = "/"
     }
-    return folder + "/" + relative.replacingOccurrences(of: "<storeUserId>", with: steamUser)
+    // A template's `<storeUserId>` outside `userdata` is the player's 64-bit SteamID: the
+    // account of this device's Steam (the Deck's is `CoverageGame.accountID`). Below a folder
+    // or glob of the game's that names none (an id folder under `**`, or inside another entry's
+    // folder) it is only a name in the save, restored as it is.
+    let outermost =
+      game.placements.first { other in !other.isRegistry && template.hasPrefix(other.template + "/") }?
+      .template ?? template
+    let steamID = SteamInstallation.steamID64(account: steamUser) ?? steamUser
+    let own = outermost.contains("<storeUserId>")
+    return folder + "/"
+      + relative.replacingOccurrences(of: "<storeUserId>", with: steamUser)
+      .replacingOccurrences(of: CoverageGame.accountID, with: own ? steamID : CoverageGame.accountID)
   }
 
   /// Writes every placed file of every game, its content `content(…)`.

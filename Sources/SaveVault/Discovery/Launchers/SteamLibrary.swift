@@ -13,12 +13,33 @@ public struct SteamInstallation: Sendable, Equatable {
   public var libraries: [String]
   /// The user folders in `userdata` (numeric names): `<storeUserId>`.
   public var userIDs: [String]
+  /// The Steam accounts of this installation, by 32-bit account id (`userdata/<id>`): the user
+  /// folders, and the accounts `config/loginusers.vdf` says signed in here (a game that never
+  /// ran here has no folder of theirs yet).
+  public var accountIDs: [String]
 
-  public init(root: String, sandbox: String? = nil, libraries: [String], userIDs: [String]) {
+  public init(
+    root: String, sandbox: String? = nil, libraries: [String], userIDs: [String], accountIDs: [String]? = nil
+  ) {
     self.root = root
     self.sandbox = sandbox
     self.libraries = libraries
     self.userIDs = userIDs
+    self.accountIDs = accountIDs ?? userIDs
+  }
+
+  /// The 64-bit SteamID of the account `accountID` (what games write into their own save
+  /// paths), or the account id of a 64-bit SteamID: they differ by the individual accounts'
+  /// base, 76561197960265728.
+  static let steamIDBase: UInt64 = 76_561_197_960_265_728
+
+  static func steamID64(account: String) -> String? {
+    UInt64(account).flatMap { $0 < 1 << 32 ? String(steamIDBase + $0) : nil }
+  }
+
+  static func account(steamID64: String) -> String? {
+    guard let id = UInt64(steamID64), id > steamIDBase, id - steamIDBase < 1 << 32 else { return nil }
+    return String(id - steamIDBase)
   }
 
   static let flatpakID = "com.valvesoftware.Steam"
@@ -46,9 +67,11 @@ public struct SteamInstallation: Sendable, Equatable {
       let userIDs = ((try? Platform.directoryNames(root + "/userdata")) ?? [])
         .filter { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) && isDirectory(root + "/userdata/" + $0) }
         .sorted()
+      let signedIn = signedInAccounts(root: root, warnings: &warnings)
       installations.append(
         SteamInstallation(
-          root: root, sandbox: isFlatpak ? sandbox : nil, libraries: libraries, userIDs: userIDs))
+          root: root, sandbox: isFlatpak ? sandbox : nil, libraries: libraries, userIDs: userIDs,
+          accountIDs: unique(userIDs + signedIn).sorted { ($0.count, $0) < ($1.count, $1) }))
     }
     return installations
   }
@@ -70,6 +93,20 @@ public struct SteamInstallation: Sendable, Equatable {
       }
     } catch {
       warnings.append("Steam library list \(file) was not read (\(error)): only \(root) is searched")
+      return []
+    }
+  }
+
+  /// The account ids of `config/loginusers.vdf`'s users (keyed by their 64-bit SteamID).
+  static func signedInAccounts(root: String, warnings: inout [String]) -> [String] {
+    let file = root + "/config/loginusers.vdf"
+    guard let bytes = FileManager.default.contents(atPath: file) else { return [] }
+    do {
+      let users = try KeyValues.parse(bytes).section("users")
+      return (users?.entries ?? []).compactMap { account(steamID64: $0.key) }
+    } catch {
+      warnings.append(
+        "Steam's account list \(file) was not read (\(error)): only userdata's folders are known")
       return []
     }
   }
