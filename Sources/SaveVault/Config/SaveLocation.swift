@@ -51,6 +51,42 @@ public struct SaveLocation: Sendable, Equatable {
   }
 }
 
+extension SaveLocation {
+  /// Whether this location lies in `outer`, so that its files are `outer`'s already: inside a
+  /// whole folder (or that folder's own files), or in what a location of files names (a folder
+  /// its glob matches, `<base>/0_*` holding `<base>/0_Options`, or a file it matches). A
+  /// location of registry keys is in none.
+  public func isInside(_ outer: SaveLocation) -> Bool {
+    guard registry == nil, outer.registry == nil, !(path == outer.path && files == outer.files) else {
+      return false
+    }
+    let folder = outer.path == "/" ? "/" : outer.path + "/"
+    guard let pattern = outer.files else {
+      return path.hasPrefix(folder) || (path == outer.path && files != nil)
+    }
+    if path.hasPrefix(folder) { return pattern.matchedPath(String(path.dropFirst(folder.count))) != nil }
+    // The same folder: a file the pattern names.
+    guard path == outer.path, let name = files.flatMap({ Glob.literal($0.pattern) }) else { return false }
+    return pattern.matches(name)
+  }
+
+  /// `locations` without repeats (the same folder and files) and without any that lies in
+  /// another (`isInside`), in their order: one place is never two locations of a game,
+  /// whether its list came from the config, from scanning or from an agreement.
+  public static func outermost(_ locations: [SaveLocation]) -> [SaveLocation] {
+    var kept: [SaveLocation] = []
+    for location in locations
+    where !kept.contains(where: {
+      $0.path == location.path && $0.files == location.files && $0.registry == location.registry
+    })
+      && !locations.contains(where: location.isInside)
+    {
+      kept.append(location)
+    }
+    return kept
+  }
+}
+
 extension ArchiveLocation {
   public init(_ location: SaveLocation) {
     self.init(name: location.name, portable: location.portable, path: location.shown, files: location.files)
@@ -122,22 +158,15 @@ extension Target {
         throw .invalid("game '\(game)': the location '\(text)' has no place on this machine: \(why)")
       }
     }
-    // One inside another of the game's whole folders is part of it already (a manifest's
-    // folder and a file or folder in it, an entry inside the Steam Cloud folder): merged.
-    let folders = found.filter { $0.files == nil }.map(\.path)
-    found.removeAll { location in
-      folders.contains { folder in
-        location.path.hasPrefix(folder == "/" ? "/" : folder + "/")
-          || (location.files != nil && location.path == folder)
-      }
-    }
+    // One inside another of the game's locations is part of it already (a manifest's folder
+    // and a file or folder in it, an entry inside the Steam Cloud folder, a folder a glob
+    // matches): merged.
+    let unnamed = found.map { SaveLocation(name: "", path: $0.path, portable: $0.portable, files: $0.files) }
     var result: [SaveLocation] = []
-    for (path, portable, files) in found
-    where !result.contains(where: { $0.path == path && $0.files == files }) {
-      result.append(
-        SaveLocation(
-          name: SaveLocation.name(index: result.count, path: path), path: path, portable: portable,
-          files: files))
+    for location in SaveLocation.outermost(unnamed) {
+      var named = location
+      named.name = SaveLocation.name(index: result.count, path: location.path)
+      result.append(named)
     }
     for (path, portable, registry) in registries where !result.contains(where: { $0.path == path }) {
       result.append(

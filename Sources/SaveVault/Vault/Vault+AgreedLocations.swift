@@ -63,8 +63,7 @@ extension Target {
     var target = self
     for location in added {
       let isNew = !target.locations.contains { own in
-        own.path == location.path || location.path.hasPrefix(own.path + "/")
-          || own.path.hasPrefix(location.path + "/")
+        own.path == location.path || location.isInside(own) || own.isInside(location)
       }
       if isNew { target.locations.append(location) }
     }

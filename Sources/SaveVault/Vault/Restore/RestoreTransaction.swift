@@ -132,7 +132,7 @@ extension Vault {
         "'\(chosen.name)' has no SaveVault manifest: its structure was checked, its content could not be verified"
       )
     }
-    let (plan, added) = try destinations(
+    var (plan, added) = try destinations(
       of: extraction.header?.locations, target: target, archive: chosen.name)
     // The archive's locations this game's own list lacks are part of it from now on, and one
     // of the list that the archive holds as files (a file not made here yet) is those files.
@@ -145,6 +145,25 @@ extension Vault {
       }
     }
     target.locations += added
+    // One of the list inside a location the archive brings (a file the list names, not made
+    // here yet, in the Steam Cloud folder the archive holds whole) is part of it: left out, and
+    // the rest named by position, as the list is named when it is read again.
+    let planned = plan.map(\.location)
+    let nested = target.locations.filter { own in
+      !planned.contains(own) && planned.contains(where: own.isInside)
+    }
+    if !nested.isEmpty {
+      let kept = target.locations.filter { !nested.contains($0) }
+      var renamed: [String: SaveLocation] = [:]
+      target.locations = kept.enumerated().map { index, location in
+        var named = location
+        named.name = SaveLocation.name(index: index, path: location.path)
+        renamed[location.name] = named
+        return named
+      }
+      plan = plan.map { ($0.archiveName, renamed[$0.location.name] ?? $0.location) }
+      added = added.map { renamed[$0.name] ?? $0 }
+    }
     try context.checkpoint("restore.extracted")
 
     let staged = try stage(
