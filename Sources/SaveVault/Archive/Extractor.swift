@@ -235,6 +235,7 @@ struct Extractor {
       guard let header = try? JSONDecoder().decode(ArchiveHeader.self, from: data) else {
         throw refuse("its header is not valid")
       }
+      if let newer = header.newerFormatRefusal { throw refuse(newer) }
       state.header = header
     } else if path == Manifest.path && state.header != nil {
       let data = try readSmall(reader: reader, cap: 256 << 20, refuse: refuse)

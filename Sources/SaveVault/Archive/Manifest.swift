@@ -34,11 +34,15 @@ public struct ArchiveHeader: Codable, Equatable, Sendable {
   public static let path = ".savevault/header.json"
   /// The format SaveVault writes. Format 1 lists every file in the manifest by its bytes'
   /// SHA-256; format 2 (`chunkedFormat`) lists a file of 64 MiB or more by its hash by chunks
-  /// (`FileDigest`), which skips its runs of zeros.
+  /// (`FileDigest`), which skips its runs of zeros. It reads these formats and no later one.
   public static let currentFormat = 2
   /// The first format whose manifest lists large files by their hash by chunks.
   static let chunkedFormat = 2
   public var format: Int
+  /// The oldest format a reader must read to read this archive, when it is not `format`: a
+  /// writer of a newer format whose archives older readers still read right writes the format
+  /// they read. Absent in every archive SaveVault wrote so far (the reader needed is `format`).
+  public var minReader: Int?
   public var game: String
   public var device: String
   public var createdMs: Int64
@@ -56,6 +60,18 @@ public struct ArchiveHeader: Codable, Equatable, Sendable {
   /// before the upload (a device that merely listed another's archive named it too). Read
   /// only where `ancestry` is absent; never written.
   public var madeOver: [String]?
+
+  /// The format a reader must read to read this archive: `minReader`, else `format`. A field
+  /// of the header that this SaveVault does not know is ignored; one that a reader must
+  /// understand comes with a format (or `minReader`) above those it reads.
+  public var readerFormat: Int { minReader ?? format }
+
+  /// Why this SaveVault cannot read the archive (it reads formats up to `currentFormat`); nil
+  /// when it can.
+  public var newerFormatRefusal: String? {
+    guard readerFormat > Self.currentFormat else { return nil }
+    return "it was made by a newer SaveVault (format \(format)): update SaveVault to read it"
+  }
 
   /// What this archive descends from, as far as it says: its `ancestry`, or in an archive of
   /// an earlier version its `madeOver` (what that version took it to descend from).

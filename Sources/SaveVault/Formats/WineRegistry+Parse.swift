@@ -4,7 +4,8 @@ extension WineRegistry {
 
   /// Reads a Wine registry file as Wine's `load_registry` does: the header line, then lines
   /// that are blank, `;` comments, `#` options (`#arch=`, `#time=`, `#class=`, `#link`), a
-  /// key's `[path] timestamp`, or a value, `"name"=` or `@=` followed by `"text"`,
+  /// key's `[path] time` (or no time, or more numbers after it, which Wine ignores), or a
+  /// value, `"name"=` or `@=` followed by `"text"`,
   /// `str(N):"text"`, `dword:hex` or `hex:`/`hex(N):` bytes continued over lines by a final
   /// `\`. Names and text take Wine's escapes (`\\`, `\"`, `\]`, `\n`, `\x263a`, `\012`…).
   /// Anything else is refused with its line: a value before any key, an unterminated name,
@@ -111,17 +112,26 @@ private struct WineRegistryReader {
     return Array(bytes[start..<end])
   }
 
-  /// `[path] timestamp`: the path up to its unescaped `]`, then optional digits.
+  /// `[path]` and its time: the path up to its unescaped `]`, then numbers separated by blanks.
+  /// Wine has always written one, the key's time (`] %ld`; today `] %u` with a `#time=` line
+  /// below), and reads the first number when there is one, ignoring the rest of the line: so
+  /// a key with no number, or with a second one (`] 1136563720 0`), loads in Wine as well.
+  /// Anything else after the `]` is refused.
   private func key(_ body: [UInt8], line: Int, start: Int) throws(WineRegistryError) -> Open {
     let name = try WineRegistryText.unescape(body, from: 1, until: UInt8(ascii: "]"), line: line)
-    var rest = name.end + 1
-    while rest < body.count, body[rest] == UInt8(ascii: " ") || body[rest] == UInt8(ascii: "\t") { rest += 1 }
-    guard body[rest...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-      throw .malformed(line: line, reason: "a key's line holds more than its path and timestamp")
+    let numbers = body[(name.end + 1)...].split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    guard numbers.allSatisfy(Self.isNumber) else {
+      throw .malformed(line: line, reason: "a key's line holds more than its path and its time")
     }
     let path = String(decoding: name.units, as: UTF16.self)
     guard !path.isEmpty else { throw .malformed(line: line, reason: "a key with an empty path") }
     return Open(start: start, path: path, content: Array(body[0...name.end]) + [UInt8(ascii: "\n")])
+  }
+
+  /// Whether `text` is a decimal number, `-` allowed before it (as C's `%ld` writes a time).
+  private static func isNumber(_ text: ArraySlice<UInt8>) -> Bool {
+    let digits = text.first == UInt8(ascii: "-") ? text.dropFirst() : text
+    return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
   }
 
   /// A value from `start` (its `"name"` or `@`): the value, where its last line ends, how many

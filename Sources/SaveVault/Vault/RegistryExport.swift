@@ -10,7 +10,7 @@ enum RegistryExport {
   /// Makes the export of `location` again from its prefix's file, writing it only when its
   /// bytes differ (so that an unchanged key leaves the file as it was, metadata and all), and
   /// removing it when the prefix's file lacks the keys. Nothing for a location of files.
-  /// Throws `VaultError.io` when the prefix's file cannot be read or is no Wine registry.
+  /// Throws `VaultError.io` when the prefix's file cannot be read or is no Wine registry (`read`).
   static func refresh(_ location: SaveLocation) throws {
     guard let registry = location.registry else { return }
     let exported = location.path + "/" + registry.key.file.rawValue
@@ -39,14 +39,26 @@ enum RegistryExport {
     return registry.sections(of: file).map(\.content).sorted { $0.lexicographicallyPrecedes($1) }
   }
 
+  /// The prefix's file that holds the keys of `registry`, read as a backup reads it; nil when
+  /// the prefix has no such file (Wine never started there). Throws `VaultError.io` when the
+  /// file is there but cannot be read, or is no Wine registry file SaveVault reads (naming the
+  /// line): a backup of the game fails then, and `doctor` says so.
+  static func read(_ registry: RegistrySource) throws -> WineRegistry? {
+    guard let data = FileManager.default.contents(atPath: registry.file) else {
+      guard !FileManager.default.fileExists(atPath: registry.file) else {
+        throw VaultError.io(path: registry.file, reason: "cannot be read: check its permissions")
+      }
+      return nil
+    }
+    do { return try WineRegistry.parse(data) } catch {
+      throw VaultError.io(path: registry.file, reason: "not a Wine registry file SaveVault reads: \(error)")
+    }
+  }
+
   /// The export of the keys of `registry`; nil when the prefix has no such file or the file
   /// none of the keys.
   static func export(_ registry: RegistrySource) throws -> [UInt8]? {
-    guard let data = FileManager.default.contents(atPath: registry.file) else { return nil }
-    let file: WineRegistry
-    do { file = try WineRegistry.parse(data) } catch {
-      throw VaultError.io(path: registry.file, reason: "not a Wine registry file SaveVault reads: \(error)")
-    }
+    guard let file = try read(registry) else { return nil }
     let sections = registry.sections(of: file)
     guard !sections.isEmpty else { return nil }
     var bytes = file.preamble

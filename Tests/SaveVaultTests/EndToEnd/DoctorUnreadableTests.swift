@@ -7,9 +7,10 @@ import Testing
 
 // `doctor` against a save that holds what a backup cannot read, through the built binary: it
 // must not say "Everything is ready" when `backup` then fails. Root reads everything, so as
-// root the binary runs as nobody (setpriv), in folders nobody may use.
+// root the binary runs as nobody (setpriv), in folders nobody may use. A registry location's
+// file in the prefix that is no Wine registry file SaveVault reads fails a backup the same way.
 
-@Suite("Doctor: unreadable files and folders inside the save", .tags(.medium))
+@Suite("Doctor: unreadable files and folders inside the save, unreadable registry files", .tags(.medium))
 struct DoctorUnreadableTests {
   /// Runs the binary as this user or, as root, as nobody.
   private func run(_ dir: TemporaryDirectory, _ arguments: [String]) async throws -> RunResult {
@@ -55,5 +56,28 @@ struct DoctorUnreadableTests {
     let backup = try await run(dir, ["backup"] + target)
     #expect(backup.code != 0, "doctor and backup agree: \(backup.stderr)")
     chmod(save + "/zz-private", 0o777)
+  }
+
+  @Test("a registry file SaveVault cannot read is a problem (exit 1) naming the file and its line")
+  func unreadableRegistryFile() async throws {
+    let dir = TemporaryDirectory("doctor-registry")
+    let (sandbox, _, userReg) = try await RegistryEndToEndTests.world(dir)
+    try makeDirectory(dir.sub("cloud"))
+    let game = ["--game", RegistryEndToEndTests.title]
+    let ready = try await sandbox.runAwaiting(["doctor", "--json"] + game)
+    #expect(ready.code == 0, "\(ready.stdout)\(ready.stderr)")
+
+    let written = try RegistryEndToEndTests.userReg(slot: "00000001", music: "on", stamp: "1700000000")
+    try writeFile(userReg, written.replacingOccurrences(of: "dword:00000001", with: "dword:0000000g"))
+    let doctor = try await sandbox.runAwaiting(["doctor", "--json"] + game)
+    #expect(doctor.code == 1, "doctor: exit \(doctor.code)\n\(doctor.stdout)")
+    let problems = try jsonList(doctor.stdout).filter { $0["status"] as? String == "problem" }
+    let registry = try #require(problems.first { $0["check"] as? String == "registry" }, "\(doctor.stdout)")
+    let message = registry["message"] as? String ?? ""
+    #expect(message.contains(userReg) && message.contains("line "), "\(message)")
+    #expect((registry["fix"] as? String ?? "").isEmpty == false, "\(registry)")
+
+    let backup = try await sandbox.runAwaiting(["backup"] + game)
+    #expect(backup.code != 0, "doctor and backup agree: \(backup.stderr)")
   }
 }

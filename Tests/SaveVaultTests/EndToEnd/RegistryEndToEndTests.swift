@@ -250,3 +250,40 @@ extension RegistryEndToEndTests {
     #expect(sandbox.archives("agent").count == 1)
   }
 }
+
+extension RegistryEndToEndTests {
+  /// `text` as a prefix of an older Wine holds it: no `#time=` lines, and a second number after
+  /// each key's time (`[…] 1700000000 0`), which Wine's reader ignores.
+  static func olderForm(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#time=") }
+      .map { line in line.hasPrefix("[") ? String(line) + " 0" : String(line) }.joined(separator: "\n")
+  }
+
+  @Test("a prefix whose key lines carry a second number backs up and restores its keys")
+  func olderWineKeyLines() async throws {
+    let dir = TemporaryDirectory("registry-older-wine")
+    let (sandbox, _, userReg) = try await Self.world(dir)
+    try writeFile(
+      userReg, Self.olderForm(try Self.userReg(slot: "00000001", music: "on", stamp: "1700000000")))
+    let backup = try await sandbox.runAwaiting(["backup", "--game", Self.title])
+    try #require(backup.code == 0, "\(backup.code): \(backup.stderr)")
+    let verify = try await sandbox.runAwaiting(["verify", "--game", Self.title, "--latest"])
+    #expect(verify.code == 0, "\(verify.stderr)")
+
+    let played = Self.olderForm(try Self.userReg(slot: "00000009", music: "loud", stamp: "1900000000"))
+    try writeFile(userReg, played)
+    let restore = try await sandbox.runAwaiting(["restore", "--game", Self.title, "--latest"])
+    #expect(restore.code == 0, "\(restore.code): \(restore.stderr)")
+    let restored = try WineRegistry.parse(Array(try #require(text(userReg)).utf8))
+    let gameKey = "Software\\IO Interactive\\007 First Light"
+    #expect(restored.sections(under: gameKey).first?.values.first?.data == .dword(1), "the archived value")
+    let others = { (registry: WineRegistry) in
+      registry.sections.filter { !WineRegistry.path($0.path, isAtOrUnder: gameKey) }.map(\.raw)
+    }
+    #expect(
+      others(restored) == others(try WineRegistry.parse(Array(played.utf8))),
+      "every other key byte for byte, its two numbers kept")
+    let status = try jsonObject(await sandbox.ok(["status", "--game", Self.title, "--json"]).stdout)
+    #expect(status["state"] as? String == "in-sync", "\(status)")
+  }
+}

@@ -9,7 +9,11 @@ import Testing
 ///   `user.reg` and `userdef.reg` at commit 5d0a97e7e88ec5703901f836236213e5bd93e22d;
 /// - `perfect-world-user.reg` and `perfect-world-system.reg` (a Wine 5 prefix: 1,512 keys of
 ///   `HKEY_LOCAL_MACHINE`, `str(7):` values): https://github.com/honzatlusty/docker-perfect-world,
-///   `user.reg` and `system.reg` at commit 29b9240cbbb4bce44058cca81d917f847ca83176.
+///   `user.reg` and `system.reg` at commit 29b9240cbbb4bce44058cca81d917f847ca83176;
+/// - `wineqq-user.reg` and `wineqq-system.reg` (a Wine prefix of 2012 to 2014, written before
+///   Wine put a `#time=` line under each key: `[key] 1398405942` alone):
+///   https://github.com/kissthink/WineQQlibs, `.wine/user.reg` and `.wine/system.reg` at commit
+///   6da14b82876b15aa250ee86c8a82afdce7265abe.
 @Suite(
   "Wine registry files: read, written back byte for byte, keys merged, refused with a line", .tags(.small))
 struct WineRegistryTests {
@@ -19,6 +23,7 @@ struct WineRegistryTests {
 
   static let files = [
     "winecfg-user.reg", "winecfg-userdef.reg", "perfect-world-user.reg", "perfect-world-system.reg",
+    "wineqq-user.reg", "wineqq-system.reg",
   ]
 
   @Test("a real file reads as its keys and writes back byte for byte", arguments: files)
@@ -134,6 +139,43 @@ struct WineRegistryTests {
         == original.bytes)
   }
 
+  /// A key's line as Wine wrote it and reads it. Every Wine since 1999 wrote one number after
+  /// the `]`, the key's time (`] %ld`, today `] %u` with a `#time=` line below); its reader
+  /// takes the first number when there is one and ignores the rest of the line, so a prefix
+  /// whose lines carry a second number (`] 1136563720 0`) or none loads in Wine as well.
+  static let keyLines = [
+    "[Software\\\\Game]", "[Software\\\\Game] 1136563720", "[Software\\\\Game] 1136563720 0",
+    "[Software\\\\Game]\t1712345678", "[Software\\\\Game]1712345678", "[Software\\\\Game] -1",
+    "[Software\\\\Game]  1136563720  0  ",
+  ]
+
+  @Test(
+    "a key's line reads as Wine reads it: no number, its time, or its time and another number",
+    arguments: keyLines)
+  func keyLine(_ line: String) throws {
+    let text = Self.text("WINE REGISTRY Version 2\n\n" + line + "\n\"Slot\"=dword:00000002\n")
+    let registry = try WineRegistry.parse(text)
+    #expect(registry.sections.map(\.path) == ["Software\\Game"])
+    #expect(registry.sections.first?.values == [.init(name: "Slot", data: .dword(2))])
+    #expect(
+      registry.sections.first?.content == Self.text("[Software\\\\Game]\n\"Slot\"=dword:00000002\n"),
+      "the content leaves out what follows the path")
+    #expect(registry.bytes == text)
+  }
+
+  @Test("a prefix whose key lines carry a second number reads as the same keys, written back byte for byte")
+  func keyLinesWithTwoNumbers() throws {
+    let real = try Self.bytes("wineqq-system.reg")
+    let twice = String(decoding: real, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      .map { line in line.hasPrefix("[") ? String(line) + " 0" : String(line) }.joined(separator: "\n")
+    let original = try WineRegistry.parse(real)
+    let older = try WineRegistry.parse(Self.text(twice))
+    #expect(older.sections.count == 89)
+    #expect(older.sections.map(\.path) == original.sections.map(\.path))
+    #expect(older.sections.map(\.content) == original.sections.map(\.content))
+    #expect(older.bytes == Self.text(twice))
+  }
+
   static let sample = """
     WINE REGISTRY Version 2
     ;; All keys relative to \\\\User\\\\S-1-5-21-0-0-0-1000
@@ -184,6 +226,11 @@ struct WineRegistryTests {
       ("WINE REGISTRY Version 2\n[A] 1\n\"a\"=hex:00,\\\n  01\n\"b\"=what\n", 5),
       ("WINE REGISTRY Version 2\n[A] 1\n\"a\" \"b\"\n", 3),
       ("WINE REGISTRY Version 2\n[A] x\n", 2),
+      ("WINE REGISTRY Version 2\n[A] 1 x\n", 2),
+      ("WINE REGISTRY Version 2\n[A] 1x\n", 2),
+      ("WINE REGISTRY Version 2\n[A] 1 -\n", 2),
+      ("WINE REGISTRY Version 2\n[A]] 1\n", 2),
+      ("WINE REGISTRY Version 2\n[A] 1,0\n", 2),
       ("WINE REGISTRY Version 2\n[] 1\n", 2),
       ("WINE REGISTRY Version 2\n[A] 1\nvalue\n", 3),
       ("WINE REGISTRY Version 2\n[A] 1\n\"a\"=\"\\x\"\n", 3),

@@ -18,8 +18,8 @@ public struct DoctorCheck: Sendable, Equatable {
     case settings, local, container
   }
 
-  /// The kind of check: `config`, `game`, `save-dir`, `rclone`, `credentials`, `container`,
-  /// `clock`, `manifest`, `roots` or `dialog`.
+  /// The kind of check: `config`, `game`, `save-dir`, `registry`, `rclone`, `credentials`,
+  /// `container`, `clock`, `manifest`, `roots` or `dialog`.
   public var check: String
   /// What it was checked on: a file, a game, a container URL.
   public var subject: String
@@ -53,7 +53,7 @@ extension Vault {
   /// Checks what the commands rely on, without changing anything but a probe object that it
   /// removes again: the config file and each game's fields; each container (reachable, writable,
   /// credentials present and accepted, the clock against an S3 server's); each save directory
-  /// (exists, readable); the rclone binary for rclone containers; and, in a desktop session,
+  /// (exists, readable) and prefix file of registry keys (reads as a backup reads it); the rclone binary for rclone containers; and, in a desktop session,
   /// the dialog program used to ask about conflicts. With a target in `request` (a game or a
   /// save directory), only that one; otherwise every game of the config file (or, with none,
   /// the container a `--save-dir` command would use). Never throws: every failure is a check.
@@ -104,12 +104,17 @@ extension Vault {
       containers[target.agreementKey] = checkContainer(target, into: &checks)
     }
     for (target, checksSave, configured) in targets where checksSave {
-      var check = checkSaveDirectory(target, container: containers[target.agreementKey] ?? nil)
-      if let configured, configured != "~", !configured.hasPrefix("/"), !configured.hasPrefix("~/") {
-        check.message +=
-          " (saveDir '\(configured)' is relative: it is taken from the config file's folder, '\((configPath as NSString).deletingLastPathComponent)')"
+      // A location of registry keys is checked in its prefix, never as its export's folder.
+      if let folder = target.locations.first(where: { $0.registry == nil })?.path {
+        var check = checkSaveDirectory(
+          target, folder: folder, container: containers[target.agreementKey] ?? nil)
+        if let configured, configured != "~", !configured.hasPrefix("/"), !configured.hasPrefix("~/") {
+          check.message +=
+            " (saveDir '\(configured)' is relative: it is taken from the config file's folder, '\((configPath as NSString).deletingLastPathComponent)')"
+        }
+        checks.append(check)
       }
-      checks.append(check)
+      checks += checkRegistryFiles(target)
     }
     if !isNamed { checks += discoveryChecks(config, configFile: request.configFile) }
     return checks + [certificateCheck(), dialogCheck()]

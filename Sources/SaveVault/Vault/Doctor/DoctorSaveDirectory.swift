@@ -7,11 +7,10 @@ import Foundation
 #endif
 
 extension Vault {
-  /// The save directory's check: it exists (or the container holds archives to restore into
-  /// it), is a readable folder, is not empty, holds nothing a backup cannot read, and its
-  /// parent lets restore replace it.
-  func checkSaveDirectory(_ target: Target, container: (any Container)?) -> DoctorCheck {
-    let path = target.saveDirectory
+  /// The check of the save directory `folder` (the target's first location of files): it
+  /// exists (or the container holds archives to restore into it), is a readable folder, is not
+  /// empty, holds nothing a backup cannot read, and its parent lets restore replace it.
+  func checkSaveDirectory(_ target: Target, folder path: String, container: (any Container)?) -> DoctorCheck {
     let game = target.game
     var info = stat()
     guard stat(path, &info) == 0 else {
