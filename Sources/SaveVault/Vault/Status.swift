@@ -380,7 +380,11 @@ extension Vault {
           case .file: ManifestEntry(path: file.path, kind: .file, size: file.size, sha256: file.detail)
           }
         }
-      let now = try Fingerprint(scan: scan).contentEntries(known: index).filter { !isRemade($0.path) }
+      let fingerprint = Fingerprint(scan: scan)
+      let now = try fingerprint.contentEntries(
+        known: index, untrusted: fingerprint.untrustedFiles(since: record)
+      )
+      .filter { !isRemade($0.path) }
       return ContentDigest.of(agreed) == ContentDigest.of(now)
     }
     let facts = try gatherFacts()
