@@ -17,7 +17,8 @@ import Foundation
 /// secure flags, hashing file data on the way (`FileDigest`: a sparse file's holes are written
 /// as holes and hashed without being read, so the work is bounded by the data). The tar stream
 /// is read through what its content is compressed with (`ArchiveEncoding`). A SaveVault
-/// archive must end with a manifest that matches every extracted byte. Any failure throws
+/// archive must end with a manifest that matches every extracted byte, and be a save of the
+/// game it is read for (`game`). Any failure throws
 /// `ArchiveError.refused` (`.noSpace` when the content does
 /// not fit `freeSpace`); the caller then removes the staging directory.
 ///
@@ -29,6 +30,10 @@ struct Extractor {
   var freeSpace: FreeSpace?
   /// Told of the archive bytes read (compressed or not) after every block of file data.
   var meter: ProgressMeter?
+  /// The game the archive must be a save of: one whose header names another game
+  /// (`ArchiveHeader.isOf`) is refused as soon as its header is read. Nil: any game (an
+  /// archive read for itself, such as the fuzz target's).
+  var game: String?
 
   /// What an extraction produced.
   struct Extraction {
@@ -236,6 +241,7 @@ struct Extractor {
         throw refuse("its header is not valid")
       }
       if let newer = header.newerFormatRefusal { throw refuse(newer) }
+      if let game, let reason = header.refusal(asSaveOf: game) { throw refuse(reason) }
       state.header = header
     } else if path == Manifest.path && state.header != nil {
       let data = try readSmall(reader: reader, cap: 256 << 20, refuse: refuse)

@@ -73,6 +73,19 @@ public struct ArchiveHeader: Codable, Equatable, Sendable {
     return "it was made by a newer SaveVault (format \(format)): update SaveVault to read it"
   }
 
+  /// Whether this is an archive of `game` as the container spells the game: byte for byte, as
+  /// the game's folder is named (`<root>/<game>/`). `celeste` and `Celeste` are two games,
+  /// which a container that ignores letter case (FAT, exFAT, a Samba share, macOS) keeps in
+  /// one folder.
+  public func isOf(game: String) -> Bool { self.game.utf8.elementsEqual(game.utf8) }
+
+  /// Why this archive is refused as a save of `game`, nil when it is one of `game` (`isOf`).
+  public func refusal(asSaveOf game: String) -> String? {
+    guard !isOf(game: game) else { return nil }
+    return
+      "its header says it is a save of the game '\(self.game)', not of '\(game)' (it was copied into this game's folder, or the container ignores letter case and keeps both games in one folder): restore it as '\(self.game)', and give two games names that differ by more than letter case"
+  }
+
   /// What this archive descends from, as far as it says: its `ancestry`, or in an archive of
   /// an earlier version its `madeOver` (what that version took it to descend from).
   public var lineage: [String]? { ancestry ?? madeOver }

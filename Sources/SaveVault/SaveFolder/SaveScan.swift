@@ -52,6 +52,10 @@ public struct SaveScan: Sendable {
   /// stands for (`SaveSource`); empty for a one-folder save.
   public var locations: [String: String] = [:]
 
+  /// When the scan began, by the clock of whoever scanned (nil when not told): how recent a
+  /// file's time is next to it says whether its metadata can vouch for its content later.
+  public var scannedAtMs: Int64?
+
   /// Paths left out by the game's `exclude` globs (under their location's name): not part of
   /// the save, and kept where they are by a restore.
   public var excluded: [String] = []

@@ -69,14 +69,12 @@ public struct FolderIdentity: Codable, Equatable, Sendable {
   ]
 
   /// Whether the folder at `path` is on a filesystem of `unstable`.
+  /// True when it cannot be opened (on Linux; elsewhere false).
   static func isUnstable(_ path: String) -> Bool {
     #if os(Linux)
-      let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard fd >= 0 else { return true }
-      defer { close(fd) }
-      return unstable.contains(Int64(savevault_filesystem_type(fd)))
+      Platform.filesystemType(ofFolder: path).map(unstable.contains) ?? true
     #else
-      return false
+      false
     #endif
   }
 

@@ -1,3 +1,4 @@
+import CPlatform
 import Foundation
 
 #if canImport(Glibc)
@@ -94,6 +95,29 @@ extension Platform {
     var info = statvfs()
     guard statvfs(path, &info) == 0 else { return nil }
     return Int64(info.f_bavail) * Int64(info.f_frsize)
+  }
+
+  /// The filesystems (`statfs` magic numbers) whose modification times are coarse and that
+  /// keep no change time of their own: vfat (2 s), exFAT, and FUSE (exfat-fuse among others).
+  static let coarseTimes: Set<Int64> = [0x4D44, 0x2011_BAB0, 0x6573_5546]
+
+  /// Whether the folder at `path` is on a filesystem of `coarseTimes`; false when it cannot be
+  /// opened.
+  static func hasCoarseTimes(_ path: String) -> Bool {
+    filesystemType(ofFolder: path).map(coarseTimes.contains) ?? false
+  }
+
+  /// The `statfs` magic number of the filesystem of the folder `path`; nil when it cannot be
+  /// opened, and off Linux.
+  static func filesystemType(ofFolder path: String) -> Int64? {
+    #if os(Linux)
+      let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard fd >= 0 else { return nil }
+      defer { close(fd) }
+      return Int64(savevault_filesystem_type(fd))
+    #else
+      return nil
+    #endif
   }
 
   /// Whether the filesystem of the folder `path` keeps a file's holes as holes, taking no room

@@ -14,6 +14,10 @@ public struct Agreement: Codable, Equatable, Sendable {
   public var files: Int
   public var bytes: Int64
   public var agreedAtMs: Int64
+  /// When the scan the index was made from began (this device's clock): a file whose time is
+  /// not clearly before it is hashed, never trusted by its metadata (`Fingerprint`). Nil in
+  /// records of earlier versions, which `agreedAtMs` stands in for.
+  public var scannedAtMs: Int64?
   /// The save directory this agreement is about, as the target named it (absolute); nil in
   /// records written before it was kept.
   public var saveDir: String?
@@ -48,14 +52,16 @@ public struct Agreement: Codable, Equatable, Sendable {
   /// The record's keys on disk: a question left unanswered is kept under `unresolved`, as
   /// earlier versions wrote it.
   private enum CodingKeys: String, CodingKey {
-    case game, container, archive, metadataDigest, contentDigest, files, bytes, agreedAtMs, saveDir,
+    case game, container, archive, metadataDigest, contentDigest, files, bytes, agreedAtMs, scannedAtMs,
+      saveDir,
       realSaveDir, saveMount, rolledBackFrom, ancestry, enclosingFolders, archiveLocations
     case unanswered = "unresolved"
   }
 
   public init(
     game: String, container: String, archive: String, metadataDigest: String, contentDigest: String,
-    files: Int, bytes: Int64, agreedAtMs: Int64, saveDir: String? = nil, realSaveDir: String? = nil,
+    files: Int, bytes: Int64, agreedAtMs: Int64, scannedAtMs: Int64? = nil, saveDir: String? = nil,
+    realSaveDir: String? = nil,
     saveMount: String? = nil, rolledBackFrom: String? = nil, unanswered: UnansweredConflict? = nil,
     ancestry: [String]? = nil, enclosingFolders: [FolderIdentity]? = nil,
     archiveLocations: [AgreedLocation]? = nil
@@ -68,6 +74,7 @@ public struct Agreement: Codable, Equatable, Sendable {
     self.files = files
     self.bytes = bytes
     self.agreedAtMs = agreedAtMs
+    self.scannedAtMs = scannedAtMs
     self.saveDir = saveDir
     self.realSaveDir = realSaveDir
     self.saveMount = saveMount
@@ -77,6 +84,9 @@ public struct Agreement: Codable, Equatable, Sendable {
     self.enclosingFolders = enclosingFolders
     self.archiveLocations = archiveLocations
   }
+
+  /// The moment the index's metadata was read, or at the latest recorded.
+  var indexedAtMs: Int64 { scannedAtMs ?? agreedAtMs }
 
   /// The archive the cloud's latest must be for the cloud to count as unchanged since the
   /// agreement: the newer one a rollback chose over, else the agreed archive.

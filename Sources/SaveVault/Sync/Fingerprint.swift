@@ -11,31 +11,66 @@ import Foundation
 /// hashing only the files whose metadata differs from the agreed index. A game that rewrites
 /// identical bytes raises no change; other bytes copied in with the old size and mtime
 /// (`cp -p`) do, as their ctime (and often inode) is new.
+///
+/// Metadata vouches for a file only when the file is clearly older than the scan its index
+/// entry was recorded from, as git treats a "racily clean" entry: a file rewritten right after
+/// that scan with the same size may keep every time it had on a filesystem whose times are
+/// coarse and that has no change time of its own (FAT and exFAT: 2 s). A file whose time is
+/// within `granularityNs` of the recording is hashed at every look until an agreement recorded
+/// later finds it older.
 struct Fingerprint {
   var scan: SaveScan
 
   /// Whether the save differs from the agreed record. A missing or damaged index counts as
   /// changed (never as agreement).
   func hasChanged(since record: Agreement, index: () -> [String: AgreedFile]?) throws -> Bool {
-    if scan.metadataDigest == record.metadataDigest { return false }
+    let untrusted = untrustedFiles(since: record)
+    if untrusted.isEmpty, scan.metadataDigest == record.metadataDigest { return false }
     guard let known = index() else { return true }
-    return try contentDigest(known: known) != record.contentDigest
+    return try contentDigest(known: known, untrusted: untrusted) != record.contentDigest
+  }
+
+  /// The files of the scan whose metadata cannot vouch for their content against `record`'s
+  /// index: their modification time is not clearly before the scan the index was recorded
+  /// from (`Agreement.indexedAtMs`), by the filesystem's time granularity (`granularityNs`).
+  func untrustedFiles(since record: Agreement) -> Set<String> {
+    let recordedNs = record.indexedAtMs.multipliedReportingOverflow(by: 1_000_000)
+    guard !recordedNs.overflow else { return [] }
+    let isCoarse = ([scan.root] + scan.locations.values).contains(where: Platform.hasCoarseTimes)
+    var untrusted = Set<String>()
+    for entry in scan.entries where entry.kind == .file {
+      let granularity = Self.granularityNs(modifiedNs: entry.modifiedNs, isCoarse: isCoarse)
+      if entry.modifiedNs > recordedNs.partialValue - granularity { untrusted.insert(entry.path) }
+    }
+    return untrusted
+  }
+
+  /// How far apart two moments may be and still give a file the same modification time:
+  /// 2 s on a filesystem of coarse times, and (to be safe, wherever it is) for a time of whole
+  /// seconds; else 20 ms, the kernel's coarse clock and exFAT's 10 ms with room to spare.
+  static func granularityNs(modifiedNs: Int64, isCoarse: Bool) -> Int64 {
+    isCoarse || modifiedNs % 1_000_000_000 == 0 ? 2_000_000_000 : 20_000_000
   }
 
   /// The content digest of the scan, reusing `known` hashes for files whose metadata
-  /// matches and hashing the rest.
-  func contentDigest(known: [String: AgreedFile] = [:]) throws -> String {
-    ContentDigest.of(try contentEntries(known: known))
+  /// matches (but those of `untrusted`) and hashing the rest.
+  func contentDigest(known: [String: AgreedFile] = [:], untrusted: Set<String> = []) throws -> String {
+    ContentDigest.of(try contentEntries(known: known, untrusted: untrusted))
   }
 
-  /// The scan as manifest entries, with content hashes.
-  func contentEntries(known: [String: AgreedFile] = [:]) throws -> [ManifestEntry] {
+  /// The scan as manifest entries, with content hashes: `known`'s for files whose metadata
+  /// matches it, but for those of `untrusted` (`untrustedFiles`), which are hashed again.
+  func contentEntries(known: [String: AgreedFile] = [:], untrusted: Set<String> = []) throws
+    -> [ManifestEntry]
+  {
     try scan.entries.map { entry in
       switch entry.kind {
       case .directory: return ManifestEntry(path: entry.path, kind: .directory)
       case .symlink: return ManifestEntry(path: entry.path, kind: .symlink, target: entry.linkTarget)
       case .file:
-        if let agreed = known[entry.path], agreed.matches(entry), !agreed.detail.isEmpty {
+        if let agreed = known[entry.path], agreed.matches(entry), !agreed.detail.isEmpty,
+          !untrusted.contains(entry.path)
+        {
           return ManifestEntry(path: entry.path, kind: .file, size: entry.size, sha256: agreed.detail)
         }
         let (root, relative) = scan.source.split(entry.path)

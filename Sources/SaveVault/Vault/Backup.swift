@@ -341,6 +341,7 @@ extension Vault {
       metadataDigest: scan.metadataDigest,
       contentDigest: try Fingerprint(scan: scan).contentDigest(known: known),
       files: scan.fileCount, bytes: scan.byteCount, agreedAtMs: context.clock(),
+      scannedAtMs: scan.scannedAtMs,
       saveDir: target.saveDirectory, realSaveDir: scan.root,
       saveMount: Platform.mountPoint(of: scan.root),
       rolledBackFrom: rolledBackFrom, ancestry: ancestry, enclosingFolders: Self.enclosingFolders(target),

@@ -77,7 +77,7 @@ extension Vault {
     // The newest one's content, read here rather than downloaded back once it is uploaded
     // (which is still done if it cannot be read here, so that it does not stay behind).
     let local = try? store.read(game: target.game, name: newest.name) { fd in
-      try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
+      try contentDigest(fd: fd, archiveName: newest.name, game: target.game, limits: target.limits)
     }
     for archive in fresh.reversed() {
       _ = try store.read(game: target.game, name: archive.name) { source in
@@ -97,7 +97,7 @@ extension Vault {
     let digest =
       try local
       ?? container.read(game: target.game, name: newest.name) { fd in
-        try contentDigest(fd: fd, archiveName: newest.name, limits: target.limits)
+        try contentDigest(fd: fd, archiveName: newest.name, game: target.game, limits: target.limits)
       }
     // What it descends from is in its header; the folders that held its save are the ones the
     // agreement it was made under recorded (they may have been made anew since: a new save).

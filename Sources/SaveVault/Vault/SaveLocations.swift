@@ -11,12 +11,20 @@ extension Vault {
   /// else all of its locations as one tree (each under its top-level name, the `exclude` globs
   /// left out). Nil when nothing of it exists. A location of registry keys is its export, made
   /// again from the prefix's file first (`RegistryExport`).
+  /// The scan says when it began (`scannedAtMs`, the context's clock).
   func scanSave(_ target: Target) throws -> SaveScan? {
-    guard !target.isOneFolder else { return try SaveScan.scan(target.saveDirectory) }
-    for location in target.locations { try RegistryExport.refresh(location) }
-    return try SaveScan.scan(
-      locations: target.locations.map { ($0.name, $0.path) }, patterns: target.filePatterns,
-      isExcluded: Self.exclusion(target))
+    let startedMs = context.clock()
+    var scan: SaveScan?
+    if target.isOneFolder {
+      scan = try SaveScan.scan(target.saveDirectory)
+    } else {
+      for location in target.locations { try RegistryExport.refresh(location) }
+      scan = try SaveScan.scan(
+        locations: target.locations.map { ($0.name, $0.path) }, patterns: target.filePatterns,
+        isExcluded: Self.exclusion(target))
+    }
+    scan?.scannedAtMs = startedMs
+    return scan
   }
 
   /// Whether a path inside a location is left out by the target's `exclude` globs.

@@ -309,7 +309,8 @@ extension Vault {
     /// the latest. Reads the latest archive's start; where its ancestry is full and names only
     /// later archives, the start of the oldest of them, and so on (at most 16 in all; beyond,
     /// or with one gone from the container, it cannot be told: false, and the player is asked).
-    /// True for archives whose start cannot be read as an archive.
+    /// True for archives whose start cannot be read as an archive. One whose header names
+    /// another game is refused (`ArchiveError.refused`): the plan would restore or ask about it.
     func latestDescends(from agreed: String) throws -> Bool {
       guard var name = latest?.name else { return true }
       for _ in 0..<16 {
@@ -318,6 +319,10 @@ extension Vault {
           game: target.game, name: current, count: ArchiveContents.headerBytes
         ) { fd in ArchiveContents.header(fd: fd, archiveName: current) }
         guard let header else { return current == latest?.name }
+        // Read anyway: an archive of another game is never restored as this one's.
+        if let reason = header.refusal(asSaveOf: target.game) {
+          throw ArchiveError.refused(archive: current, reason: reason)
+        }
         switch header.descent(from: agreed) {
         case .descends: return true
         case .apart: return false
@@ -337,7 +342,7 @@ extension Vault {
       let local = try Fingerprint(scan: scan).contentDigest()
       do {
         let cloud = try container.read(game: target.game, name: latest.name) { fd in
-          try contentDigest(fd: fd, archiveName: latest.name, limits: target.limits)
+          try contentDigest(fd: fd, archiveName: latest.name, game: target.game, limits: target.limits)
         }
         return local == cloud
       } catch let refused as ArchiveError {
@@ -375,7 +380,11 @@ extension Vault {
           case .file: ManifestEntry(path: file.path, kind: .file, size: file.size, sha256: file.detail)
           }
         }
-      let now = try Fingerprint(scan: scan).contentEntries(known: index).filter { !isRemade($0.path) }
+      let fingerprint = Fingerprint(scan: scan)
+      let now = try fingerprint.contentEntries(
+        known: index, untrusted: fingerprint.untrustedFiles(since: record)
+      )
+      .filter { !isRemade($0.path) }
       return ContentDigest.of(agreed) == ContentDigest.of(now)
     }
     let facts = try gatherFacts()

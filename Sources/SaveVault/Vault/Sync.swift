@@ -138,8 +138,9 @@ extension Vault {
   /// content (a conflict that ended in identical saves), so that the next change is an upload.
   /// Returns the archive agreed on, nil when nothing needed recording.
   /// An agreement on the same archive is written anew when its fast path no longer matches (a
-  /// save rewritten with the same bytes, an agreement from a version that kept less), so that the
-  /// next look needs no hashing; that returns nil too.
+  /// save rewritten with the same bytes, an agreement from a version that kept less, files too
+  /// recent for its index to vouch for), so that the next look needs no hashing; that returns
+  /// nil too.
   @discardableResult
   func agreeOnIdentical(_ found: Assessment, target: Target, container: any Container) throws -> String? {
     guard found.state == .inSync, let latest = found.latest, let scan = found.scan else { return nil }
@@ -147,12 +148,16 @@ extension Vault {
     if let record, record.archive == latest.name, record.unanswered == nil {
       // Those it had no place for and has now (the list gained them) are its own from now on.
       let unplaced = target.lacking(record.unplacedLocations.map(\.archived))
+      // Files too recent for the index to vouch for are hashed at every look until it is
+      // recorded anew, from this later scan.
+      let untrusted = Fingerprint(scan: scan).untrustedFiles(since: record)
       if record.metadataDigest != scan.metadataDigest || record.saveMount == nil || found.remadeFolder != nil
-        || unplaced.count != record.unplacedLocations.count
+        || unplaced.count != record.unplacedLocations.count || !untrusted.isEmpty
       {
         try recordAgreement(
           target: target, archive: record.archive, scan: scan,
-          content: try Fingerprint(scan: scan).contentEntries(known: agreements.loadIndex(target) ?? [:]),
+          content: try Fingerprint(scan: scan).contentEntries(
+            known: agreements.loadIndex(target) ?? [:], untrusted: untrusted),
           rolledBackFrom: record.rolledBackFrom, ancestry: record.ancestry, unplaced: unplaced)
       }
       return nil

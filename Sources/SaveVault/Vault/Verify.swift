@@ -55,7 +55,8 @@ extension Vault {
     for archive in chosen {
       do {
         let extraction = try container.read(game: target.game, name: archive.name) { fd in
-          try Extractor(limits: target.limits).extract(fd: fd, archiveName: archive.name, into: nil)
+          try Extractor(limits: target.limits, game: target.game).extract(
+            fd: fd, archiveName: archive.name, into: nil)
         }
         let files = extraction.entries.filter { $0.kind == .file }
         checks.append(
@@ -71,9 +72,10 @@ extension Vault {
     return VerifyReport(game: target.game, container: target.containerURL, archives: checks)
   }
 
-  /// The content digest of an archive, after every check a restore runs.
-  func contentDigest(fd: Int32, archiveName: String, limits: ExtractionLimits) throws -> String {
+  /// The content digest of an archive of `game`, after every check a restore runs.
+  func contentDigest(fd: Int32, archiveName: String, game: String, limits: ExtractionLimits) throws -> String
+  {
     ContentDigest.of(
-      try Extractor(limits: limits).extract(fd: fd, archiveName: archiveName, into: nil).entries)
+      try Extractor(limits: limits, game: game).extract(fd: fd, archiveName: archiveName, into: nil).entries)
   }
 }

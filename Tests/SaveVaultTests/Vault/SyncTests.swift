@@ -63,12 +63,13 @@ struct FingerprintTests {
   @Test("equal metadata is unchanged without reading the index or any file")
   func fastPath() throws {
     let dir = TemporaryDirectory("fingerprint")
-    try writeFile(dir.sub("s/a.sav"), "a")
+    try writeFile(dir.sub("s/a.sav"), "a", modifiedNs: 1_600_000_000_123_456_789)
     let scan = try #require(try SaveScan.scan(dir.sub("s")))
+    // Recorded a minute after the file was written: its metadata vouches for it.
     let record = Agreement(
       game: "g", container: "c", archive: "x", metadataDigest: scan.metadataDigest,
       contentDigest: "ignored",
-      files: 1, bytes: 1, agreedAtMs: 0)
+      files: 1, bytes: 1, agreedAtMs: 1_600_000_060_000)
     var indexRead = false
     let changed = try Fingerprint(scan: scan).hasChanged(since: record) {
       indexRead = true
@@ -104,6 +105,59 @@ struct FingerprintTests {
     try writeFile(dir.sub("s/a.sav"), "diff", modifiedNs: 1_100_000_000_000_000_000)
     let edited = try #require(try SaveScan.scan(dir.sub("s")))
     #expect(try Fingerprint(scan: edited).hasChanged(since: record) { index })
+  }
+
+  /// What a FAT or exFAT card shows of a same-size rewrite within its 2 s of time: the same
+  /// size, modification time, change time and inode, other bytes. `recordedAfterNs` is how long
+  /// after the file's time the agreement was recorded; the scan after the rewrite is the one
+  /// whose metadata the agreement holds, with the hash of the bytes before it.
+  /// The test's folder comes back too: it goes with its value.
+  func rewrittenUnseen(_ label: String, modifiedNs: Int64, recordedAfterNs: Int64) throws -> (
+    Fingerprint, Agreement, [String: AgreedFile], TemporaryDirectory
+  ) {
+    let dir = TemporaryDirectory(label)
+    try writeFile(dir.sub("s/slot.sav"), "chapter 7", modifiedNs: modifiedNs)
+    try writeFile(dir.sub("s/old.sav"), "older", modifiedNs: modifiedNs - 3_600_000_000_000)
+    let before = try Fingerprint(scan: try #require(try SaveScan.scan(dir.sub("s")))).contentEntries()
+    try writeFile(dir.sub("s/slot.sav"), "chapter 1", modifiedNs: modifiedNs)
+    let after = try #require(try SaveScan.scan(dir.sub("s")))
+    let index = Dictionary(
+      uniqueKeysWithValues: AgreedFile.entries(scan: after, content: before).map { ($0.path, $0) })
+    let record = Agreement(
+      game: "g", container: "c", archive: "x", metadataDigest: after.metadataDigest,
+      contentDigest: ContentDigest.of(before), files: 2, bytes: 14,
+      agreedAtMs: (modifiedNs + recordedAfterNs) / 1_000_000)
+    return (Fingerprint(scan: after), record, index, dir)
+  }
+
+  @Test(
+    "a file whose whole-second time is within 2 s of the recording is hashed: a same-size rewrite under that time is a change",
+    arguments: [0, 500_000_000, 1_999_000_000] as [Int64])
+  func racyWholeSecond(recordedAfterNs: Int64) throws {
+    let (fingerprint, record, index, dir) = try rewrittenUnseen(
+      "fingerprint-racy", modifiedNs: 1_700_000_000_000_000_000, recordedAfterNs: recordedAfterNs)
+    #expect(
+      try fingerprint.hasChanged(since: record) { index }, "the rewrite in \(dir.path) read as unchanged")
+  }
+
+  @Test("a file clearly older than the recording keeps the fast path: its metadata alone decides")
+  func olderKeepsFastPath() throws {
+    // Whole seconds, recorded 3 s later; and nanoseconds (not a 2 s filesystem), 50 ms later.
+    for (modifiedNs, after) in [
+      (1_700_000_000_000_000_000, 3_000_000_000), (1_700_000_000_123_456_789, 50_000_000),
+    ]
+      as [(Int64, Int64)]
+    {
+      let (fingerprint, record, _, dir) = try rewrittenUnseen(
+        "fingerprint-old", modifiedNs: modifiedNs, recordedAfterNs: after)
+      var indexRead = false
+      let changed = try fingerprint.hasChanged(since: record) {
+        indexRead = true
+        return nil
+      }
+      #expect(
+        !changed && !indexRead, "a file \(after) ns older than the recording (\(dir.path)) was not trusted")
+    }
   }
 }
 

@@ -286,7 +286,8 @@ extension Vault {
   }
 
   /// Extracts `chosen` into the fresh folder `folder`, every entry checked and the whole
-  /// verified against its manifest (`Extractor`), after checking that the archive's size is
+  /// verified against its manifest and refused when its header names another game
+  /// (`Extractor`), after checking that the archive's size is
   /// what the listing said and that the filesystem has room for it.
   func extract(_ chosen: StoredArchive, from container: any Container, target: Target, into folder: String)
     throws -> Extractor.Extraction
@@ -304,7 +305,7 @@ extension Vault {
       }
       try free?.check(total: chosen.size)
       let meter = ProgressMeter(.extracting, total: chosen.size, context: context)
-      return try Extractor(limits: target.limits, freeSpace: free, meter: meter).extract(
+      return try Extractor(limits: target.limits, freeSpace: free, meter: meter, game: target.game).extract(
         fd: fd, archiveName: chosen.name, into: folder)
     }
   }
