@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+/// A machine with every game of `CoverageGame.all` installed through Steam: its libraries,
+/// app manifests, install folders, Proton prefixes (the Windows user's folders made, as Proton
+/// makes them), one Steam account.
+struct CoverageDevice {
+  let device: FakeDevice
+  /// What the report calls it (`desktop`, `flatpak`).
+  let name: String
+  /// The Steam installation as SaveVault finds it (`<root>` of `userdata`).
+  let steam: String
+  let libraries: [String]
+  /// The Steam account's 32-bit id: its folder in `userdata`.
+  let steamUser: String
+  /// Where a native game's `<home>`, `<xdgConfig>` and `<xdgData>` are: the host's home and
+  /// its `.config` and `.local/share`, or under Flatpak Steam its sandbox's home.
+  let nativeHome: String
+  /// Which library holds the game at position `index` of `CoverageGame.all`.
+  let libraryChoice: (Int) -> Int
+
+  /// The Steam account's 64-bit SteamID, which games write into their paths.
+  var steamID64: String { String(76_561_197_960_265_728 + (Int(steamUser) ?? 0)) }
+
+  var xdgConfig: String { nativeHome + "/.config" }
+  var xdgData: String { nativeHome + "/.local/share" }
+
+  /// The Deck: user `deck`, native Steam in `~/.local/share/Steam` (`~/.steam/steam` a link to
+  /// it), an SD-card library; games alternate between the two; Steam user 1111.
+  static func deck(_ dir: TemporaryDirectory) throws -> CoverageDevice {
+    let device = try FakeDevice(dir, user: "deck")
+    let steam = device.home + "/.local/share/Steam"
+    try device.folder(steam)
+    try device.link(device.home + "/.steam/steam", to: steam)
+    let card = dir.sub("deck-device/run/media/mmcblk0p1")
+    return try CoverageDevice(
+      device: device, name: "deck", steam: steam, libraries: [steam, card], steamUser: "1111",
+      nativeHome: device.home, libraryChoice: { $0 % 2 })
+  }
+
+  /// A desktop: user `alice`, Debian's Steam in `~/.steam/debian-installation` (found through
+  /// the `~/.steam/steam` link), a library on a second disk; each game in the other library
+  /// than on the Deck; Steam user 2222.
+  static func desktop(_ dir: TemporaryDirectory) throws -> CoverageDevice {
+    let device = try FakeDevice(dir, user: "alice")
+    let installation = device.home + "/.steam/debian-installation"
+    try device.folder(installation)
+    try device.link(device.home + "/.steam/steam", to: installation)
+    let disk = dir.sub("alice-device/mnt/games/SteamLibrary")
+    return try CoverageDevice(
+      device: device, name: "desktop", steam: device.home + "/.steam/steam", libraries: [installation, disk],
+      steamUser: "2222", nativeHome: device.home, libraryChoice: { ($0 + 1) % 2 })
+  }
+
+  /// The Flatpak desktop: user `sam` with a fresh home (no `~/.config`, no `~/.local/share`),
+  /// Steam from Flathub in `~/.var/app/com.valvesoftware.Steam/.local/share/Steam` (its
+  /// `.steam/steam` a link to it), a second library on another disk named in
+  /// `libraryfolders.vdf`; games in pairs, two in the main library then two on the disk;
+  /// another Steam account (3333), which `config/loginusers.vdf` names by its 64-bit id as
+  /// Valve's client writes it.
+  ///
+  /// Flatpak Steam persists its sandbox's home in `~/.var/app/com.valvesoftware.Steam`, so a
+  /// native game's `<home>/X` is `~/.var/app/com.valvesoftware.Steam/X` and its `<xdgConfig>`
+  /// and `<xdgData>` that folder's `.config` and `.local/share`. A `<storeUserId>` outside
+  /// `userdata` is expected as this machine's account (76561197960269061): the save belongs
+  /// to the player who plays on it, as Steam's own `userdata/<id>` folder does.
+  static func flatpak(_ dir: TemporaryDirectory) throws -> CoverageDevice {
+    let device = try FakeDevice(dir, user: "sam")
+    let sandbox = device.home + "/.var/app/com.valvesoftware.Steam"
+    let steam = sandbox + "/.local/share/Steam"
+    try device.folder(steam)
+    try device.folder(sandbox + "/.config")
+    try device.link(sandbox + "/.steam/steam", to: steam)
+    let disk = dir.sub("sam-device/mnt/data/SteamLibrary")
+    let flatpak = try CoverageDevice(
+      device: device, name: "flatpak", steam: steam, libraries: [steam, disk], steamUser: "3333",
+      nativeHome: sandbox, libraryChoice: { ($0 / 2) % 2 })
+    try device.file(
+      steam + "/config/loginusers.vdf",
+      "\"users\"\n{\n\t\"\(flatpak.steamID64)\"\n\t{\n\t\t\"AccountName\"\t\t\"sam_plays\"\n"
+        + "\t\t\"PersonaName\"\t\t\"Sam\"\n\t\t\"RememberPassword\"\t\t\"1\"\n\t\t\"WantsOfflineMode\"\t\t\"0\"\n"
+        + "\t\t\"SkipOfflineModeWarning\"\t\t\"0\"\n\t\t\"AllowAutoLogin\"\t\t\"1\"\n\t\t\"MostRecent\"\t\t\"1\"\n"
+        + "\t\t\"Timestamp\"\t\t\"1764720000\"\n\t}\n}\n")
+    return flatpak
+  }
+
+  private init(
+    device: FakeDevice, name: String, steam: String, libraries: [String], steamUser: String,
+    nativeHome: String, libraryChoice: @escaping (Int) -> Int
+  ) throws {
+    self.device = device
+    self.name = name
+    self.steam = steam
+    self.libraries = libraries
+    self.steamUser = steamUser
+    self.nativeHome = nativeHome
+    self.libraryChoice = libraryChoice
+    for library in libraries { try device.folder(library + "/steamapps") }
+    try device.libraryFolders(libraries[0], libraries)
+    try device.folder(steam + "/userdata/" + steamUser)
+    try device.folder(xdgData)
+    try device.folder(xdgConfig)
+    for (index, game) in CoverageGame.all.enumerated() {
+      let library = self.library(index)
+      try device.file(
+        library + "/steamapps/appmanifest_\(game.steamID).acf",
+        "\"AppState\"\n{\n\t\"appid\"\t\t\"\(game.steamID)\"\n\t\"name\"\t\t\"\(game.title)\"\n"
+          + "\t\"installdir\"\t\t\"\(game.installDir)\"\n}\n")
+      try device.folder(base(index))
+      guard game.mode == .proton else { continue }
+      // A prefix Proton made (the game started once) has its registry files.
+      try device.file(
+        prefix(index) + "/user.reg",
+        "WINE REGISTRY Version 2\n;; All keys relative to \\\\User\\\\S-1-5-21-0-0-0-1000\n\n#arch=win64\n")
+      for folder in ["AppData/Roaming", "AppData/Local", "AppData/LocalLow", "Documents", "Saved Games"] {
+        try device.folder(prefix(index) + "/drive_c/users/steamuser/" + folder)
+      }
+      try device.folder(prefix(index) + "/drive_c/ProgramData")
+    }
+  }
+
+  func library(_ index: Int) -> String { libraries[libraryChoice(index)] }
+
+  func base(_ index: Int) -> String {
+    library(index) + "/steamapps/common/" + CoverageGame.all[index].installDir
+  }
+
+  func prefix(_ index: Int) -> String {
+    library(index) + "/steamapps/compatdata/\(CoverageGame.all[index].steamID)/pfx"
+  }
+
+  /// The folders a walk of this device covers: its home and the libraries outside it.
+  var roots: [String] {
+    [device.home] + libraries.filter { !$0.hasPrefix(device.home + "/") }
+  }
+
+  /// Where `relative` of a placement of the game at `index` is on this device: where the game
+  /// reads it. `<storeUserId>` is the device's account, its 32-bit id in `<root>/userdata`
+  /// and its 64-bit SteamID anywhere else.
+  func path(_ relative: String, of placement: CoverageGame.Placement, game index: Int) -> String {
+    let game = CoverageGame.all[index]
+    let user = prefix(index) + "/drive_c/users/steamuser"
+    let template = placement.template
+    let folder: String
+    if placement.isRegistry {
+      folder = prefix(index)
+    } else if template.hasPrefix("<base>") {
+      folder = base(index)
+    } else if template.hasPrefix("<root>/steamapps/") {
+      folder = library(index)
+    } else if template.hasPrefix("<root>") {
+      folder = steam
+    } else if template.hasPrefix("<winAppData>") {
+      folder = user + "/AppData/Roaming"
+    } else if template.hasPrefix("<winLocalAppDataLow>") {
+      folder = user + "/AppData/LocalLow"
+    } else if template.hasPrefix("<winLocalAppData>") {
+      folder = user + "/AppData/Local"
+    } else if template.hasPrefix("<winDocuments>") {
+      folder = user + "/Documents"
+    } else if template.hasPrefix("<winProgramData>") {
+      folder = prefix(index) + "/drive_c/ProgramData"
+    } else if template.hasPrefix("<home>") {
+      folder = game.mode == .proton ? user : nativeHome
+    } else if template.hasPrefix("<xdgData>") {
+      folder = xdgData
+    } else if template.hasPrefix("<xdgConfig>") {
+      folder = xdgConfig
+    } else {
+      folder = "/"
+    }
+    // Below a folder or glob of the game's whose template names no `<storeUserId>` (an id
+    // folder under `**`, or inside another entry's folder), the id is only a name in the save:
+    // the Deck's, restored as it is.
+    let outermost =
+      game.placements.first { other in !other.isRegistry && template.hasPrefix(other.template + "/") }?
+      .template ?? template
+    let account =
+      !outermost.contains("<storeUserId>")
+      ? Self.deckSteamID64 : template.hasPrefix("<root>/userdata") ? steamUser : steamID64
+    return folder + "/" + relative.replacingOccurrences(of: "<storeUserId>", with: account)
+  }
+
+  /// The Deck's account's 64-bit SteamID (its Steam user 1111).
+  static let deckSteamID64 = "76561197960266839"
+
+  /// Writes every placed file of every game, its content `content(…)`.
+  func place() throws {
+    for (index, game) in CoverageGame.all.enumerated() {
+      for placement in game.placements {
+        for file in placement.files {
+          let content = Self.content(game, placement, file)
+          try device.file(
+            path(file, of: placement, game: index),
+            placement.isRegistry ? try Self.registryFile(game, holding: content) : content)
+        }
+      }
+    }
+  }
+
+  /// A prefix's `user.reg` holding the game's first `HKEY_CURRENT_USER` key of the real
+  /// manifest, with `content` as a value (`registryValue`), and another key.
+  static func registryFile(_ game: CoverageGame, holding content: String) throws -> String {
+    let keys = manifestGames.first { $0.title == game.title }?.registry ?? []
+    let key = try #require(
+      keys.compactMap(WineRegistryKey.init(manifestKey:)).first { $0.file == .user }, "\(game.title): \(keys)"
+    )
+    let path = key.paths[0].replacingOccurrences(of: "\\", with: "\\\\")
+    return
+      "WINE REGISTRY Version 2\n\n[Control Panel\\\\Other Game] 1700000000\n\"x\"=\"y\"\n\n[\(path)] 1700000000\n"
+      + registryValue(content) + "\n"
+  }
+
+  /// The fixture's games as SaveVault reads them, read once.
+  static let manifestGames: [LocationManifestGame] = {
+    let text = (try? String(contentsOfFile: fixture("manifest-real-games.yaml"), encoding: .utf8)) ?? ""
+    return (try? LocationManifestReader.games(from: Array(text.utf8))) ?? []
+  }()
+
+  /// The value line a placed `user.reg` holds `content` in.
+  static func registryValue(_ content: String) -> String {
+    let escaped = content.trimmingCharacters(in: .newlines).replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "\"", with: "\\\"")
+    return "\"Coverage\"=\"" + escaped + "\""
+  }
+
+  /// A placed file's content: which game, entry and file it is.
+  static func content(_ game: CoverageGame, _ placement: CoverageGame.Placement, _ file: String) -> String {
+    "savevault coverage: \(game.title) | \(placement.template) | \(file)\n"
+  }
+}
