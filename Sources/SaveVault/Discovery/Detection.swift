@@ -18,19 +18,22 @@ public struct DetectedLocation: Sendable, Equatable {
     self.isFolder = isFolder
   }
 
-  /// How many regular files the location holds and their bytes (symlinks not followed below it).
+  /// How many regular files the location holds and their bytes: each file once, whatever the
+  /// bytes of its name, no symlink followed (one to a file is not counted, one to a folder is
+  /// not gone through).
   public func contents() -> (files: Int, bytes: Int64) {
     func size(_ path: String) -> Int64? {
-      guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-        attributes[.type] as? FileAttributeType == .typeRegular
-      else { return nil }
-      return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+      guard let info = Platform.linkStatus(path), info.st_mode & S_IFMT == S_IFREG else { return nil }
+      return Int64(info.st_size)
     }
     guard isFolder else { return size(path).map { (1, $0) } ?? (0, 0) }
     var files = 0
     var bytes: Int64 = 0
-    for case let relative as String in FileManager.default.enumerator(atPath: path) ?? .init() {
-      if let fileSize = size(path + "/" + relative) {
+    let everything = Glob.expand(
+      anchor: path, components: ["**", "*"], caseSensitive: true, maximumDepth: .max, limit: .max,
+      followsLinks: false)
+    for match in everything {
+      if let fileSize = size(match.path) {
         files += 1
         bytes += fileSize
       }
@@ -178,15 +181,8 @@ public enum Detection {
     )
     .compactMap { match in
       guard candidate.accepts(match) else { return nil }
-      // A link to a file stays a name in its folder (a save scan keeps or skips it there, and
-      // says so); any other path is made real.
-      let folder = (match.path as NSString).deletingLastPathComponent
-      let isLinkToFile = Platform.isSymlink(match.path) && Platform.isRegularFile(match.path)
-      let resolved =
-        isLinkToFile
-        ? Platform.realPath(folder).map { $0 + "/" + (match.path as NSString).lastPathComponent }
-        : Platform.realPath(match.path)
-      guard let real = resolved else { return nil }
+      // A link to a file stays a name in its folder; any other path is made real.
+      guard let real = match.realPath else { return nil }
       return DetectedLocation(
         path: real, portable: candidate.portable(of: match, store: store, id: id), isFolder: isDirectory(real)
       )

@@ -30,7 +30,7 @@ extension PortableLocation {
       for match in Glob.expand(
         anchor: candidate.anchor, components: candidate.components, caseSensitive: candidate.caseSensitive)
       where candidate.accepts(match) {
-        if let real = Platform.realPath(match.path), !existing.contains(real) { existing.append(real) }
+        if let real = match.realPath, !existing.contains(real) { existing.append(real) }
       }
     }
     if !existing.isEmpty { return .existing(existing) }
@@ -223,5 +223,17 @@ extension PortableLocation {
           ? "no account of \(context.store?.rawValue ?? "the store") is known on this machine to name the folder in \(path): start the game here once"
           : "\(known.count) Steam accounts here could be meant (\(known.joined(separator: ", "))): which one's save it is cannot be told"
       ))
+  }
+}
+
+extension Glob.Match {
+  /// Where the match really is: its real path, except that a symlink to anything but a folder
+  /// stays a name in its folder's real path (a save scan keeps it there as a link, or skips
+  /// it, and says so), so that a location is never where a link in its folder leads. Nil when
+  /// it is gone.
+  var realPath: String? {
+    guard Platform.isSymlink(path), !Platform.isFolder(path) else { return Platform.realPath(path) }
+    let folder = (path as NSString).deletingLastPathComponent
+    return Platform.realPath(folder).map { $0 + "/" + (path as NSString).lastPathComponent }
   }
 }

@@ -35,6 +35,17 @@ public struct SaveScanEntry: Equatable, Sendable {
   public var linkCount: UInt64 = 1
 }
 
+extension SaveScanEntry {
+  /// The entry at `path` with the times, mode and identity of its `lstat`, as a file of no
+  /// size (a scan sets its kind, size and target).
+  init(path: String, status info: stat) {
+    self.init(
+      path: path, kind: .file, size: 0, modifiedNs: FileTimes.modifiedNs(info),
+      mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil, changedNs: FileTimes.changedNs(info),
+      inode: UInt64(info.st_ino), device: UInt64(info.st_dev), linkCount: UInt64(info.st_nlink))
+  }
+}
+
 /// A scan of the live save folder: the metadata of each entry at one moment, in a stable order
 /// (by path bytes, so a directory always comes before what it holds). Not a stored backup: an
 /// archive is packed from a scan.
@@ -150,11 +161,11 @@ extension SaveScan {
       throw SaveFolderError.unresolvable(path: path, reason: Platform.describe(errno: errno))
     }
     var info = stat()
-    guard stat(root, &info) == 0 else { return nil }
+    guard RawName.withCString(root, { stat($0, &info) }) == 0 else { return nil }
     guard info.st_mode & S_IFMT == S_IFDIR else {
       throw SaveFolderError.notDirectory(path: path)
     }
-    let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let fd = RawName.withCString(root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
     guard fd >= 0 else {
       throw SaveFolderError.unreadable(path: root, reason: Platform.describe(errno: errno))
     }
@@ -166,7 +177,7 @@ extension SaveScan {
 
   /// Lists the folder open at `fd` (and closes it) with one `fstatat` per entry relative to
   /// it, then walks its subfolders, each opened relative to it without following symlinks.
-  private mutating func walk(_ fd: Int32, relative: String) throws {
+  mutating func walk(_ fd: Int32, relative: String) throws {
     let folder = relative.isEmpty ? root : root + "/" + relative
     guard let directory = fdopendir(fd) else {
       let code = errno
@@ -192,10 +203,7 @@ extension SaveScan {
         if errno == ENOENT { continue }  // vanished while listing
         throw SaveFolderError.unreadable(path: folder + "/" + name, reason: Platform.describe(errno: errno))
       }
-      var entry = SaveScanEntry(
-        path: path, kind: .file, size: 0, modifiedNs: FileTimes.modifiedNs(info),
-        mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil, changedNs: FileTimes.changedNs(info),
-        inode: UInt64(info.st_ino), device: UInt64(info.st_dev), linkCount: UInt64(info.st_nlink))
+      var entry = SaveScanEntry(path: path, status: info)
       switch info.st_mode & S_IFMT {
       case S_IFREG:
         entry.size = Int64(info.st_size)
@@ -268,61 +276,7 @@ extension SaveScan {
     return result
   }
 
-  /// The files in the folder at `path` that `pattern` matches, and those inside the folders
-  /// it matches (regular files only, found without following a symlink inside the folder), as
-  /// a scan of that folder. Nil when the folder does not exist.
-  public static func scan(_ path: String, files pattern: FilePattern) throws -> SaveScan? {
-    guard let root = Platform.realPath(path) else {
-      if errno == ENOENT || errno == ENOTDIR { return nil }
-      throw SaveFolderError.unresolvable(path: path, reason: Platform.describe(errno: errno))
-    }
-    guard Platform.isFolder(root) else { throw SaveFolderError.notDirectory(path: path) }
-    var scan = SaveScan(root: root, entries: [], skipped: [])
-    var found: [String: SaveScanEntry] = [:]
-    // Every match, however many and however deep: none is left out of the save unsaid.
-    let matches = Glob.expand(
-      anchor: root, components: pattern.components, caseSensitive: pattern.caseSensitive, maximumDepth: .max,
-      limit: .max, followsLinks: false)
-    for match in matches {
-      let relative = String(match.path.dropFirst(root.count + 1))
-      guard !relative.isEmpty, relative.split(separator: "/").first.map(String.init) != reservedFolder else {
-        continue
-      }
-      var info = stat()
-      guard RawName.withCString(match.path, { lstat($0, &info) }) == 0 else {
-        if errno == ENOENT { continue }  // vanished while listing
-        throw SaveFolderError.unreadable(path: match.path, reason: Platform.describe(errno: errno))
-      }
-      if info.st_mode & S_IFMT == S_IFDIR {
-        // A folder it names is part of the save whole: its files, as a scan of it finds them.
-        for entry in try Self.scan(match.path)?.entries ?? [] {
-          if entry.kind == .file {
-            var inside = entry
-            inside.path = relative + "/" + entry.path
-            found[inside.path] = inside
-          } else if entry.kind == .symlink {
-            scan.skipped.append(
-              (relative + "/" + entry.path, "in a folder of the location's files but not a regular file"))
-          }
-        }
-        continue
-      }
-      guard info.st_mode & S_IFMT == S_IFREG else {
-        scan.skipped.append((relative, "matches the location's files but is not a regular file"))
-        continue
-      }
-      found[relative] =
-        (SaveScanEntry(
-          path: relative, kind: .file, size: Int64(info.st_size), modifiedNs: FileTimes.modifiedNs(info),
-          mode: UInt32(info.st_mode) & 0o7777, linkTarget: nil, changedNs: FileTimes.changedNs(info),
-          inode: UInt64(info.st_ino), device: UInt64(info.st_dev), linkCount: UInt64(info.st_nlink)))
-    }
-    // (A file inside a folder the pattern names may be matched itself too: once.)
-    scan.entries = found.values.sorted { pathPrecedes($0.path, $1.path) }
-    return scan
-  }
-
-  private static func readLink(_ folderFD: Int32, _ name: String, fullPath: String) throws -> String {
+  static func readLink(_ folderFD: Int32, _ name: String, fullPath: String) throws -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = RawName.withCString(name) { readlinkat(folderFD, $0, &buffer, buffer.count - 1) }
     guard count >= 0 else {

@@ -109,8 +109,12 @@ enum Glob {
   }
 
   /// The existing paths under `anchor` (an exact path, not a pattern) that `components` match,
-  /// following symlinks. Names holding a backslash are skipped (Windows-only names), `**` goes
-  /// at most `maximumDepth` folders down, and at most `limit` matches are returned.
+  /// following symlinks. Names are the bytes on disk (`RawName`, as `Platform.directoryNames`
+  /// gives them): a folder whose name is not UTF-8 is walked and matched as any other. Names
+  /// holding a backslash are skipped (Windows-only names), `**` goes at most `maximumDepth`
+  /// folders down and never into a folder it already went through for the same component (a
+  /// link to a parent or to itself is no loop, and no file is found twice that way), and at
+  /// most `limit` matches are returned.
   /// With `followsLinks` false, no symlink is gone through (a save's own folder is walked as
   /// a scan walks it), a symlink itself is a match, and every name is kept.
   static func expand(
@@ -118,24 +122,28 @@ enum Glob {
     followsLinks: Bool = true
   ) -> [Match] {
     var found: [Match] = []
-    // (Names as `Platform.directoryNames` gives them: every byte kept, `RawName`.)
-    func isDirectory(_ path: String) -> Bool {
+    /// The folders `**` went through, by device, inode and the index of its component.
+    var walked = Set<[UInt64]>()
+    func status(_ path: String) -> stat? {
       var info = stat()
-      let found = RawName.withCString(path) { followsLinks ? stat($0, &info) : lstat($0, &info) }
-      return found == 0 && info.st_mode & S_IFMT == S_IFDIR
+      return RawName.withCString(path) { followsLinks ? stat($0, &info) : lstat($0, &info) } == 0 ? info : nil
+    }
+    func isDirectory(_ path: String) -> Bool { status(path).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false }
+    /// Whether `**` at `index` may go through the folder at `path`: the first time only.
+    func isNew(_ path: String, _ index: Int) -> Bool {
+      guard let info = status(path) else { return false }
+      return walked.insert([UInt64(info.st_dev), UInt64(info.st_ino), UInt64(index)]).inserted
     }
     func walk(_ path: String, _ index: Int, _ names: [String], _ depth: Int) {
       guard found.count < limit else { return }
       guard index < components.count else {
-        var info = stat()
-        if RawName.withCString(path, { followsLinks ? stat($0, &info) : lstat($0, &info) }) == 0 {
-          found.append(Match(path: path, names: names))
-        }
+        if status(path) != nil { found.append(Match(path: path, names: names)) }
         return
       }
       if !followsLinks, index > 0, !isDirectory(path) { return }
       let component = components[index]
       if component == "**" {
+        guard isNew(path, index) else { return }
         walk(path, index + 1, names + [""], depth)
         guard depth < maximumDepth else { return }
         for name in entries(path, keepingBackslashes: !followsLinks) where isDirectory(path + "/" + name) {
@@ -154,6 +162,7 @@ enum Glob {
     }
     /// Inside a `**`: `spanned` folders down so far.
     func descend(_ path: String, _ index: Int, _ names: [String], _ spanned: String, _ depth: Int) {
+      guard isNew(path, index) else { return }
       walk(path, index + 1, names + [spanned], depth)
       guard depth < maximumDepth, found.count < limit else { return }
       for name in entries(path, keepingBackslashes: !followsLinks) where isDirectory(path + "/" + name) {

@@ -7,25 +7,44 @@ import Foundation
 #endif
 
 /// Files and folders: paths, listings, temporary names, moves that never replace, whole
-/// writes and reads, sparse regions, removal.
+/// writes and reads, sparse regions, removal. Paths are given and returned with every byte
+/// kept (`RawName`): a folder whose name is not UTF-8 is found, listed and walked as any other.
 extension Platform {
   /// `realpath(3)`: the absolute path with every symlink resolved, or nil if it does not exist.
   static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
+    guard let resolved = RawName.withCString(path, { realpath($0, nil) }) else { return nil }
     defer { free(resolved) }
-    return String(cString: resolved)
+    return RawName.string(cString: resolved)
   }
 
   /// Whether `path` is a folder (symlinks followed).
   static func isFolder(_ path: String) -> Bool {
     var info = stat()
-    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    return RawName.withCString(path) { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 
   /// Whether `path` is a regular file (symlinks followed).
   static func isRegularFile(_ path: String) -> Bool {
     var info = stat()
-    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    return RawName.withCString(path) { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFREG
+  }
+
+  /// The `lstat(2)` of `path` itself (a symlink is not followed), nil when there is none.
+  static func linkStatus(_ path: String) -> stat? {
+    var info = stat()
+    return RawName.withCString(path) { lstat($0, &info) } == 0 ? info : nil
+  }
+
+  /// Makes the folder `path` and every missing folder on its way (`mkdir -p`), names of any
+  /// bytes kept. Throws the `errno` of the first folder that cannot be made (a file in its way:
+  /// `EEXIST` or `ENOTDIR`).
+  static func makeFolders(_ path: String) throws(SystemError) {
+    if isFolder(path) { return }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty, parent != path { try makeFolders(parent) }
+    guard RawName.withCString(path, { mkdir($0, 0o755) }) == 0 || (errno == EEXIST && isFolder(path)) else {
+      throw SystemError(operation: "make", path: path, code: errno)
+    }
   }
 
   /// Whether `path` itself is a symlink.
@@ -68,7 +87,7 @@ extension Platform {
   /// The names in `folder` (without `.` and `..`). Throws the `errno` of a failed open or read,
   /// so that a folder that cannot be listed is never mistaken for an empty one.
   static func directoryNames(_ folder: String) throws(SystemError) -> [String] {
-    guard let directory = opendir(folder) else {
+    guard let directory = RawName.withCString(folder, { opendir($0) }) else {
       throw SystemError(operation: "open", path: folder, code: errno)
     }
     defer { closedir(directory) }
@@ -88,7 +107,8 @@ extension Platform {
   /// exist: equal for two paths to the same folder, whatever mount or link they go through.
   static func fileIdentity(_ path: String) -> [UInt64]? {
     var info = stat()
-    return stat(path, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+    return RawName.withCString(path) { stat($0, &info) } == 0
+      ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
   }
 
   /// The name of a `readdir` entry, every byte kept (`RawName`).

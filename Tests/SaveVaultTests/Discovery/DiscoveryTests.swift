@@ -211,4 +211,39 @@ struct DiscoveryTests {
         dir.sub("a/y.sav")
       ])
   }
+
+  @Test("a found location's files and bytes count names of any bytes, and no link is followed")
+  func contentsCounted() throws {
+    let dir = TemporaryDirectory("found-contents")
+    let latin1 = RawName.string(Array("caf".utf8) + [0xE9])
+    try GlobScanTests.write(dir.path, Array("caf".utf8) + [0xE9] + Array(".sav".utf8), "12345")
+    try GlobScanTests.write(dir.path, GlobScanTests.shiftJIS + Array("/slot.sav".utf8), "123")
+    try writeFile(dir.sub("plain.sav"), "12")
+    #expect(symlink(".", dir.sub("loop")) == 0)
+    #expect(symlink("plain.sav", dir.sub("current.sav")) == 0)
+    let folder = DetectedLocation(
+      path: dir.path, portable: PortableLocation(template: dir.path), isFolder: true)
+    let inFolder = folder.contents()
+    #expect(inFolder.files == 3 && inFolder.bytes == 10, "\(inFolder)")
+    let file = DetectedLocation(
+      path: dir.path + "/" + latin1 + ".sav", portable: PortableLocation(template: dir.path), isFolder: false)
+    let one = file.contents()
+    #expect(one.files == 1 && one.bytes == 5, "\(one)")
+  }
+
+  @Test("a location naming a link to a file is that name in its folder, never the file it leads to")
+  func linkedFileStaysInItsFolder() throws {
+    let dir = TemporaryDirectory("resolve-link")
+    let home = dir.sub("home")
+    try writeFile(dir.sub("elsewhere/out.sav"), "not in the save folder")
+    try writeFile(home + "/Saves/top.sav", "top")
+    #expect(symlink(dir.sub("elsewhere/out.sav"), home + "/Saves/out.sav") == 0)
+    #expect(symlink("top.sav", home + "/Saves/current.sav") == 0)
+    let roots = GameRoots.scan(host: HostFolders(home: home, userName: "player"))
+    let saves = try #require(Platform.realPath(home + "/Saves"))
+    for name in ["out.sav", "current.sav"] {
+      let location = PortableLocation(template: "<home>/Saves/" + name)
+      #expect(location.resolve(on: roots) == .existing([saves + "/" + name]))
+    }
+  }
 }

@@ -137,9 +137,7 @@ extension Vault {
     }
     func setAside(_ path: String) throws {
       let from = move.destination + "/" + path
-      try? FileManager.default.createDirectory(
-        atPath: ((aside + "/" + path) as NSString).deletingLastPathComponent,
-        withIntermediateDirectories: true)
+      try? Platform.makeFolders(((aside + "/" + path) as NSString).deletingLastPathComponent)
       var code = Self.moveIn(from, to: aside + "/" + path)
       if code == EEXIST, let later = Self.laterName(path, in: aside, files: files) {
         code = Self.moveIn(from, to: aside + "/" + later)
@@ -153,7 +151,9 @@ extension Vault {
         throw VaultError.io(path: from, reason: "cannot move it aside: \(Platform.describe(errno: code))")
       }
     }
-    let staged = ((try? SaveScan.scan(move.staging)?.entries) ?? []).filter { $0.kind == .file }.map(\.path)
+    // Its files and links, as the scan of the location finds them.
+    let staged = ((try? SaveScan.scan(move.staging)?.entries) ?? []).filter { $0.kind != .directory }.map(
+      \.path)
     if staged.count >= (move.stagedFiles ?? 0) {
       try FileManager.default.createDirectory(atPath: aside, withIntermediateDirectories: true)
       let entries = try SaveScan.scan(move.destination, files: files)?.entries ?? []
@@ -176,8 +176,8 @@ extension Vault {
       context.failpoints.reach("restore.between-files")
       let to = move.destination + "/" + path
       let folder = (to as NSString).deletingLastPathComponent
-      do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      do throws(SystemError) {
+        try Platform.makeFolders(folder)
       } catch {
         throw Self.folderNotMade(folder, error: error)
       }
@@ -210,17 +210,17 @@ extension Vault {
   }
 
   /// Why `folder` could not be made, in words: the file in its way when there is one.
-  private static func folderNotMade(_ folder: String, error: any Error) -> VaultError {
+  private static func folderNotMade(_ folder: String, error: SystemError) -> VaultError {
     var path = folder
-    var isFolder: ObjCBool = false
-    while !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), path.count > 1 {
+    while !exists(path), path.count > 1 {
       path = (path as NSString).deletingLastPathComponent
     }
-    if !isFolder.boolValue {
+    if !Platform.isFolder(path) {
       return VaultError.io(
         path: path, reason: "a file is in the way of a folder the restore puts there; move it away")
     }
-    return VaultError.io(path: folder, reason: "cannot make this folder: \(error.localizedDescription)")
+    return VaultError.io(
+      path: folder, reason: "cannot make this folder: \(Platform.describe(errno: error.code))")
   }
 
   /// Renames `from` to `to` unless something is there; the error code, nil when done.

@@ -80,28 +80,27 @@ extension Vault {
         made.append(own)
         try move(staging + "/" + archiveName, to: own, source: source, target: target, made: &made)
         let staged = try SaveScan.scan(own)?.entries ?? []
-        if let stray = staged.first(where: {
-          $0.kind != .directory && ($0.kind != .file || !files.matches($0.path))
-        }) {
+        // Its files and links (as a folder location keeps them), nothing else.
+        let held = staged.filter { $0.kind != .directory }
+        if let stray = held.first(where: { !files.matches($0.path) }) {
           throw ArchiveError.refused(
             archive: source.archive.name,
             reason:
               "'\(location.outside(stray.path))' is not one of the files '\(files.pattern)' that location '\(location.name)' holds"
           )
         }
-        for entry in staged where entry.kind == .file && isExcluded(entry.path) {
+        for entry in held where isExcluded(entry.path) {
           removeTree(own + "/" + entry.path)
         }
         // Where a staged file goes, every folder on its way must be a folder (not a file, not a
         // link leading elsewhere): checked now, so that nothing has moved when it is not.
-        for entry in staged where entry.kind == .file {
+        for entry in held {
           var path = destination
           var relative = ""
           for name in entry.path.split(separator: "/").dropLast() {
             path += "/" + name
             relative += (relative.isEmpty ? "" : "/") + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { break }
+            guard let info = Platform.linkStatus(path) else { break }
             // A file of the save there is set aside first: it is not in the way.
             let goesAside =
               info.st_mode & S_IFMT == S_IFREG && files.matches(relative) && !isExcluded(relative)
@@ -118,7 +117,7 @@ extension Vault {
         moves.append(
           .init(
             name: location.name, destination: destination, staging: own, aside: nil, files: files,
-            stagedFiles: staged.filter { $0.kind == .file && !isExcluded($0.path) }.count))
+            stagedFiles: held.filter { !isExcluded($0.path) }.count))
         continue
       }
       if archiveName.isEmpty, parent == (staging as NSString).deletingLastPathComponent {
@@ -360,9 +359,6 @@ extension Vault {
     }
   }
 
-  static func exists(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0
-  }
+  static func exists(_ path: String) -> Bool { Platform.linkStatus(path) != nil }
 
 }
