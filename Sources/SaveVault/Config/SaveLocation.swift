@@ -56,17 +56,19 @@ extension SaveLocation {
   /// whole folder (or that folder's own files), or in what a location of files names (a folder
   /// its glob matches, `<base>/0_*` holding `<base>/0_Options`, or a file it matches). A
   /// location of registry keys is in none.
+  /// Folders are compared by real path (`~/.steam/steam` is a link to Steam's installation).
   public func isInside(_ outer: SaveLocation) -> Bool {
-    guard registry == nil, outer.registry == nil, !(path == outer.path && files == outer.files) else {
-      return false
-    }
-    let folder = outer.path == "/" ? "/" : outer.path + "/"
+    guard registry == nil, outer.registry == nil else { return false }
+    let path = Platform.resolvedPath(self.path)
+    let outerPath = Platform.resolvedPath(outer.path)
+    guard !(path == outerPath && files == outer.files) else { return false }
+    let folder = outerPath == "/" ? "/" : outerPath + "/"
     guard let pattern = outer.files else {
-      return path.hasPrefix(folder) || (path == outer.path && files != nil)
+      return path.hasPrefix(folder) || (path == outerPath && files != nil)
     }
     if path.hasPrefix(folder) { return pattern.matchedPath(String(path.dropFirst(folder.count))) != nil }
     // The same folder: a file the pattern names.
-    guard path == outer.path, let name = files.flatMap({ Glob.literal($0.pattern) }) else { return false }
+    guard path == outerPath, let name = files.flatMap({ Glob.literal($0.pattern) }) else { return false }
     return pattern.matches(name)
   }
 
