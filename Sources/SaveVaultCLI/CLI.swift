@@ -47,6 +47,7 @@ public enum CLI {
       return .success
     }
     var context = makeContext(console.log)
+    if let steamUser = global.steamUser { context.environment["SAVEVAULT_STEAM_USER"] = steamUser }
     do {
       let bar = ProgressBar(
         isEnabled: isatty(STDERR_FILENO) == 1 && context.environment["TERM"] != "dumb" && !global.isQuiet

@@ -32,13 +32,16 @@ public struct ConfigFile: Codable, Equatable, Sendable {
   public var roots: [String]?
   /// Wine prefixes whose games' saves are looked for (a prefix made by hand or another launcher).
   public var winePrefixes: [String]?
+  /// The Steam account whose folders `<storeUserId>` names when this machine's Steam has several
+  /// (its account id, `userdata/<id>`, or its 64-bit SteamID).
+  public var steamUser: String?
   /// The keys of the file that SaveVault does not know (not part of the file's content).
   public var unknownKeys: [UnknownConfigKey] = []
 
   /// The file's keys: a new setting is added here too, or it is reported as unknown.
   enum CodingKeys: String, CodingKey, CaseIterable {
     case container, device, games, limits, endpoint, region, allowInsecureHTTP, compress
-    case manifest, secondaryManifests, roots, winePrefixes
+    case manifest, secondaryManifests, roots, winePrefixes, steamUser
   }
 
   /// `"limits": {"maxEntries": 150000, "maxDepth": 128, "maxBytes": 68719476736}`

@@ -217,9 +217,12 @@ extension ConfigFile.GameEntry {
 
 extension GameRoots {
   /// What this machine has installed, with the config file's extra roots and Wine prefixes.
+  /// The Steam account `SAVEVAULT_STEAM_USER` (`--steam-user`), else the config's `steamUser`,
+  /// is the only one `<storeUserId>` names.
   public static func scan(_ config: ConfigFile, paths: Paths, environment: [String: String]) -> GameRoots {
     scan(
       host: HostFolders(environment: environment, home: paths.home), extraRoots: config.roots ?? [],
-      winePrefixes: config.winePrefixes ?? [], readYAML: { try YAMLValue.parse($0) })
+      winePrefixes: config.winePrefixes ?? [], readYAML: { try YAMLValue.parse($0) }
+    ).choosingSteamAccount(environment["SAVEVAULT_STEAM_USER"] ?? config.steamUser)
   }
 }

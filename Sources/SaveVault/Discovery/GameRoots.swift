@@ -113,6 +113,17 @@ public struct GameRoots: Sendable, Equatable {
   /// Every Steam library of every installation.
   public var steamLibraries: [String] { steam.flatMap(\.libraries) }
 
+  /// These roots with `account` (an account id or a 64-bit SteamID) the one Steam account of
+  /// every installation: the player's answer when a machine has several. Nil or empty: as
+  /// they are.
+  public func choosingSteamAccount(_ account: String?) -> GameRoots {
+    guard let account = account?.trimmingCharacters(in: .whitespaces), !account.isEmpty else { return self }
+    let id = SteamInstallation.account(steamID64: account) ?? account
+    var roots = self
+    for index in roots.steam.indices { roots.steam[index].chosenAccount = id }
+    return roots
+  }
+
   /// Reads every launcher this machine has. `readYAML` parses a Lutris game file (libyaml's
   /// `YAMLValue.parse`); without it Lutris's game files are skipped with a warning (its
   /// database is still read).

@@ -30,6 +30,9 @@ struct PlaceholderContext {
   /// `<storeUserId>`'s values: the Steam accounts of the game's installation here, by account
   /// id (`SteamInstallation.accountIDs`); empty when not known.
   var storeUserIDs: [String] = []
+  /// The Steam account the player chose (`--steam-user`): an id folder of another is not this
+  /// player's save.
+  var chosenStoreUser: String?
 
   /// When `<home>` is the home of the player (or of Flatpak Steam's sandbox) rather than only
   /// the prefix's user folder.
@@ -91,12 +94,17 @@ struct SaveCandidate: Hashable {
   var madeUnder: String?
   /// Whether `<storeUserId>` is a Steam id here (a number).
   var isSteamUser = false
+  /// The account the player chose, when they did: only its ids stand for `<storeUserId>`.
+  var chosenUser: String?
 
-  /// Whether a name can stand for `<storeUserId>`: Steam's are numbers, and no store's begins
-  /// with a dot (SaveVault's own `.savevault-*` folders beside a save never are one).
+  /// Whether a name can stand for `<storeUserId>`: Steam's are numbers (the chosen account's
+  /// only, when one is), and no store's begins with a dot (SaveVault's own `.savevault-*`
+  /// folders beside a save never are one).
   func isUserID(_ name: String) -> Bool {
     guard let first = name.first, first != "." else { return false }
-    return !isSteamUser || name.allSatisfy(\.isASCIIDigit)
+    guard isSteamUser else { return true }
+    guard let chosenUser else { return name.allSatisfy(\.isASCIIDigit) }
+    return name == chosenUser || name == SteamInstallation.steamID64(account: chosenUser)
   }
 
   /// Whether a match's names are ids where the template has `<storeUserId>`.
@@ -155,7 +163,7 @@ enum Placeholders {
               leading: variant.leading, caseSensitive: variant.caseSensitive,
               isStoreBound: variant.isStoreBound,
               userIDIndices: components.userIDs.map { $0 + variant.kept.count }, madeUnder: variant.madeUnder,
-              isSteamUser: isSteamUser))
+              isSteamUser: isSteamUser, chosenUser: context.chosenStoreUser))
         }
       }
     } else if template.hasPrefix("/") {
@@ -163,7 +171,8 @@ enum Placeholders {
         result.append(
           SaveCandidate(
             anchor: "/", components: components.pattern, keptCount: 0, leading: nil, caseSensitive: true,
-            isStoreBound: false, userIDIndices: components.userIDs, isSteamUser: isSteamUser))
+            isStoreBound: false, userIDIndices: components.userIDs, isSteamUser: isSteamUser,
+            chosenUser: context.chosenStoreUser))
       }
     }
     return unique(result)

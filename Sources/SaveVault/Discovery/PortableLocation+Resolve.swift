@@ -72,7 +72,8 @@ extension PortableLocation {
       // The accounts of the Steam that has the game (of every Steam, when none has it); a game
       // not installed yet runs in Flatpak Steam's sandbox when that is the only Steam here.
       let steam = roots.steam.filter { installed?.steamRoot == nil || $0.root == installed?.steamRoot }
-      context.storeUserIDs = unique(steam.flatMap(\.accountIDs))
+      context.storeUserIDs = unique(steam.flatMap { $0.chosenAccount.map { [$0] } ?? $0.accountIDs })
+      context.chosenStoreUser = steam.lazy.compactMap(\.chosenAccount).first
       if installed == nil, roots.steam.count == 1 { context.sandbox = roots.steam[0].sandbox }
     }
     switch store {

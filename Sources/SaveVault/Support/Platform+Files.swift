@@ -66,8 +66,9 @@ extension Platform {
   }
 
   /// Where `path` really is, even when it does not exist yet: `realpath` if it exists;
-  /// otherwise a dangling symlink's target (followed up to 8 times), or the real parent
-  /// folder joined with the last component.
+  /// otherwise a dangling symlink's target (followed up to 8 times), or where its parent
+  /// folder really is (the nearest folder above that exists, made real) joined with the last
+  /// component.
   static func resolvedPath(_ path: String) -> String {
     var current = path
     for _ in 0..<8 {
@@ -81,7 +82,11 @@ extension Platform {
     }
     let folder = (current as NSString).deletingLastPathComponent
     let name = (current as NSString).lastPathComponent
-    return (realPath(folder) ?? folder) + "/" + name
+    guard let real = realPath(folder) else {
+      let isTop = folder.isEmpty || folder == "/" || folder == "." || folder == current
+      return (isTop ? folder : resolvedPath(folder)) + "/" + name
+    }
+    return (real == "/" ? "" : real) + "/" + name
   }
 
   /// The names in `folder` (without `.` and `..`). Throws the `errno` of a failed open or read,

@@ -5,6 +5,7 @@ struct GlobalOptions: Equatable, Sendable {
   var isVerbose = false
   var isHelp = false
   var isVersion = false
+  var steamUser: String?
 
   static let config = Option(
     name: "config", kind: .value(placeholder: "FILE"),
@@ -15,8 +16,13 @@ struct GlobalOptions: Equatable, Sendable {
     name: "verbose", short: "v", kind: .flag, help: "explain each decision on stderr")
   static let help = Option(name: "help", short: "h", kind: .flag, help: "show help")
   static let version = Option(name: "version", kind: .flag, help: "show the version")
+  static let steamUser = Option(
+    name: "steam-user", kind: .value(placeholder: "ID"),
+    help:
+      "the Steam account whose folders <storeUserId> names when Steam here has several: its account id or 64-bit SteamID (default: $SAVEVAULT_STEAM_USER or the config file)",
+    summary: "which Steam account's saves")
 
-  static let declared = [config, quiet, verbose, help, version]
+  static let declared = [config, quiet, verbose, help, version, steamUser]
 
   /// Records `option` if it is a global one; false for a command's own.
   mutating func take(_ option: Option, value: String?) -> Bool {
@@ -26,6 +32,7 @@ struct GlobalOptions: Equatable, Sendable {
     case Self.verbose.name: isVerbose = true
     case Self.help.name: isHelp = true
     case Self.version.name: isVersion = true
+    case Self.steamUser.name: steamUser = value
     default: return false
     }
     return true

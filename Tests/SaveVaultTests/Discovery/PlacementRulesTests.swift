@@ -148,6 +148,25 @@ struct PlacementRulesTests {
       return
     }
     #expect(why.description.contains("76561197960267950, 76561197960269061"), "\(why)")
+
+    // The player names theirs (`--steam-user`, by either id): only its folders are the save's.
+    for chosen in ["3333", "76561197960269061"] {
+      let roots = GameRoots.scan(host: device.host).choosingSteamAccount(chosen)
+      #expect(
+        saves.resolve(on: roots)
+          == .wouldBe(device.protonUser(760, in: steam) + "/Documents/My Games/KH/Steam/76561197960269061"))
+      #expect(cloud.resolve(on: roots) == .wouldBe(steam + "/userdata/3333/760/remote"))
+    }
+    try device.folder(steam + "/userdata/2222/760/remote")
+    try device.folder(steam + "/userdata/3333/760/remote")
+    let both = GameRoots.scan(host: device.host)
+    guard case .existing(let two) = cloud.resolve(on: both), two.count == 2 else {
+      Issue.record("two accounts' folders are not both the game's: \(cloud.resolve(on: both))")
+      return
+    }
+    #expect(
+      cloud.resolve(on: both.choosingSteamAccount("3333")) == .existing([steam + "/userdata/3333/760/remote"])
+    )
   }
 
   @Test("a home with no ~/.config yet: <xdgConfig> is still placed")
@@ -184,5 +203,27 @@ struct PlacementRulesTests {
         == .wouldBe(device.home + "/.config/unity3d/Maker/Both"))
     let windows = PortableLocation(template: "<winAppData>/Maker/Both", store: "steam", storeGameID: "750")
     #expect(windows.resolve(on: roots) == .wouldBe(user + "/AppData/Roaming/Maker/Both"))
+  }
+
+  @Test("a location inside another is one with it, told by real path through a link, before either exists")
+  func nestedThroughLink() throws {
+    let dir = TemporaryDirectory("placement-nested-link")
+    let device = try FakeDevice(dir, user: "alice")
+    let installation = device.home + "/.steam/debian-installation"
+    try device.folder(installation + "/pfx/AppData/Local")
+    try device.link(device.home + "/.steam/steam", to: installation)
+    let portable = PortableLocation(template: "<winLocalAppData>/Ninja")
+    let folder = SaveLocation(
+      name: "", path: installation + "/pfx/AppData/Local/Ninja", portable: portable)
+    // A file the list names, not made yet, read as a folder, through Steam's link.
+    let file = SaveLocation(
+      name: "", path: device.home + "/.steam/steam/pfx/AppData/Local/Ninja/settings.ini", portable: portable)
+    #expect(file.isInside(folder))
+    #expect(!folder.isInside(file))
+    #expect(SaveLocation.outermost([file, folder]) == [folder])
+    let glob = SaveLocation(
+      name: "", path: device.home + "/.steam/steam/pfx/AppData/Local", portable: portable,
+      files: FilePattern(pattern: "Nin*", caseSensitive: false))
+    #expect(folder.isInside(glob))
   }
 }

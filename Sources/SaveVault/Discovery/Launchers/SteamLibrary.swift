@@ -17,6 +17,8 @@ public struct SteamInstallation: Sendable, Equatable {
   /// folders, and the accounts `config/loginusers.vdf` says signed in here (a game that never
   /// ran here has no folder of theirs yet).
   public var accountIDs: [String]
+  /// The account the player chose (`--steam-user`): the only one `<storeUserId>` names.
+  public var chosenAccount: String?
 
   public init(
     root: String, sandbox: String? = nil, libraries: [String], userIDs: [String], accountIDs: [String]? = nil
