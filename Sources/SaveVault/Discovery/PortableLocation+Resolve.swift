@@ -39,15 +39,17 @@ extension PortableLocation {
         "nothing here matches \(template), and a path with wildcards cannot be created: \(remedy: .nameSaveDirectory)"
       )
     }
-    var reasons: [String] = []
+    var reasons: [Unplaceable] = []
     for candidate in candidates {
       switch wouldBePath(candidate, context: context) {
       case .success(let path): return .wouldBe(path)
-      case .failure(let reason): reasons.append(reason.text)
+      case .failure(let reason): reasons.append(reason)
       }
     }
-    let why = unique(reasons).joined(separator: "; ")
-    return .unresolvable("\(template) cannot be placed here (\(why)): \(remedy: .nameSaveDirectory)")
+    let why = unique(reasons.map(\.text)).joined(separator: "; ")
+    // Which account's save it is: the player names it; else the folder to use.
+    let remedy = reasons.contains(where: \.isAccountUnknown) ? Remedy.nameSteamUser : .nameSaveDirectory
+    return .unresolvable("\(template) cannot be placed here (\(why)): \(remedy: remedy)")
   }
 
   /// Whether the template has a wildcard besides its placeholders.
@@ -154,6 +156,8 @@ extension PortableLocation {
   /// Why one reading cannot be made a path.
   struct Unplaceable: Error {
     var text: String
+    /// Whether it is which Steam account's folder `<storeUserId>` is that cannot be told.
+    var isAccountUnknown = false
   }
 
   /// The path a candidate names, its anchor existing (or the folder it may be made in, for
@@ -213,8 +217,8 @@ extension PortableLocation {
       return .failure(
         Unplaceable(
           text:
-            "\(present.count) folders in \(path) could be meant (\(present.joined(separator: ", "))): which account's save it is cannot be told"
-        ))
+            "\(present.count) folders in \(path) could be meant (\(present.joined(separator: ", "))): which account's save it is cannot be told",
+          isAccountUnknown: context.store == .steam || context.store == .steamShortcut))
     }
     let known = context.storeUserIDs(below: parent)
     if known.count == 1 { return .success(known[0]) }
@@ -222,8 +226,8 @@ extension PortableLocation {
       Unplaceable(
         text: known.isEmpty
           ? "no account of \(context.store?.rawValue ?? "the store") is known on this machine to name the folder in \(path): start the game here once"
-          : "\(known.count) Steam accounts here could be meant (\(known.joined(separator: ", "))): which one's save it is cannot be told"
-      ))
+          : "\(known.count) Steam accounts here could be meant (\(known.joined(separator: ", "))): which one's save it is cannot be told",
+        isAccountUnknown: !known.isEmpty))
   }
 }
 

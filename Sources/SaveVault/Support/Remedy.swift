@@ -4,6 +4,8 @@
 public enum Remedy: Sendable, Equatable {
   /// Name the save directory itself instead of a configured game.
   case nameSaveDirectory
+  /// Name the Steam account whose saves these are (`--steam-user`).
+  case nameSteamUser
   /// Name a configured game, or a save directory.
   case nameGameOrSaveDirectory
   /// Give the game a name of its own rather than its save directory's last component.
@@ -45,6 +47,7 @@ public enum Remedy: Sendable, Equatable {
   public var inWords: String {
     switch self {
     case .nameSaveDirectory: "name its save directory instead"
+    case .nameSteamUser: "name your Steam account"
     case .nameGameOrSaveDirectory: "name a game added to the config file, or a save directory"
     case .nameGame: "give the game a name of its own"
     case .nameGameForFolder(let folder): "Give '\(folder)' a game name of its own"

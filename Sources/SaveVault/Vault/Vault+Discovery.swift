@@ -121,7 +121,7 @@ extension Vault {
     named name: String? = nil, steamAppID: String? = nil, configFile: String?,
     refresh: LocationManifestRefresh
   )
-    throws -> (name: String, entry: ConfigFile.GameEntry)?
+    throws -> (name: String, entry: ConfigFile.GameEntry, unplaced: [Advised])?
   {
     let config = try cache.config(at: configPath(configFile), isRequired: configFile != nil)
     // A name may stand for a game that is not installed but left saves here.
@@ -137,13 +137,15 @@ extension Vault {
       {
         continue
       }
-      return (gameName, Self.entry(for: installed, game: game, roots: roots))
+      let (entry, unplaced) = Self.entry(for: installed, game: game, roots: roots)
+      return (gameName, entry, unplaced)
     }
     // Not installed: the saves it left (`scan --everywhere`), where they are.
     guard let name, steamAppID == nil, let game = manifest.game(title: name), game.alias == nil,
       let (place, _) = LeftBehindSearch(roots: roots).locations(of: game)
     else { return nil }
-    return (Target.gameName(forTitle: game.title), Self.entry(for: place, game: game, roots: roots))
+    let (entry, unplaced) = Self.entry(for: place, game: game, roots: roots)
+    return (Target.gameName(forTitle: game.title), entry, unplaced)
   }
 
   /// This machine's installed games and the manifest, refreshed as `refresh` says; the games
@@ -168,12 +170,14 @@ extension Vault {
   /// would write to in its own prefix or XDG folders, then the other locations found (Steam
   /// Cloud's folder, Proton's registry files): so that a location not made yet on this device
   /// is part of the game from the start, and the order does not change as locations appear.
-  /// Its store and id and its title come with it.
+  /// Its store and id and its title come with it; `unplaced` says which of the manifest's save
+  /// paths have no place here, and why.
   static func entry(for installed: InstalledGame, game: LocationManifestGame, roots: GameRoots)
-    -> ConfigFile.GameEntry
+    -> (entry: ConfigFile.GameEntry, unplaced: [Advised])
   {
     let store = installed.store.rawValue
     var templates: [String] = []
+    var unplaced: [Advised] = []
     // The folders the templates already name here: a found folder among them is not added twice.
     var covered = Set<String>()
     for template in game.files {
@@ -191,7 +195,9 @@ extension Vault {
         let wouldWrite: Bool
         switch (folder ?? portable).resolve(on: roots) {
         case .wouldBe, .existing: wouldWrite = true
-        case .unresolvable: wouldWrite = false
+        case .unresolvable(let why):
+          wouldWrite = false
+          unplaced.append(why)
         }
         // The game's own folders: its prefix, its home (in its prefix, or this user's for a
         // native game), its XDG folders, its install folder, its Steam Cloud folder in the one
@@ -227,7 +233,7 @@ extension Vault {
       entry.store = installed.store.rawValue
       entry.storeGameId = installed.storeGameID
     }
-    return entry
+    return (entry, unplaced)
   }
 }
 
@@ -236,7 +242,7 @@ extension Vault {
   /// with its locations (placeholders kept) and its store id. Throws `ConfigError` when no
   /// installed game matches, or the name is taken (unless `replacing`).
   public func addDetectedGame(_ game: NewGame, configFile: String?, replacing: Bool) throws -> AddGameReport {
-    guard let (name, entry) = try detectedEntry(named: game.name, configFile: configFile, refresh: .launch)
+    guard let (name, entry, _) = try detectedEntry(named: game.name, configFile: configFile, refresh: .launch)
     else {
       throw ConfigError.invalid(
         "no installed game called '\(game.name)' was found (see what scanning finds); \(remedy: .nameSaveDirectory) to add it by hand"
@@ -287,7 +293,7 @@ extension Vault {
   /// location here yet.
   public func adoptSteamGame(id: String, configFile: String?, containerURL: String?) throws -> SteamAdoption?
   {
-    guard let (name, entry) = try detectedEntry(steamAppID: id, configFile: configFile, refresh: .launch),
+    guard let (name, entry, _) = try detectedEntry(steamAppID: id, configFile: configFile, refresh: .launch),
       entry.locations?.isEmpty == false
     else { return nil }
     let path = configPath(configFile)

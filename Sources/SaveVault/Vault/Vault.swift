@@ -53,8 +53,11 @@ public struct Vault: Sendable {
       }
       verbose("'\(name)' is not in the config file; it is the installed game '\(found.name)'")
       guard found.entry.locations?.isEmpty == false else {
+        let why: Advised = found.unplaced.dropFirst().reduce(
+          found.unplaced.first.map { ": \($0)" } ?? ""
+        ) { "\($0); \($1)" }
         throw .invalid(
-          "'\(found.name)' is installed here, but none of its save locations has a place on this machine yet (its save folders do not exist, and where the game would make them cannot be told): start the game once, or \(remedy: .nameSaveDirectory)"
+          "'\(found.name)' is installed here, but none of its save locations has a place on this machine yet (its save folders do not exist, and where the game would make them cannot be told)\(why); start the game once so that it makes them, or add the folders it uses to its \"locations\" in the config file"
         )
       }
       var detected = request

@@ -20,6 +20,7 @@ enum Advice {
   static func spelling(_ remedy: Remedy) -> String {
     switch remedy {
     case .nameSaveDirectory: "pass --save-dir DIR"
+    case .nameSteamUser: "pass --steam-user ID (its account id or 64-bit SteamID)"
     case .nameGameOrSaveDirectory: "pass --game NAME (a game added with 'savevault add') or --save-dir DIR"
     case .nameGame: "name the game with --game NAME"
     case .nameGameForFolder(let folder): "Pass --game NAME to give '\(folder)' a name of its own"

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import SaveVault
+
+/// A game whose save folder is named by the player's Steam account (`<storeUserId>` outside
+/// `userdata`), through the built binary, on a desktop where the game never ran: with two
+/// Steam accounts, which one's folder it is cannot be told, so the command names the location
+/// and the accounts and says how to choose; `--steam-user` chooses, and the restore goes there.
+@Suite("Steam accounts: <storeUserId> on a machine where the game never ran", .tags(.medium))
+struct SteamAccountTests {
+  static let hades = LocationManifestGame(
+    title: "Hades", files: ["<winDocuments>/Saved Games/Hades/<storeUserId>"], steamID: 1_145_360)
+
+  @Test(
+    "two accounts: refused before anything changes, naming the location; --steam-user restores into its folder"
+  )
+  func twoAccounts() async throws {
+    let dir = TemporaryDirectory("steam-accounts")
+    let deck = try FakeDeck(dir)
+    let desktop = try FakeDesktop(dir)
+    let manifest = dir.sub("manifest.yaml")
+    try writeFile(manifest, LocationManifestFixture.yaml([Self.hades]))
+    var sandbox = try Sandbox(
+      in: dir, device: "deck",
+      environment: ["SAVEVAULT_MANIFEST": manifest, "SAVEVAULT_CONTAINER": dir.sub("cloud")])
+    sandbox.home = deck.device.home
+    let onDeck = sandbox
+    let onDesktop = sandbox.device("desktop", home: desktop.device.home)
+    let deckSaves = deck.device.protonUser(1_145_360, in: deck.card) + "/Documents/Saved Games/Hades"
+    try writeFile(deckSaves + "/76561197960266839/Profile1.sav", "deck save\n")
+    try await onDeck.ok(["backup", "--game", "Hades"])
+
+    try makeDirectory(desktop.steam + "/userdata/3333")
+    let refused = try await onDesktop.runAwaiting(["restore", "--game", "Hades", "--latest"])
+    #expect(refused.code == 2, "\(refused.stderr)")
+    #expect(refused.stderr.contains("<winDocuments>/Saved Games/Hades/<storeUserId>"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("76561197960267950, 76561197960269061"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("--steam-user"), "\(refused.stderr)")
+    #expect(!refused.stderr.contains("--save-dir"), "\(refused.stderr)")
+    let desktopSaves = desktop.device.protonUser(1_145_360, in: desktop.steam) + "/Documents/Saved Games"
+    #expect(!FileManager.default.fileExists(atPath: desktopSaves), "nothing made before the refusal")
+
+    try await onDesktop.ok(["restore", "--game", "Hades", "--latest", "--steam-user", "3333"])
+    let restored = desktopSaves + "/Hades/76561197960269061/Profile1.sav"
+    #expect((try? String(contentsOfFile: restored, encoding: .utf8)) == "deck save\n")
+  }
+}
