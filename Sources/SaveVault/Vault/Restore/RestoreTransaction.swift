@@ -177,6 +177,7 @@ extension Vault {
     // Once every location is written: the first flush of a filesystem leaves the others on it
     // nothing to wait for.
     for move in staged.moves { try flush(move.staging) }
+    try checkRegistryRoom(target, moves: staged.moves)
     if !staged.moves.contains(where: { $0.staging == staging }) { removeTree(staging) }
 
     // The save being replaced is safe before anything of it moves: with no room for its copy,
