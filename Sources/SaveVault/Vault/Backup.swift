@@ -330,16 +330,23 @@ extension Vault {
   /// locations this device has no place for.
   func recordAgreement(
     target: Target, archive: String, scan: SaveScan, content: [ManifestEntry],
-    rolledBackFrom: String? = nil, ancestry: [String]?, unplaced: [ArchiveLocation] = []
+    rolledBackFrom: String? = nil, ancestry: [String]?, unplaced: [ArchiveLocation] = [],
+    notRestored: Set<String>? = nil
   ) throws {
     retirePending((try? pendingStore().archivesNewestFirst(game: target.game)) ?? [], target: target)
-    let index = AgreedFile.entries(scan: scan, content: content)
+    var index = AgreedFile.entries(scan: scan, content: content)
+    // A save written after a restore put it in place: the agreement is the archive's content,
+    // and no file written since is vouched for by its metadata.
+    for position in index.indices where notRestored?.contains(index[position].path) == true {
+      index[position].detail = ""
+    }
     var known: [String: AgreedFile] = [:]
     for entry in index { known[entry.path] = entry }
     let record = Agreement(
       game: target.game, container: target.agreementKey, archive: archive,
-      metadataDigest: scan.metadataDigest,
-      contentDigest: try Fingerprint(scan: scan).contentDigest(known: known),
+      metadataDigest: notRestored == nil ? scan.metadataDigest : "",
+      contentDigest: notRestored == nil
+        ? try Fingerprint(scan: scan).contentDigest(known: known) : ContentDigest.of(content),
       files: scan.fileCount, bytes: scan.byteCount, agreedAtMs: context.clock(),
       scannedAtMs: scan.scannedAtMs,
       saveDir: target.saveDirectory, realSaveDir: scan.root,

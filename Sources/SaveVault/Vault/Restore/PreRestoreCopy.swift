@@ -95,7 +95,11 @@ extension Vault {
       verbose("kept the replaced save as '\(path)'")
       return path
     }
-    return keepReplaced(aside, target: target, whenKept: whenKept)
+    let kept = keepReplaced(aside, target: target, whenKept: whenKept)
+    // The early copy holds a save the game changed since: once the replaced one is kept, it
+    // would be a second copy of one restore.
+    if kept != nil { discard(early, target: target) }
+    return kept
   }
 
   /// Deletes the early copy of a restore that replaced nothing (refused, or failed before the

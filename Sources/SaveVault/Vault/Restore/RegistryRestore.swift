@@ -113,25 +113,9 @@ extension Vault {
     for location in target.locations {
       let folders = [location.path, Platform.resolvedPath(location.path)]
       guard let registry = location.registry,
-        journal.moves.contains(where: { folders.contains($0.destination) })
+        journal.moves.contains(where: { folders.contains($0.destination) }),
+        let (original, merged) = try Self.merged(export: location.path, into: registry)
       else { continue }
-      let exported = location.path + "/" + registry.key.file.rawValue
-      let export: WineRegistry?
-      do {
-        export = try FileManager.default.contents(atPath: exported).map { try WineRegistry.parse($0) }
-      } catch {
-        throw VaultError.io(path: exported, reason: "the restored registry keys cannot be read: \(error)")
-      }
-      // A prefix with no such file (checked before the restore began) is left to Wine.
-      guard let original = FileManager.default.contents(atPath: registry.file) else { continue }
-      let file: WineRegistry
-      do { file = try WineRegistry.parse(original) } catch {
-        throw VaultError.io(path: registry.file, reason: "not a Wine registry file SaveVault reads: \(error)")
-      }
-      // Only the game's keys: an archive's export holding others does not reach the file.
-      let sections = export.map(registry.sections(of:)) ?? []
-      let merged = file.replacing(keys: registry.key.paths, with: sections).bytes
-      if Array(original) == merged { continue }
       let kept =
         paths.dataDirectory + "/registry-before-restore/" + target.game + "/" + journal.archive + "/"
         + location.name + "-" + registry.key.file.rawValue
@@ -146,5 +130,54 @@ extension Vault {
         throw VaultError.io(path: registry.file, reason: "the restored keys cannot be written: \(error)")
       }
     }
+  }
+
+  /// Refuses the restore (exit 1) before anything changes when the disk of a prefix whose keys
+  /// it restores has no room for the merged file beside the one it replaces (an SD card full):
+  /// the merge comes after every swap, and a save whose files are restored but whose keys are
+  /// not would be half of each. `moves` are the restore's, their exports staged.
+  func checkRegistryRoom(_ target: Target, moves: [RestoreJournal.Move]) throws {
+    for location in target.locations {
+      let folders = [location.path, Platform.resolvedPath(location.path)]
+      guard let registry = location.registry,
+        let move = moves.first(where: { folders.contains($0.destination) }),
+        let (_, merged) = try Self.merged(export: move.staging, into: registry),
+        let free = Platform.freeBytes(at: registry.prefix)
+      else { continue }
+      // The merged file is written whole beside the old one before it replaces it; a block
+      // or so more for the filesystem's own.
+      let needed = Int64(merged.count) + 64 << 10
+      if free < needed {
+        throw VaultError.io(
+          path: registry.file,
+          reason:
+            "no space left on its device for the restored keys (\(needed) bytes needed, \(free) free): nothing was restored; free some space there and retry"
+        )
+      }
+    }
+  }
+
+  /// The prefix's registry file as it is and merged with the export in `folder` (the game's
+  /// keys as the export has them, none when it has no file); nil when the prefix has no such
+  /// file (left to Wine) or merging changes nothing.
+  private static func merged(export folder: String, into registry: RegistrySource) throws -> (Data, [UInt8])?
+  {
+    let exported = folder + "/" + registry.key.file.rawValue
+    let export: WineRegistry?
+    do {
+      export = try FileManager.default.contents(atPath: exported).map { try WineRegistry.parse($0) }
+    } catch {
+      throw VaultError.io(path: exported, reason: "the restored registry keys cannot be read: \(error)")
+    }
+    // A prefix with no such file (checked before the restore began) is left to Wine.
+    guard let original = FileManager.default.contents(atPath: registry.file) else { return nil }
+    let file: WineRegistry
+    do { file = try WineRegistry.parse(original) } catch {
+      throw VaultError.io(path: registry.file, reason: "not a Wine registry file SaveVault reads: \(error)")
+    }
+    // Only the game's keys: an archive's export holding others does not reach the file.
+    let sections = export.map(registry.sections(of:)) ?? []
+    let merged = file.replacing(keys: registry.key.paths, with: sections).bytes
+    return Array(original) == merged ? nil : (original, merged)
   }
 }

@@ -243,7 +243,7 @@ extension Vault {
   @discardableResult
   func complete(
     _ journal: RestoreJournal, target: Target, early: EarlyPreRestoreCopy?, content: [ManifestEntry]?,
-    note: (String) -> Void = { _ in }
+    stamps: RestoredStamps? = nil, note: (String) -> Void = { _ in }
   ) throws -> String? {
     let isLive = content != nil
     // Recovery after a one-folder restore reaches no fail point (it never did).
@@ -307,7 +307,8 @@ extension Vault {
     else { return kept }
     try recordAgreement(
       target: target, archive: journal.archive, scan: restored, content: entries,
-      rolledBackFrom: journal.rolledBackFrom, ancestry: journal.ancestry)
+      rolledBackFrom: journal.rolledBackFrom, ancestry: journal.ancestry,
+      notRestored: stamps?.notRestored(restored, content: entries))
     if !isLive { note("recorded the interrupted restore of '\(journal.archive)' as this device's agreement") }
     return kept
   }
@@ -327,6 +328,8 @@ extension Vault {
         kept = preRestoreStore().root + "/" + target.game + "/" + name
       } else {
         kept = try packPreRestoreCopy(replaced, target: target)
+        // The early copy holds a save the game changed since: the one just packed replaces it.
+        discard(early, target: target)
       }
       verbose("kept the replaced save as '\(kept ?? "")'")
     } else {

@@ -177,6 +177,9 @@ extension Vault {
     // Once every location is written: the first flush of a filesystem leaves the others on it
     // nothing to wait for.
     for move in staged.moves { try flush(move.staging) }
+    try checkRegistryRoom(target, moves: staged.moves)
+    // What was staged, file by file: a file the game writes after the swap is no part of it.
+    let stamps = RestoredStamps(staged: staged.moves.map(\.staging))
     if !staged.moves.contains(where: { $0.staging == staging }) { removeTree(staging) }
 
     // The save being replaced is safe before anything of it moves: with no room for its copy,
@@ -221,7 +224,8 @@ extension Vault {
       throw error
     }
     isCommitted = true
-    let preRestoreCopy = try complete(journal, target: target, early: early, content: staged.content)
+    let preRestoreCopy = try complete(
+      journal, target: target, early: early, content: staged.content, stamps: stamps)
     try beforeDone()  // an undo's agreement: while the journal still lets recovery finish it
     context.failpoints.reach("restore.agreed")
     restoreJournals.remove(game: target.game)
