@@ -389,6 +389,9 @@ final class SimulationScenario {
   /// The game (or the player) is about to replace `device`'s save. A state that is owed but
   /// exists nowhere else was never handed to SaveVault (a skipped conflict, an offline backup
   /// that failed): the game overwriting it is not SaveVault losing it, so it is no longer owed.
+  /// (Nowhere else: a combination of the save's own folders with folders a stopped restore set
+  /// aside beside it holds it only where a folder set aside happens to hold what the save
+  /// does; the game writes into the save, and the recovery keeps what was set aside whole.)
   /// (A device that lacked the second location and has it now also overwrites the save of its
   /// first location alone that it had then: `firstAlone`, that form of the state overwritten.)
   func gameOverwrites(_ device: SimulatedDevice, state overwritten: String? = nil, firstAlone: String? = nil)
@@ -397,7 +400,7 @@ final class SimulationScenario {
     for state in [overwritten ?? device.state, alone].compactMap({ $0 }) where owed[state] != nil {
       let places =
         states.collect(container: container, devices: devices, lacking: lackingIndex != nil)[state] ?? []
-      if places.allSatisfy({ $0 == SimulatedDevice.savePlace(device.name) }) {
+      if places.allSatisfy({ $0.hasPrefix(SimulatedDevice.savePlace(device.name)) }) {
         owed.removeValue(forKey: state)
         counts.statesOverwrittenByGame += 1
         note("  state \(state.prefix(12)) was only in \(device.name)'s save; the game overwrites it")
