@@ -33,6 +33,9 @@ final class SimulationScenario {
   /// the device and where they came from: no container may hold one unless the player chose
   /// to upload on that device since (at the prompt, or a forced backup).
   var reinstalledSaves: [String: (device: String, origin: String)] = [:]
+  /// The devices whose game was installed again, its folder made anew before the next command,
+  /// and no command has run there since: no SaveVault run has seen the folder made anew.
+  var reinstalledUnseen: Set<String> = []
   /// Whether the game keeps its save in two locations (see `SimulatedDevice`).
   let hasLocations: Bool
   /// Whether it also keeps some in files of its install folder (see `SimulatedFiles`).
@@ -272,6 +275,7 @@ final class SimulationScenario {
   @discardableResult
   func begin(_ device: SimulatedDevice, _ what: String) -> Warnings {
     counts.commands += 1
+    reinstalledUnseen.remove(device.name)
     device.pendingAtStart = device.pendingNames
     device.agreedAtStart = device.agreedArchive
     device.refreshLacking()

@@ -213,6 +213,8 @@ struct SimulationTests {
     // A wrap whose recovery of a stopped restore failed, the game then writing over a save
     // played on half-swapped (a folder set aside happening to hold what the save did).
     (77_001_216, 60, 60, 50), (77_002_535, 60, 60, 50),
+    // A new game's save left by a game installed again, uninstalled again before any run.
+    (77_002_571, 60, 60, 50),
   ]
 
   @Test("the seeds that failed before")
