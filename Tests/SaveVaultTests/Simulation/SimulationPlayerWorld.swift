@@ -71,6 +71,12 @@ extension SimulationScenario {
     let isKnown =
       (try? device.vault()).flatMap { $0.0.agreements.load($0.1) }?.enclosingFolders?
       .contains { $0.path == folder } ?? false
+    // Uninstalled again before any command saw the folder made anew: the new game's save it
+    // left in the other locations is, to SaveVault, what play before an uninstall leaves (the
+    // folder the agreement knew gone, the rest changed), so nothing tells it from a change.
+    if reinstalledUnseen.contains(device.name) {
+      reinstalledSaves = reinstalledSaves.filter { $0.value.device != device.name }
+    }
     gameOverwrites(device)
     try? FileManager.default.removeItem(atPath: folder)
     made(device.state)  // what is left of a save of several locations: the uninstall's doing
@@ -97,9 +103,11 @@ extension SimulationScenario {
       }
     case 1:
       try makeDirectory(folder)
+      reinstalledUnseen.insert(device.name)
       note("\(device.name): the game is installed again, with no save yet")
     default:
       try makeDirectory(folder)
+      reinstalledUnseen.insert(device.name)
       note("\(device.name): the game starts a new game: " + played(device, tag: "new game \(step)"))
       if isKnown, let fresh = device.state {
         reinstalledSaves[fresh] = (device.name, "\(device.name)'s new game save of step \(step)")

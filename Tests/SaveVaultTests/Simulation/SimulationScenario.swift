@@ -33,6 +33,9 @@ final class SimulationScenario {
   /// the device and where they came from: no container may hold one unless the player chose
   /// to upload on that device since (at the prompt, or a forced backup).
   var reinstalledSaves: [String: (device: String, origin: String)] = [:]
+  /// The devices whose game was installed again, its folder made anew before the next command,
+  /// and no command has run there since: no SaveVault run has seen the folder made anew.
+  var reinstalledUnseen: Set<String> = []
   /// Whether the game keeps its save in two locations (see `SimulatedDevice`).
   let hasLocations: Bool
   /// Whether it also keeps some in files of its install folder (see `SimulatedFiles`).
@@ -272,6 +275,7 @@ final class SimulationScenario {
   @discardableResult
   func begin(_ device: SimulatedDevice, _ what: String) -> Warnings {
     counts.commands += 1
+    reinstalledUnseen.remove(device.name)
     device.pendingAtStart = device.pendingNames
     device.agreedAtStart = device.agreedArchive
     device.refreshLacking()
@@ -389,6 +393,9 @@ final class SimulationScenario {
   /// The game (or the player) is about to replace `device`'s save. A state that is owed but
   /// exists nowhere else was never handed to SaveVault (a skipped conflict, an offline backup
   /// that failed): the game overwriting it is not SaveVault losing it, so it is no longer owed.
+  /// (Nowhere else: a combination of the save's own folders with folders a stopped restore set
+  /// aside beside it holds it only where a folder set aside happens to hold what the save
+  /// does; the game writes into the save, and the recovery keeps what was set aside whole.)
   /// (A device that lacked the second location and has it now also overwrites the save of its
   /// first location alone that it had then: `firstAlone`, that form of the state overwritten.)
   func gameOverwrites(_ device: SimulatedDevice, state overwritten: String? = nil, firstAlone: String? = nil)
@@ -397,7 +404,7 @@ final class SimulationScenario {
     for state in [overwritten ?? device.state, alone].compactMap({ $0 }) where owed[state] != nil {
       let places =
         states.collect(container: container, devices: devices, lacking: lackingIndex != nil)[state] ?? []
-      if places.allSatisfy({ $0 == SimulatedDevice.savePlace(device.name) }) {
+      if places.allSatisfy({ $0.hasPrefix(SimulatedDevice.savePlace(device.name)) }) {
         owed.removeValue(forKey: state)
         counts.statesOverwrittenByGame += 1
         note("  state \(state.prefix(12)) was only in \(device.name)'s save; the game overwrites it")

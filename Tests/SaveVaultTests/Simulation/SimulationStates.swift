@@ -250,12 +250,14 @@ final class RecoverableStates {
       combinations = combinations.flatMap { prefix in options.map { prefix + [$0] } }
     }
     for combination in combinations {
-      let isSave = zip(combination, device.namedLocations).allSatisfy { $0.path == $1.path }
+      let isLive = zip(combination, device.namedLocations).map { $0.path == $1.path }
+      let names = combination.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + ")
+      // With a location of the save itself: named as the save's (what the game overwrites).
       let place =
-        isSave
+        !isLive.contains(false)
         ? SimulatedDevice.savePlace(device.name)
-        : "\(device.name) "
-          + combination.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + ")
+        : isLive.contains(true)
+          ? SimulatedDevice.savePlace(device.name) + " with " + names : "\(device.name) " + names
       add(SaveState.ofLocations(combination, patterns: device.patterns), place)
       // A device that lacked the second location had saves of the first alone.
       if device.startedLacking {

@@ -130,7 +130,8 @@ import Testing
 /// `SAVEVAULT_SIM_REGISTRY` (the percentage of those whose game also keeps registry keys in
 /// its Wine prefix, default 50),
 /// `SAVEVAULT_SIM_WORKERS` (scenarios run at once), `SAVEVAULT_SIM_VERBOSE=1` (print every
-/// step). `scripts/simulate.sh SEED` reruns one seed with its step log.
+/// step). `scripts/simulate.sh SEED` reruns one seed with its step log. The seeds that once
+/// failed (`regressions`) run again in every run of the suite, each at the shares it failed at.
 @Suite("Multi-device simulation", .tags(.large))
 struct SimulationTests {
   struct Settings {
@@ -206,9 +207,35 @@ struct SimulationTests {
     }
   }
 
+  /// Seeds that once failed, with the shares (`SAVEVAULT_SIM_LOCATIONS`, `SAVEVAULT_SIM_FILES`,
+  /// `SAVEVAULT_SIM_REGISTRY`) they failed at: rerun in every run of the suite.
+  static let regressions: [(seed: UInt64, locations: Int, files: Int, registry: Int)] = [
+    // A wrap whose recovery of a stopped restore failed, the game then writing over a save
+    // played on half-swapped (a folder set aside happening to hold what the save did).
+    (77_001_216, 60, 60, 50), (77_002_535, 60, 60, 50),
+    // A new game's save left by a game installed again, uninstalled again before any run.
+    (77_002_571, 60, 60, 50),
+  ]
+
+  @Test("the seeds that failed before")
+  func regressionSeeds() async throws {
+    for regression in Self.regressions {
+      var settings = Settings(environment: [:])
+      settings.seed = regression.seed
+      settings.scenarios = 1
+      (settings.locationsPercent, settings.filesPercent) = (regression.locations, regression.files)
+      settings.registryPercent = regression.registry
+      try await Self.simulate(settings)
+    }
+  }
+
   @Test("three devices, one container: nothing lost, no unattended change on a conflict, everyone converges")
   func simulate() async throws {
-    let settings = Settings(environment: ProcessInfo.processInfo.environment)
+    try await Self.simulate(Settings(environment: ProcessInfo.processInfo.environment))
+  }
+
+  /// Runs `settings.scenarios` scenarios, recording an issue per failure (the first five).
+  static func simulate(_ settings: Settings) async throws {
     let fast = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
     let base = try Platform.makeTemporaryDirectory(prefix: fast + "/savevault-sim-")
     let started = Date()
@@ -225,7 +252,7 @@ struct SimulationTests {
             // simulation yields the processors to the other tests, whose bounds catch hangs.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
           #endif
-          Self.runScenarios(settings, base: base, results: results)
+          runScenarios(settings, base: base, results: results)
           group.leave()
         }
         worker.stackSize = 8 << 20
