@@ -22,16 +22,7 @@ struct NestedLocationsTests {
   )
   func overlappingEntries() async throws {
     let dir = TemporaryDirectory("nested-locations")
-    let deck = try FakeDeck(dir)
-    let desktop = try FakeDesktop(dir)
-    let manifest = dir.sub("manifest.yaml")
-    try writeFile(manifest, LocationManifestFixture.yaml([Self.hades]))
-    var sandbox = try Sandbox(
-      in: dir, device: "deck",
-      environment: ["SAVEVAULT_MANIFEST": manifest, "SAVEVAULT_CONTAINER": dir.sub("cloud")])
-    sandbox.home = deck.device.home
-    let onDeck = sandbox
-    let onDesktop = sandbox.device("desktop", home: desktop.device.home)
+    let (deck, desktop, onDeck, onDesktop) = try FakeDeck.withDesktop(dir, manifest: [Self.hades])
     let base = deck.card + "/steamapps/common/Hades"
     try writeFile(base + "/0_slot.dat", "slot\n")
     try writeFile(base + "/0_Options/options.ini", "volume=3\n")

@@ -17,16 +17,7 @@ struct SteamAccountTests {
   )
   func twoAccounts() async throws {
     let dir = TemporaryDirectory("steam-accounts")
-    let deck = try FakeDeck(dir)
-    let desktop = try FakeDesktop(dir)
-    let manifest = dir.sub("manifest.yaml")
-    try writeFile(manifest, LocationManifestFixture.yaml([Self.hades]))
-    var sandbox = try Sandbox(
-      in: dir, device: "deck",
-      environment: ["SAVEVAULT_MANIFEST": manifest, "SAVEVAULT_CONTAINER": dir.sub("cloud")])
-    sandbox.home = deck.device.home
-    let onDeck = sandbox
-    let onDesktop = sandbox.device("desktop", home: desktop.device.home)
+    let (deck, desktop, onDeck, onDesktop) = try FakeDeck.withDesktop(dir, manifest: [Self.hades])
     let deckSaves = deck.device.protonUser(1_145_360, in: deck.card) + "/Documents/Saved Games/Hades"
     try writeFile(deckSaves + "/76561197960266839/Profile1.sav", "deck save\n")
     try await onDeck.ok(["backup", "--game", "Hades"])

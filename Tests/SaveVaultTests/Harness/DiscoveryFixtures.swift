@@ -127,6 +127,22 @@ struct FakeDeck {
   }
 
   var roots: GameRoots { GameRoots.scan(host: device.host) }
+
+  /// The Deck and the desktop, each with a sandbox running the binary in its home, sharing a
+  /// folder container and a manifest of `games`.
+  static func withDesktop(_ dir: TemporaryDirectory, manifest games: [LocationManifestGame]) throws -> (
+    deck: FakeDeck, desktop: FakeDesktop, onDeck: Sandbox, onDesktop: Sandbox
+  ) {
+    let deck = try FakeDeck(dir)
+    let desktop = try FakeDesktop(dir)
+    let manifest = dir.sub("manifest.yaml")
+    try writeFile(manifest, LocationManifestFixture.yaml(games))
+    var sandbox = try Sandbox(
+      in: dir, device: "deck",
+      environment: ["SAVEVAULT_MANIFEST": manifest, "SAVEVAULT_CONTAINER": dir.sub("cloud")])
+    sandbox.home = deck.device.home
+    return (deck, desktop, sandbox, sandbox.device("desktop", home: desktop.device.home))
+  }
 }
 
 /// A desktop: user alice, Flatpak Steam with Hades in its main library (no save yet), Steam user
