@@ -97,6 +97,9 @@ public struct GameRoots: Sendable, Equatable {
   public var games: [InstalledGame]
   /// What could not be read, in words; detection went on without it.
   public var warnings: [String]
+  /// The warnings of each store's launcher files (`warnings` has them too): a game of a store
+  /// here may be installed although it was not found, or found without its prefix.
+  public var launcherWarnings: [GameStore: [String]] = [:]
 
   public init(
     host: HostFolders, steam: [SteamInstallation] = [], winePrefixes: [String] = [],
@@ -132,19 +135,27 @@ public struct GameRoots: Sendable, Equatable {
     readYAML: (@Sendable ([UInt8]) throws -> YAMLValue)? = nil
   ) -> GameRoots {
     var roots = GameRoots(host: host)
-    roots.steam = SteamInstallation.locate(host: host, warnings: &roots.warnings)
+    var installations: [SteamInstallation] = []
+    roots.read(of: [.steam, .steamShortcut]) {
+      installations = SteamInstallation.locate(host: host, warnings: &$0)
+      return []
+    }
+    roots.steam = installations
     let libraries = roots.steamLibraries
     for installation in roots.steam {
-      roots.games += installation.games(allLibraries: libraries, warnings: &roots.warnings)
-      roots.games += installation.shortcuts(warnings: &roots.warnings)
+      roots.read(of: [.steam]) { installation.games(allLibraries: libraries, warnings: &$0) }
+      roots.read(of: [.steamShortcut]) { installation.shortcuts(warnings: &$0) }
     }
     let heroics = HeroicRoot.locate(host: host)
     for heroic in heroics {
-      roots.games += heroic.games(host: host, warnings: &roots.warnings)
+      roots.read(of: [.gog]) { heroic.gogGames(warnings: &$0) }
+      roots.read(of: [.epic]) { heroic.epicGames(warnings: &$0) }
+      roots.read(of: [.amazon]) { heroic.amazonGames(warnings: &$0) }
+      roots.read(of: [.sideload]) { heroic.sideloadedGames(warnings: &$0) }
     }
-    roots.games += LegendaryRoot.games(
-      host: host, heroics: heroics, found: roots.games, warnings: &roots.warnings)
-    roots.games += LutrisRoot.games(host: host, readYAML: readYAML, warnings: &roots.warnings)
+    let found = roots.games
+    roots.read(of: [.epic]) { LegendaryRoot.games(host: host, heroics: heroics, found: found, warnings: &$0) }
+    roots.read(of: [.lutris]) { LutrisRoot.games(host: host, readYAML: readYAML, warnings: &$0) }
     for root in extraRoots {
       for (folder, name) in expanded(root) {
         if let name {
@@ -174,6 +185,14 @@ public struct GameRoots: Sendable, Equatable {
       }
     }
     return roots
+  }
+
+  /// Adds the games one launcher's part reads, and its warnings, as the warnings of `stores`.
+  private mutating func read(of stores: [GameStore], _ part: (inout [String]) -> [InstalledGame]) {
+    var found: [String] = []
+    games += part(&found)
+    warnings += found
+    for store in stores where !found.isEmpty { launcherWarnings[store, default: []] += found }
   }
 
   /// The folders a configured root or prefix stands for: itself (no name), or, when it holds

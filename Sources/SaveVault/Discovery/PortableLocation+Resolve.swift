@@ -83,10 +83,13 @@ extension PortableLocation {
       context.prefixUser = "steamuser"
       let libraries = roots.steamLibraries
       if let id = storeGameID {
-        let first = SteamInstallation.prefix(appID: id, preferring: installed?.source, in: libraries)
-        context.prefixes = unique(
-          (first.map { [$0] } ?? [])
-            + libraries.map { $0 + "/steamapps/compatdata/" + id + "/pfx" }.filter(isDirectory))
+        // Each install's prefix (its own library's, else the one Steam kept in another when it
+        // moved the game): a prefix left behind in another library is not the game's. A game
+        // not installed here: every library's.
+        context.prefixes =
+          installs.isEmpty
+          ? libraries.map { $0 + "/steamapps/compatdata/" + id + "/pfx" }.filter(isDirectory)
+          : unique(installs.compactMap(\.prefix))
       }
       context.roots =
         installed.map { unique([$0.source] + ($0.steamRoot.map { [$0] } ?? [])) }
@@ -114,6 +117,17 @@ extension PortableLocation {
     let id = storeGameID ?? "?"
     let needsPrefix = template.hasPrefix("<win") || template.hasPrefix("<home>")
     let installed = roots.games.first { $0.store.rawValue == store && $0.storeGameID == storeGameID }
+    if let known = store.flatMap(GameStore.init(rawValue:)), let unread = roots.launcherWarnings[known],
+      installed?.prefix == nil
+    {
+      // The launcher's file that would tell of the game is damaged: that, not a missing game.
+      let game =
+        known == .steam
+        ? "Steam app \(id)"
+        : known == .steamShortcut ? "the non-Steam game '\(id)'" : "the \(known.rawValue) game \(id)"
+      return
+        "\(game) was not found here whole: its launcher's files were not all read (\(unread.joined(separator: "; "))): if the game is installed here, repair that file (starting the launcher may), or \(remedy: .nameSaveDirectory)"
+    }
     switch store {
     case GameStore.steam.rawValue?:
       guard let installed else {

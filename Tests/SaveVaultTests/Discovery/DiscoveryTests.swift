@@ -108,6 +108,24 @@ struct DiscoveryTests {
     #expect(stardew.resolve(on: deck.roots) == .wouldBe(deck.device.home + "/.config/StardewValley/Saves"))
   }
 
+  @Test("a Proton prefix Steam left in another library is not the game's: only its own library's is read")
+  func stalePrefixInAnotherLibrary() throws {
+    let deck = try FakeDeck(TemporaryDirectory("stale-prefix"))
+    // Hades moved to the SD card; its old prefix stayed in the main library.
+    let stale = deck.device.protonUser(1_145_360, in: deck.steam) + "/Documents/Saved Games/Hades"
+    try deck.device.file(stale + "/Profile1.sav", "before the move")
+    let own = deck.device.protonUser(1_145_360, in: deck.card) + "/Documents/Saved Games/Hades"
+    let hades = PortableLocation(
+      template: "<winDocuments>/Saved Games/Hades", store: "steam", storeGameID: "1145360")
+    #expect(hades.resolve(on: deck.roots) == .existing([try #require(Platform.realPath(own))]))
+    // No save in its own prefix yet: it is to be put there, never into the stale one.
+    try FileManager.default.removeItem(atPath: own)
+    #expect(hades.resolve(on: deck.roots) == .wouldBe(own))
+    // A game whose own library has no prefix runs in the one Steam kept elsewhere.
+    try FileManager.default.removeItem(atPath: deck.card + "/steamapps/compatdata/1145360")
+    #expect(hades.resolve(on: deck.roots) == .existing([try #require(Platform.realPath(stale))]))
+  }
+
   @Test("unresolvable locations say why and what to do")
   func unresolvable() throws {
     let dir = TemporaryDirectory("unresolvable")

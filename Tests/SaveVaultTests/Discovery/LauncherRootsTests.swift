@@ -122,6 +122,76 @@ struct LauncherRootsTests {
       "\(roots.warnings)")
   }
 
+  @Test(
+    "a Lutris game installed twice (two game files, a row of its own) is one game with every install's prefix"
+  )
+  func lutrisInstalledTwice() async throws {
+    let dir = TemporaryDirectory("lutris-twice")
+    let device = try FakeDevice(dir, user: "alice")
+    let lutris = device.home + "/.local/share/lutris"
+    try makeDirectory(lutris)
+    try FileManager.default.copyItem(
+      atPath: fixture("lutris/ludusavi-lutris-split-pga.db"), toPath: lutris + "/pga.db")
+    let prefixes = (1...3).map { device.home + "/Games/diablo-\($0)" }
+    try await Self.lutrisRows(lutris + "/pga.db", slug: "diablo-2", directory: prefixes[2])
+    for (index, prefix) in prefixes.enumerated() {
+      if index < 2 {
+        try device.file(
+          device.home + "/.config/lutris/games/diablo-2-\(index + 1).yml",
+          "name: Diablo II\ngame_slug: diablo-2\ngame:\n  prefix: \(prefix)\n")
+      }
+      try device.file(
+        prefix + "/drive_c/users/alice/Documents/Diablo II/Save/hero.d2s", "install \(index + 1)")
+    }
+    let roots = GameRoots.scan(host: device.host, readYAML: { try YAMLValue.parse($0) })
+    #expect(roots.installs(store: .lutris, id: "diablo-2").compactMap(\.prefix) == prefixes, "\(roots.games)")
+    let portable = PortableLocation(
+      template: "<winDocuments>/Diablo II/Save", store: "lutris", storeGameID: "diablo-2")
+    let saves = prefixes.compactMap {
+      Platform.realPath($0 + "/drive_c/users/alice/Documents/Diablo II/Save")
+    }
+    #expect(portable.resolve(on: roots) == .existing(saves))
+  }
+
+  /// Sets both rows of Ludusavi's `pga.db` to `slug`, a Windows game of the `wine` runner: the
+  /// first in prefix `directory`, with no game file; the second to a game file of its own.
+  static func lutrisRows(_ database: String, slug: String, directory: String) async throws {
+    let update = """
+      import sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      db.execute("UPDATE games SET slug = ?, name = 'Diablo II', platform = 'Windows', runner = 'wine'", (sys.argv[2],))
+      db.execute("UPDATE games SET directory = ?, configpath = 'diablo-2-3' WHERE id = 2", (sys.argv[3],))
+      db.execute("UPDATE games SET directory = NULL, configpath = 'diablo-2-1' WHERE id = 3")
+      db.commit()
+      """
+    let updated = try await runProgramAwaiting("/usr/bin/python3", ["-c", update, database, slug, directory])
+    #expect(updated.code == 0, "\(updated.stderr)")
+  }
+
+  @Test("a damaged pga.db skips the database with a warning naming it; the game files are still read")
+  func lutrisDamagedDatabase() throws {
+    let dir = TemporaryDirectory("lutris-damaged-db")
+    let device = try FakeDevice(dir, user: "alice")
+    let database = device.home + "/.local/share/lutris/pga.db"
+    let original = try Data(contentsOf: URL(fileURLWithPath: fixture("lutris/ludusavi-lutris-split-pga.db")))
+    try device.folder(device.home + "/.local/share/lutris")
+    try original.prefix(original.count / 2).write(to: URL(fileURLWithPath: database))
+    try device.file(
+      device.home + "/.config/lutris/games/diablo-2-1.yml",
+      "name: Diablo II\ngame_slug: diablo-2\ngame:\n  prefix: \(device.home)/Games/d2\n")
+    let roots = GameRoots.scan(host: device.host, readYAML: { try YAMLValue.parse($0) })
+    #expect(roots.games.map(\.storeGameID) == ["diablo-2"])
+    #expect(roots.warnings.count == 1 && roots.warnings[0].contains(database), "\(roots.warnings)")
+    // A game the database alone knew: the damaged file is named, not the game said missing.
+    let portable = PortableLocation(
+      template: "<winDocuments>/P1348", store: "lutris", storeGameID: "1348-ex-voto")
+    guard case .unresolvable(let why) = portable.resolve(on: roots) else {
+      Issue.record("resolved without its database")
+      return
+    }
+    #expect(why.description.contains(database) && !why.description.contains("not installed"), "\(why)")
+  }
+
   @Test("a Steam app id beats a title; Lutris falls back to the title without a slug")
   func matching() throws {
     let driver = InstalledGame(

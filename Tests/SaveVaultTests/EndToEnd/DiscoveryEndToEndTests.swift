@@ -97,6 +97,30 @@ struct DiscoveryEndToEndTests {
     #expect(text(deckSave + "/Documents/Saved Games/Hades/Profile1.sav") == "played on the desktop")
   }
 
+  @Test("a prefix Steam left in the Deck's other library is neither backed up nor restored to")
+  func stalePrefix() async throws {
+    let world = try World("stale-prefix")
+    let stale = world.deck.device.protonUser(1_145_360, in: world.deck.steam) + "/Documents/Saved Games/Hades"
+    try writeFile(stale + "/Old.sav", "before the game moved to the SD card")
+    let backup = try await world.onDeck.ok(["backup", "--game", "Hades", "--json"])
+    let archive = try #require(jsonObject(backup.stdout)["archive"] as? String)
+    let listed = try await runProgramAwaiting("/bin/tar", ["-tf", world.dir.sub("cloud/Hades/" + archive)])
+      .stdout
+    #expect(listed.contains("Profile1.sav") && !listed.contains("Old.sav"), "\(listed)")
+
+    let restored = try await world.onDesktop.runAwaiting(["restore", "--game", "Hades", "--latest"])
+    #expect(restored.code == 0, "\(restored.stderr)")
+    let prefix = world.desktop.device.protonUser(1_145_360, in: world.desktop.steam)
+    #expect(text(prefix + "/Documents/Saved Games/Hades/Profile1.sav") == "save")
+    // Back on the Deck, the save goes to the SD card's prefix, where the game reads it.
+    try writeFile(prefix + "/Documents/Saved Games/Hades/Profile1.sav", "played on the desktop")
+    try await world.onDesktop.ok(["sync", "--game", "Hades"])
+    try await world.onDeck.ok(["sync", "--game", "Hades"])
+    let card = world.deck.device.protonUser(1_145_360, in: world.deck.card)
+    #expect(text(card + "/Documents/Saved Games/Hades/Profile1.sav") == "played on the desktop")
+    #expect(text(stale + "/Old.sav") == "before the game moved to the SD card", "the stale prefix untouched")
+  }
+
   @Test(
     "add --detect writes the locations with placeholders; wrap under Steam adopts a game the config lacks")
   func addAndWrap() async throws {

@@ -82,4 +82,58 @@ struct LutrisDatabaseEndToEndTests {
       "\(scanned.stdout)")
     #expect(scanned.stderr.contains("Lutris's game database was not read"), "\(scanned.stderr)")
   }
+
+  @Test("a database damaged after its game was added: each command names it instead of a missing game")
+  func damagedLater() async throws {
+    let sandbox = try Sandbox.withRealManifest("lutris-db-damaged-later")
+    let home = sandbox.home
+    let database = home + "/.local/share/lutris/pga.db"
+    try makeDirectory(home + "/.local/share/lutris")
+    try FileManager.default.copyItem(atPath: fixture("lutris/ludusavi-lutris-split-pga.db"), toPath: database)
+    let update = """
+      import sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      db.execute("UPDATE games SET name = '1348 Ex Voto', slug = '1348-ex-voto', directory = ? WHERE id = 2", (sys.argv[2],))
+      db.commit()
+      """
+    try await runProgramAwaiting("/usr/bin/python3", ["-c", update, database, home + "/Games/1348"])
+    try writeFile(home + "/Games/1348/drive_c/users/alice/AppData/Local/P1348/Saved/SaveGames/slot.sav", "x")
+    try await sandbox.ok(["add", "1348 Ex Voto", "--detect"])
+    try await sandbox.ok(["backup", "--game", "1348 Ex Voto"])
+
+    let bytes = try #require(FileManager.default.contents(atPath: database))
+    try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: database))
+    for command in [["backup", "--game", "1348 Ex Voto"], ["status", "--game", "1348 Ex Voto"], ["doctor"]] {
+      let run = try await sandbox.runAwaiting(command)
+      #expect(run.stderr.contains(database) || run.stdout.contains(database), "\(command): \(run.stderr)")
+      #expect(!(run.stderr + run.stdout).contains("not installed here"), "\(command): \(run.stderr)")
+    }
+  }
+
+  @Test("a game installed twice (two game files): each install's save is backed up and restored to it")
+  func installedTwice() async throws {
+    let sandbox = try Sandbox.withRealManifest("lutris-twice")
+    let home = sandbox.home
+    var saves: [String] = []
+    for install in [1, 2] {
+      let prefix = home + "/Games/gnorp-\(install)"
+      try writeFile(
+        home + "/.config/lutris/games/the-gnorp-apologue-\(install).yml",
+        "game:\n  prefix: \(prefix)\ngame_slug: the-gnorp-apologue\nname: (the) Gnorp Apologue\n")
+      let save = prefix + "/drive_c/users/alice/AppData/Roaming/Gnorp/Apologue/Saves/slot.sav"
+      try writeFile(save, "progress of install \(install)")
+      saves.append(save)
+    }
+    let found = try jsonList(await sandbox.ok(["scan", "--json"]).stdout)
+    let paths = found.flatMap {
+      ($0["locations"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+    }
+    #expect(
+      saves.allSatisfy { save in paths.contains { save.hasPrefix($0) } }, "every install's save: \(paths)")
+    try await sandbox.ok(["add", "(the) Gnorp Apologue", "--detect"])
+    try await sandbox.ok(["backup", "--game", "(the) Gnorp Apologue"])
+    for save in saves { try writeFile(save, "lost progress") }
+    try await sandbox.ok(["restore", "--game", "(the) Gnorp Apologue", "--latest"])
+    #expect(saves.map(text) == ["progress of install 1", "progress of install 2"])
+  }
 }

@@ -22,12 +22,6 @@ struct HeroicRoot {
     }
   }
 
-  func games(host: HostFolders, warnings: inout [String]) -> [InstalledGame] {
-    gogGames(warnings: &warnings) + epicGames(warnings: &warnings)
-      + amazonGames(warnings: &warnings)
-      + sideloadedGames(warnings: &warnings)
-  }
-
   /// GOG games: `{"installed": [{appName, platform, install_path}]}`.
   func gogGames(warnings: inout [String]) -> [InstalledGame] {
     let file = folder + "/gog_store/installed.json"

@@ -23,16 +23,17 @@ enum LutrisRoot {
     }
   }
 
-  /// Every Lutris game: each game file (read with `readYAML`; without it they are skipped with
-  /// a warning), completed by its row in `pga.db` (Lutris's game database), and the rows that
-  /// have no game file. A game file's prefix wins over the database's (Lutris changes the file
-  /// when the player changes the prefix).
+  /// Every Lutris game install: each game file (read with `readYAML`; without it they are
+  /// skipped with a warning), completed by its row in `pga.db` (Lutris's game database), and the
+  /// rows that have no game file. A game file's prefix wins over the database's (Lutris changes
+  /// the file when the player changes the prefix). A game installed twice (two game files or
+  /// rows of one slug, each with its own prefix or folder) is each install; the same install
+  /// read twice counts once.
   static func games(
     host: HostFolders, readYAML: (([UInt8]) throws -> YAMLValue)?, warnings: inout [String]
   ) -> [InstalledGame] {
     var rows = databaseGames(host: host, warnings: &warnings)
     var games: [InstalledGame] = []
-    var seen = Set<String>()
     let files = gameFiles(host: host)
     if readYAML == nil, !files.isEmpty {
       warnings.append("Lutris game files were not read: no YAML reader is available")
@@ -50,13 +51,11 @@ enum LutrisRoot {
         game.installFolder = game.installFolder ?? row.installFolder
         game.storeGameID = game.storeGameID ?? row.storeGameID
       }
-      if seen.insert(game.storeGameID ?? game.title).inserted { games.append(game) }
-    }
-    for (_, game) in rows.sorted(by: { $0.key < $1.key })
-    where seen.insert(game.storeGameID ?? game.title).inserted {
       games.append(game)
     }
-    return games
+    games += rows.sorted { $0.key < $1.key }.map(\.value)
+    var seen = Set<[String?]>()
+    return games.filter { seen.insert([$0.storeGameID ?? $0.title, $0.prefix, $0.installFolder]).inserted }
   }
 
   /// The game a parsed `games/<slug>-<n>.yml` describes; nil without a name or slug. The install
