@@ -28,7 +28,8 @@ extension RecoveryEdgeTests {
   }
 
   @Test(
-    "the game writes during the extraction: one pre-restore copy, of the save replaced, which undo puts back")
+    "the game writes during the extraction: the save as found and as the game left it are both kept; undo puts back the last"
+  )
   func gameWritesDuringExtraction() async throws {
     let devices = try await UndoTests.Devices()
     try await devices.deckUploads("deck v2")
@@ -53,7 +54,9 @@ extension RecoveryEdgeTests {
     let written = tree(devices.save)
     let code = await restore.waitAwaiting()
     #expect(code == 0, "exit \(code): \(restore.stderr)")
-    #expect(devices.copies().count == 1, "pre-restore copies: \(devices.copies())")
+    // Two states, each the player's: the save as the restore found it, and as the game left
+    // it; neither is lost, and nothing else is kept.
+    #expect(devices.copies().count == 2, "pre-restore copies: \(devices.copies())")
     try await devices.pc.ok(["restore", "--undo"] + devices.target)
     #expect(tree(devices.save) == written)
   }

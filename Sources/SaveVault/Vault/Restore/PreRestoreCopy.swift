@@ -95,11 +95,9 @@ extension Vault {
       verbose("kept the replaced save as '\(path)'")
       return path
     }
-    let kept = keepReplaced(aside, target: target, whenKept: whenKept)
-    // The early copy holds a save the game changed since: once the replaced one is kept, it
-    // would be a second copy of one restore.
-    if kept != nil { discard(early, target: target) }
-    return kept
+    // The early copy stays: it holds the save as the restore found it, which the game changed
+    // since; both states are the player's.
+    return keepReplaced(aside, target: target, whenKept: whenKept)
   }
 
   /// Deletes the early copy of a restore that replaced nothing (refused, or failed before the

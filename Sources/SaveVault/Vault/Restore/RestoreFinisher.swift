@@ -327,9 +327,8 @@ extension Vault {
       if let early, let name = early.wait(), early.holds(replaced) {
         kept = preRestoreStore().root + "/" + target.game + "/" + name
       } else {
+        // (The early copy stays: the save as the restore found it, before the game changed it.)
         kept = try packPreRestoreCopy(replaced, target: target)
-        // The early copy holds a save the game changed since: the one just packed replaces it.
-        discard(early, target: target)
       }
       verbose("kept the replaced save as '\(kept ?? "")'")
     } else {
