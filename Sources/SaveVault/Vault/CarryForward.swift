@@ -67,7 +67,9 @@ extension Vault {
     let scratch = Self.carryScratch(paths) + "/" + target.game
     removeTree(scratch)  // a killed upload's
     do {
-      let folder = try makeFolder(in: try makeParent(of: scratch + "/extracted"), prefix: "extracted-")
+      var made: [String] = []  // SaveVault's own scratch: it stays
+      let folder = try makeFolder(
+        in: try makeParent(of: scratch + "/extracted", created: &made), prefix: "extracted-")
       let extraction = try extract(source, from: container, target: target, into: folder)
       let carried = target.lacking(extraction.header?.locations ?? [])
       let scan = try SaveScan.scan(locations: carried.map { ($0.name, folder + "/" + $0.name) })

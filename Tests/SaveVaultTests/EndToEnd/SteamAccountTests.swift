@@ -36,4 +36,35 @@ struct SteamAccountTests {
     let restored = desktopSaves + "/Hades/76561197960269061/Profile1.sav"
     #expect((try? String(contentsOfFile: restored, encoding: .utf8)) == "deck save\n")
   }
+
+  @Test(
+    "two accounts and a native folder placed: the restore is refused with nothing made, not even the sandbox's .config"
+  )
+  func refusedWithNothingMade() async throws {
+    let dir = TemporaryDirectory("steam-accounts-nothing-made")
+    let game = LocationManifestGame(
+      title: "Hades",
+      files: ["<winDocuments>/Saved Games/Hades/<storeUserId>", "<home>/.config/hadesnative"],
+      steamID: 1_145_360)
+    let (deck, desktop, onDeck, onDesktop) = try FakeDeck.withDesktop(dir, manifest: [game])
+    let deckSaves = deck.device.protonUser(1_145_360, in: deck.card) + "/Documents/Saved Games/Hades"
+    try writeFile(deckSaves + "/76561197960266839/Profile1.sav", "deck save\n")
+    try writeFile(deck.device.home + "/.config/hadesnative/settings.ini", "native\n")
+    try await onDeck.ok(["add", "Hades", "--detect"])
+    try await onDeck.ok(["backup", "--game", "Hades"])
+
+    try makeDirectory(desktop.steam + "/userdata/3333")
+    #expect(!FileManager.default.fileExists(atPath: desktop.sandbox + "/.config"))
+    let refused = try await onDesktop.runAwaiting(["restore", "--game", "Hades", "--latest"])
+    #expect(refused.code == 2, "\(refused.stderr)")
+    #expect(refused.stderr.contains("--steam-user"), "\(refused.stderr)")
+    #expect(!refused.stderr.contains("Install the game"), "\(refused.stderr)")
+    #expect(
+      !FileManager.default.fileExists(atPath: desktop.sandbox + "/.config"), "a folder made by a refusal")
+
+    try await onDesktop.ok(["restore", "--game", "Hades", "--latest", "--steam-user", "2222"])
+    #expect(
+      (try? String(contentsOfFile: desktop.sandbox + "/.config/hadesnative/settings.ini", encoding: .utf8))
+        == "native\n")
+  }
 }

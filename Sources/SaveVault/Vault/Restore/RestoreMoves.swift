@@ -60,7 +60,7 @@ extension Vault {
     _ extraction: Extractor.Extraction, plan: [(archiveName: String?, location: SaveLocation)],
     from source: (archive: StoredArchive, container: any Container), into staging: String, target: Target,
     current: SaveScan?, carrying: (folder: String, skipped: [(path: String, reason: String)])?,
-    made: inout [String]
+    made: inout [String], createdParents: inout [String]
   ) throws -> StagedRestore {
     let isExcluded = Self.exclusion(target)
     var moves: [RestoreJournal.Move] = []
@@ -71,7 +71,7 @@ extension Vault {
       if Platform.isMountPoint(destination) {
         throw VaultError.saveDirectoryIsMountPoint(path: location.path)
       }
-      let parent = try makeParent(of: destination)
+      let parent = try makeParent(of: destination, created: &createdParents)
       let own: String
       if let files = location.files {
         // A location of files: only files its pattern names, and the folder that holds them
@@ -340,14 +340,30 @@ extension Vault {
     return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o755
   }
 
-  func makeParent(of destination: String) throws -> String {
+  /// Makes the folder that holds `destination`, and the folders above it that are missing;
+  /// those it made are added to `created`, outermost first, so that a restore refused before
+  /// its swap removes them again (`removeMadeParents`).
+  func makeParent(of destination: String, created: inout [String]) throws -> String {
     let parent = (destination as NSString).deletingLastPathComponent
+    var missing: [String] = []
+    var folder = parent
+    while !folder.isEmpty, folder != "/", !Self.exists(folder) {
+      missing.insert(folder, at: 0)
+      folder = (folder as NSString).deletingLastPathComponent
+    }
+    created += missing
     do {
       try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
     } catch {
       throw VaultError.io(path: parent, reason: "cannot create it: \(error.localizedDescription)")
     }
     return parent
+  }
+
+  /// Removes the folders `makeParent` made, innermost first, each only while it is empty (what
+  /// the game put there since stays, with the folders that hold it).
+  func removeMadeParents(_ created: [String]) {
+    for folder in created.reversed() { rmdir(folder) }
   }
 
   func makeFolder(in parent: String, prefix: String) throws -> String {

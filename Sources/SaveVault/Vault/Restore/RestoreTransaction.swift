@@ -111,7 +111,8 @@ extension Vault {
     // The agreement's mount is the one-folder save's; a game of several locations records the
     // first of its folders that existed, which need not be this one.
     if target.isOneFolder { try checkDriveMounted(target, destination: first) }
-    let parent = try makeParent(of: first)
+    var createdParents: [String] = []
+    let parent = try makeParent(of: first, created: &createdParents)
     let staging = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
     var made = [staging]
     var isCommitted = false
@@ -123,6 +124,7 @@ extension Vault {
     defer {
       if !isCommitted {
         made.forEach(removeTree)
+        removeMadeParents(createdParents)
         discard(early, target: target)
       }
     }
@@ -168,7 +170,7 @@ extension Vault {
 
     let staged = try stage(
       extraction, plan: plan, from: (chosen, container), into: staging, target: target, current: current,
-      carrying: carrying, made: &made)
+      carrying: carrying, made: &made, createdParents: &createdParents)
     try checkRegistryFiles(
       target, archive: chosen.name,
       restoring: staged.moves.filter {
