@@ -69,7 +69,7 @@ public enum VaultError: AdvisedError, Equatable, Sendable {
       "\(game): its save location '\(path)' is gone, though it held files when this device last agreed with the cloud (is its drive mounted?); nothing was uploaded, so that a save without it does not become the latest. If it is gone for good, \(remedy: .forcedBackup) uploads the rest"
     case .locationNotHere(let game, let archive, let location, let madeAt, let why):
       why.remedies.contains(.nameSteamUser)
-        ? "\(game): '\(archive)' holds the location '\(location)' (at '\(madeAt)' where it was made), whose Steam account here cannot be told (\(why)): nothing was restored"
+        ? "\(game): '\(archive)' holds the location '\(location)' (at '\(madeAt)' where it was made), which has no place on this machine until its Steam account is told (\(why)): nothing was restored"
         : "\(game): '\(archive)' holds the location '\(location)' (at '\(madeAt)' where it was made), which has no place on this machine (\(why)): nothing was restored. Install the game here and start it once, or add the folder it should go to to the game's \"locations\" in the config file"
     case .locationNotCarried(let game, let archive, let locations, let reason):
       "\(game): this upload would leave out \(Self.listed(locations)) of '\(archive)', which this device has no place for: that archive cannot be read to carry it forward (\(reason)), so nothing was uploaded; \(remedy: .forcedBackup) uploads without it"
