@@ -13,7 +13,7 @@ struct LayerTests {
     "SaveFolder": 1, "Discovery": 1, "Discovery/Manifest": 1, "Discovery/Launchers": 1,
     "Archive": 2,
     "Sync": 3, "Config": 3, "Container": 3, "Container/S3": 3,
-    "Vault": 4, "Vault/Doctor": 4, "Vault/Restore": 4,
+    "Vault": 4, "Vault/Doctor": 4, "Vault/Restore": 4, "Vault/Locations": 4, "Vault/Catalog": 4,
   ]
 
   /// The folder a room belongs to (`Vault` for `Vault/Doctor`).

@@ -4,7 +4,7 @@ import Foundation
 /// Proton prefix. Its folder is SaveVault's readable export of the key (`RegistryExport`), made
 /// again from the prefix's file before each look at the save, so the archive holds a `.reg`
 /// file of only the game's keys and only their content counts as the save.
-public struct RegistrySource: Sendable, Equatable {
+public struct RegistrySource: Codable, Sendable, Equatable {
   /// The prefix (the folder holding `user.reg`, `system.reg` and `drive_c`).
   public var prefix: String
   /// The key as the manifest writes it.

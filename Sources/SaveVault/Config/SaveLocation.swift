@@ -11,26 +11,46 @@ public struct SaveLocation: Sendable, Equatable {
   /// The location as the config or the manifest writes it, resolved on any machine (for a
   /// location of files, with their pattern: `<base>/options.ron`, `<winAppData>/X/*.sav`).
   public var portable: PortableLocation
-  /// For a location of some files of `path` (one file, or a glob): which; nil for the whole
-  /// folder.
-  public var files: FilePattern?
-  /// For a location of registry keys: the key and the prefix it is read from (`path` is then
-  /// SaveVault's export of the key); nil for files and folders.
-  public var registry: RegistrySource?
+  /// What of `path` the location is: the whole folder, some of its files, or registry keys.
+  public var shape: Shape
 
-  public init(
-    name: String, path: String, portable: PortableLocation, files: FilePattern? = nil,
-    registry: RegistrySource? = nil
-  ) {
+  /// What a location is of the place `path` names. Each shape has one type that knows its scan,
+  /// stage, swap and "written since" (`LocationShape`); the code switches on it there only.
+  public enum Shape: Sendable, Equatable {
+    /// The whole folder at `path`.
+    case folder
+    /// Some files of the folder at `path`: one file, or a glob.
+    case files(FilePattern)
+    /// Registry keys in a Wine prefix; `path` is SaveVault's export of them (`RegistryExport`).
+    case registry(RegistrySource)
+  }
+
+  public init(name: String, path: String, portable: PortableLocation, shape: Shape = .folder) {
     self.name = name
     self.path = path
     self.portable = portable
-    self.files = files
-    self.registry = registry
+    self.shape = shape
   }
 
   /// The location as written, `path` and the pattern: what it names to a person.
-  public var shown: String { files.map { path + "/" + $0.pattern } ?? path }
+  public var shown: String { pattern.map { path + "/" + $0.pattern } ?? path }
+
+  /// For a location of files, their pattern; nil for a folder or registry keys (whose export
+  /// is a folder, scanned whole).
+  public var pattern: FilePattern? {
+    if case .files(let pattern) = shape { pattern } else { nil }
+  }
+
+  /// For a location of registry keys, where they are; nil for files and folders.
+  public var registrySource: RegistrySource? {
+    if case .registry(let source) = shape { source } else { nil }
+  }
+
+  /// A location not named yet (its name is given by its position in the game's list).
+  static func unnamed(_ path: String, _ portable: PortableLocation, _ shape: Shape = .folder) -> SaveLocation
+  {
+    SaveLocation(name: "", path: path, portable: portable, shape: shape)
+  }
 
   /// The only location of a one-folder game, at `path`: its content is at the top of its
   /// archives, under no name.
@@ -58,12 +78,23 @@ extension SaveLocation {
   /// location of registry keys is in none.
   /// Folders are compared by real path (`~/.steam/steam` is a link to Steam's installation).
   public func isInside(_ outer: SaveLocation) -> Bool {
-    guard registry == nil, outer.registry == nil else { return false }
+    let files: FilePattern?
+    switch shape {
+    case .folder: files = nil
+    case .files(let pattern): files = pattern
+    case .registry: return false
+    }
+    let outerFiles: FilePattern?
+    switch outer.shape {
+    case .folder: outerFiles = nil
+    case .files(let pattern): outerFiles = pattern
+    case .registry: return false
+    }
     let path = Platform.resolvedPath(self.path)
     let outerPath = Platform.resolvedPath(outer.path)
-    guard !(path == outerPath && files == outer.files) else { return false }
+    guard !(path == outerPath && files == outerFiles) else { return false }
     let folder = outerPath == "/" ? "/" : outerPath + "/"
-    guard let pattern = outer.files else {
+    guard let pattern = outerFiles else {
       return path.hasPrefix(folder) || (path == outerPath && files != nil)
     }
     if path.hasPrefix(folder) { return pattern.matchedPath(String(path.dropFirst(folder.count))) != nil }
@@ -72,17 +103,20 @@ extension SaveLocation {
     return pattern.matches(name)
   }
 
+  /// The portable form of the folder the location is in: its own for a folder or registry
+  /// keys, without the pattern for a location of files (as `ArchiveLocation.folderPortable`).
+  public var folderPortable: PortableLocation { ArchiveLocation(self).folderPortable }
+
+  /// Whether it is `other` under another name: the same place, of the same shape.
+  public func isSamePlace(as other: SaveLocation) -> Bool { path == other.path && shape == other.shape }
+
   /// `locations` without repeats (the same folder and files) and without any that lies in
   /// another (`isInside`), in their order: one place is never two locations of a game,
   /// whether its list came from the config, from scanning or from an agreement.
   public static func outermost(_ locations: [SaveLocation]) -> [SaveLocation] {
     var kept: [SaveLocation] = []
     for location in locations
-    where !kept.contains(where: {
-      $0.path == location.path && $0.files == location.files && $0.registry == location.registry
-    })
-      && !locations.contains(where: location.isInside)
-    {
+    where !kept.contains(where: location.isSamePlace) && !locations.contains(where: location.isInside) {
       kept.append(location)
     }
     return kept
@@ -91,7 +125,7 @@ extension SaveLocation {
 
 extension ArchiveLocation {
   public init(_ location: SaveLocation) {
-    self.init(name: location.name, portable: location.portable, path: location.shown, files: location.files)
+    self.init(name: location.name, portable: location.portable, path: location.shown, files: location.pattern)
   }
 }
 
@@ -106,11 +140,13 @@ extension Target {
     of entry: ConfigFile.GameEntry, game: String, configFolder: String, paths: Paths, roots: () -> GameRoots
   ) throws(ConfigError) -> [SaveLocation] {
     let written = (entry.saveDir.map { [$0] } ?? []) + (entry.locations ?? [])
-    var found: [(path: String, portable: PortableLocation, files: FilePattern?)] = []
-    var registries: [(path: String, portable: PortableLocation, registry: RegistrySource)] = []
+    var found: [SaveLocation] = []
+    var registries: [SaveLocation] = []
     for text in written {
       if RegistryKeyText.isRegistry(text) {
-        registries.append(try registryLocation(text, of: entry, game: game, paths: paths, roots: roots))
+        let (path, portable, registry) = try registryLocation(
+          text, of: entry, game: game, paths: paths, roots: roots)
+        registries.append(SaveLocation(name: "", path: path, portable: portable, shape: .registry(registry)))
         continue
       }
       guard text.contains("<") else {
@@ -122,12 +158,11 @@ extension Target {
           let portable = PortableLocation(
             template: inFolder.template + "/" + pattern, store: inFolder.store,
             storeGameID: inFolder.storeGameID)
-          found.append(
-            (folder, portable, FilePattern(pattern: pattern, caseSensitive: !Self.isInWinePrefix(folder))))
+          found.append(.unnamed(folder, portable, .files(Self.pattern(pattern, in: folder))))
         } else if Platform.isRegularFile(path) {
           found.append(Self.fileLocation(path, portable: portable))
         } else {
-          found.append((path, portable, nil))
+          found.append(.unnamed(path, portable))
         }
         continue
       }
@@ -139,11 +174,10 @@ extension Target {
         switch folder.resolve(on: roots()) {
         case .existing(let paths):
           found += paths.filter(Platform.isFolder).map { path in
-            (path, portable, FilePattern(pattern: pattern, caseSensitive: !Self.isInWinePrefix(path)))
+            .unnamed(path, portable, .files(Self.pattern(pattern, in: path)))
           }
         case .wouldBe(let path):
-          found.append(
-            (path, portable, FilePattern(pattern: pattern, caseSensitive: !Self.isInWinePrefix(path))))
+          found.append(.unnamed(path, portable, .files(Self.pattern(pattern, in: path))))
         case .unresolvable(let why):
           throw .invalid("game '\(game)': the location '\(text)' has no place on this machine: \(why)")
         }
@@ -153,9 +187,9 @@ extension Target {
       case .existing(let paths):
         // A file it names is a location of that one file, in the folder that holds it.
         found += paths.map { path in
-          Platform.isFolder(path) ? (path, portable, nil) : Self.fileLocation(path, portable: portable)
+          Platform.isFolder(path) ? .unnamed(path, portable) : Self.fileLocation(path, portable: portable)
         }
-      case .wouldBe(let path): found.append((path, portable, nil))
+      case .wouldBe(let path): found.append(.unnamed(path, portable))
       case .unresolvable(let why):
         throw .invalid("game '\(game)': the location '\(text)' has no place on this machine: \(why)")
       }
@@ -163,31 +197,31 @@ extension Target {
     // One inside another of the game's locations is part of it already (a manifest's folder
     // and a file or folder in it, an entry inside the Steam Cloud folder, a folder a glob
     // matches): merged.
-    let unnamed = found.map { SaveLocation(name: "", path: $0.path, portable: $0.portable, files: $0.files) }
     var result: [SaveLocation] = []
-    for location in SaveLocation.outermost(unnamed) {
+    for location in SaveLocation.outermost(found) {
       var named = location
       named.name = SaveLocation.name(index: result.count, path: location.path)
       result.append(named)
     }
-    for (path, portable, registry) in registries where !result.contains(where: { $0.path == path }) {
-      result.append(
-        SaveLocation(
-          name: SaveLocation.name(index: result.count, path: path), path: path, portable: portable,
-          registry: registry))
+    for var location in registries where !result.contains(where: { $0.path == location.path }) {
+      location.name = SaveLocation.name(index: result.count, path: location.path)
+      result.append(location)
     }
     return result
   }
 
   /// The location of the one file at `path`: its folder, and its name as the pattern.
-  static func fileLocation(_ path: String, portable: PortableLocation) -> (
-    String, PortableLocation, FilePattern?
-  ) {
+  static func fileLocation(_ path: String, portable: PortableLocation) -> SaveLocation {
     let folder = (path as NSString).deletingLastPathComponent
-    return (
+    return .unnamed(
       folder, portable,
-      FilePattern.file((path as NSString).lastPathComponent, caseSensitive: !isInWinePrefix(folder))
-    )
+      .files(FilePattern.file((path as NSString).lastPathComponent, caseSensitive: !isInWinePrefix(folder))))
+  }
+
+  /// The pattern `glob` of files in `folder`: matching names whatever their case in a Wine
+  /// prefix.
+  static func pattern(_ glob: String, in folder: String) -> FilePattern {
+    FilePattern(pattern: glob, caseSensitive: !isInWinePrefix(folder))
   }
 
   /// Whether `path` is inside a Wine or Proton prefix's `drive_c`, where names match whatever
@@ -198,7 +232,8 @@ extension Target {
 
   /// The patterns of its locations of files, by location name.
   var filePatterns: [String: FilePattern] {
-    Dictionary(locations.compactMap { location in location.files.map { (location.name, $0) } }) { a, _ in a }
+    Dictionary(locations.compactMap { location in location.pattern.map { (location.name, $0) } }) { a, _ in a
+    }
   }
 
   /// The archive's account of the locations; nil for a one-folder game, whose archives hold

@@ -316,9 +316,9 @@ extension Target {
   /// top of its archives; or, when the path is a file, that file in its folder.
   static func onlyLocation(_ path: String) -> SaveLocation {
     guard Platform.isRegularFile(path) else { return .atTop(path) }
-    let (folder, portable, files) = fileLocation(path, portable: PortableLocation(template: path))
-    return SaveLocation(
-      name: SaveLocation.name(index: 0, path: folder), path: folder, portable: portable, files: files)
+    var location = fileLocation(path, portable: PortableLocation(template: path))
+    location.name = SaveLocation.name(index: 0, path: location.path)
+    return location
   }
 }
 
@@ -330,11 +330,10 @@ extension Target {
     guard !isOneFolder else { return self }
     var target = self
     for (index, location) in locations.enumerated()
-    where location.files == nil && Platform.isRegularFile(location.path) {
-      let (folder, _, files) = Self.fileLocation(location.path, portable: location.portable)
-      target.locations[index] = SaveLocation(
-        name: SaveLocation.name(index: index, path: folder), path: folder, portable: location.portable,
-        files: files)
+    where location.shape == .folder && Platform.isRegularFile(location.path) {
+      var file = Self.fileLocation(location.path, portable: location.portable)
+      file.name = SaveLocation.name(index: index, path: file.path)
+      target.locations[index] = file
     }
     return target
   }

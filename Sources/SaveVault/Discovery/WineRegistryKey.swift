@@ -12,9 +12,9 @@ public enum RegistryKeyText {
 /// `HKEY_CURRENT_USER` is `user.reg`; `HKEY_LOCAL_MACHINE` is `system.reg`, where a 32-bit
 /// game's `Software\Foo` is kept under `Software\Wow6432Node\Foo`, so both are the key (as
 /// Ludusavi reads both views of the key on Windows). Other root keys have no file of their own.
-public struct WineRegistryKey: Sendable, Hashable {
+public struct WineRegistryKey: Codable, Sendable, Hashable {
   /// A prefix's registry file, by the root key it holds.
-  public enum File: String, Sendable, Hashable, CaseIterable {
+  public enum File: String, Codable, Sendable, Hashable, CaseIterable {
     case user = "user.reg"
     case system = "system.reg"
   }

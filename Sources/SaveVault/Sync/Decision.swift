@@ -36,7 +36,13 @@ public enum SinceAgreement: Sendable, Equatable {
   /// A folder that held the save at the agreement was made anew since (the game uninstalled
   /// and installed again, its Proton prefix, install or Steam user folder deleted): the save
   /// there is a new one, not the agreed save changed. Is its content the cloud's latest's?
-  case remade(identicalContent: Bool)
+  /// `onlyRemadeEmpty`: the folders made anew hold no file and the rest of the save is as
+  /// agreed (its content then does not matter).
+  case remade(identicalContent: Bool, onlyRemadeEmpty: Bool = false)
+  /// A location of the agreed archive that this device had no place for is one of the game's
+  /// here now (its list gained it): the agreement does not say what this device holds there.
+  /// Is the local content the cloud's latest's?
+  case gained(identicalContent: Bool)
 
   /// An agreement with only the two facts of the table: no rollback, and a cloud that, if it
   /// changed, changed by one archive that descends from the agreed one.
@@ -170,9 +176,12 @@ public enum Decision {
   ///   With no agreement, identical content is `in-sync` and anything else a `conflict`: never a
   ///   guess. A save in a folder made anew since the agreement (a game installed again) is no
   ///   change of the agreed save: identical content is `in-sync`, anything else a `conflict`
-  ///   (and with no save there, nothing agreed explains it: restore). A conflict or deletion
-  ///   left unanswered stays a `conflict` until the content is
-  ///   identical to the cloud's.
+  ///   (and with nothing there, the rest as agreed, nothing agreed explains it:
+  ///   `local-missing`, restore). A location gained since the agreement (one the agreed
+  ///   archive held that this device had no place for) is compared by content as with no
+  ///   agreement, never uploaded as the agreed save changed (which would drop what the archive
+  ///   held there). A conflict or deletion left unanswered stays a `conflict` until the content
+  ///   is identical to the cloud's.
   /// - After a game, a restore waits for the next launch.
   /// - A backup never restores: where a sync would, it has nothing to upload, unless the archive
   ///   agreed on is gone from the container; without a local save there is nothing to upload.
@@ -180,7 +189,8 @@ public enum Decision {
     let full = fullPlan(facts, phase: phase)
     guard phase == .backup else { return full }
     switch (facts, full.step) {
-    case (.noLocalSave, _), (.cloudEmpty(hasSave: false), _):
+    case (.noLocalSave, _), (.cloudEmpty(hasSave: false), _),
+      (.bothHaveSaves(.remade(_, onlyRemadeEmpty: true)), _):
       return SyncPlan(
         state: full.state, step: .nothing, reason: "there is no local save; nothing to back up")
     case (.bothHaveSaves(.recorded(let since)), .restore):
@@ -280,7 +290,15 @@ public enum Decision {
             "both changed since the agreement, into the same content, the cloud by one archive; nothing to do"
         )
       }
-    case .bothHaveSaves(.none(true, _)), .bothHaveSaves(.unanswered(true, _)), .bothHaveSaves(.remade(true)):
+    case .bothHaveSaves(.remade(_, onlyRemadeEmpty: true)):
+      return SyncPlan(
+        state: .localMissing, step: restore,
+        reason:
+          "the save went with the folders made anew since the agreement; the rest of it is as agreed; \(restoring)"
+      )
+    case .bothHaveSaves(.none(true, _)), .bothHaveSaves(.unanswered(true, _)),
+      .bothHaveSaves(.remade(true, _)),
+      .bothHaveSaves(.gained(true)):
       return SyncPlan(
         state: .inSync, step: .nothing,
         reason: "the local save is the content of the cloud's latest; nothing to do")
@@ -291,7 +309,13 @@ public enum Decision {
           ? "the save folder is on another drive than at the agreement"
           : "no agreement about this save folder on this device")
           + ", and it differs from the cloud's latest; asking, or applying the conflict policy")
-    case .bothHaveSaves(.remade(false)):
+    case .bothHaveSaves(.gained(false)):
+      return SyncPlan(
+        state: .conflict, step: .ask(.noAgreement),
+        reason:
+          "a location this device had no place for when it agreed is one of the game's now, so the agreement does not vouch for it, and the save differs from the cloud's latest; asking, or applying the conflict policy"
+      )
+    case .bothHaveSaves(.remade(false, _)):
       return SyncPlan(
         state: .conflict, step: .ask(.reappeared),
         reason:

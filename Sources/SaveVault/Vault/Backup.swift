@@ -91,7 +91,7 @@ extension Vault {
     }
     // A location gone with its folder, made anew since (a game installed again), the rest as
     // agreed: nothing to upload, and no agreement either; a sync restores it.
-    if let remade = found.remadeFolder, found.hasSave, found.facts == .noLocalSave(.unexplained) {
+    if let remade = found.remadeFolder, case .bothHaveSaves(.remade(_, onlyRemadeEmpty: true)) = found.facts {
       throw VaultError.locationMissing(game: target.game, path: remade)
     }
     return try nothingToUpload(found, target: target, container: container)

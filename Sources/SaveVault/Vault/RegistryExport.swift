@@ -7,13 +7,12 @@ import Foundation
 /// only what the keys hold counts as the save: Wine rewriting the file, the keys' times or
 /// other keys is no change.
 enum RegistryExport {
-  /// Makes the export of `location` again from its prefix's file, writing it only when its
-  /// bytes differ (so that an unchanged key leaves the file as it was, metadata and all), and
-  /// removing it when the prefix's file lacks the keys. Nothing for a location of files.
+  /// Makes the export of `registry` in `folder` again from its prefix's file,
+  /// writing it only when its bytes differ (so that an unchanged key leaves the file as it
+  /// was, metadata and all), and removing it when the prefix's file lacks the keys.
   /// Throws `VaultError.io` when the prefix's file cannot be read or is no Wine registry (`read`).
-  static func refresh(_ location: SaveLocation) throws {
-    guard let registry = location.registry else { return }
-    let exported = location.path + "/" + registry.key.file.rawValue
+  static func refresh(_ registry: RegistrySource, into folder: String) throws {
+    let exported = folder + "/" + registry.key.file.rawValue
     guard let bytes = try export(registry) else {
       if FileManager.default.fileExists(atPath: exported) {
         do { try FileManager.default.removeItem(atPath: exported) } catch {

@@ -230,7 +230,7 @@ extension Vault {
       verbose("could not take the lock to repair anything: \(error)")
     }
     // A restore finished here may have placed a location: part of the save from then on.
-    let target = withAgreedLocations(requested)
+    let target = resolvedLocations(requested)
     let found = try assess(target, container: container)
     let scan = found.scan
     let latest = found.latest
@@ -262,7 +262,7 @@ extension Vault {
     report.locations = target.locations.map { location in
       StatusReport.Location(
         // Registry keys: the prefix's file that holds them, not SaveVault's export of them.
-        path: location.registry?.file ?? location.shown, portable: location.portable.template,
+        path: location.registrySource?.file ?? location.shown, portable: location.portable.template,
         exists: location.isAtTop
           ? scan != nil : scan?.entries.contains { $0.path.hasPrefix(location.name + "/") } == true)
     }
@@ -418,18 +418,15 @@ extension Vault {
       // player's to upload, never a policy's. Nothing there, and the rest of the save as
       // agreed: it went with its folders, and the cloud's is restored.
       if remade != nil {
-        if try isAgreedButForEmptyRemade(scan, record: record) {
-          verbose("the save went with the folders made anew; the rest of it is as agreed")
-          return .noLocalSave(.unexplained)
-        }
-        return .bothHaveSaves(.remade(identicalContent: try isIdentical(to: latest, scan: scan)))
+        // (Nothing in the folders made anew and the rest as agreed: the content is no matter,
+        // and nothing is downloaded to compare it.)
+        let onlyRemadeEmpty = try isAgreedButForEmptyRemade(scan, record: record)
+        let identical = onlyRemadeEmpty ? false : try isIdentical(to: latest, scan: scan)
+        return .bothHaveSaves(.remade(identicalContent: identical, onlyRemadeEmpty: onlyRemadeEmpty))
       }
       // A location of the agreed archive that this device had no place for, and that the
-      // game's list here has now (added since): the agreement does not say what this device
-      // holds there, so the save is compared with the cloud's latest by content, as with no
-      // agreement (in sync when identical, else asked about); never uploaded as the agreed save
-      // changed, which would drop what the archive held there.
-      let gained = record.unplacedLocations.contains { $0.archived.match(in: target.locations) != .none }
+      // game's list here has now (added since).
+      let gained = target.stillUnplaced(record).count < record.unplacedLocations.count
       if let unanswered = record.unanswered {
         verbose("a \(unanswered.kind.rawValue) seen at \(unanswered.seenAtMs) ms is still unanswered")
         return .bothHaveSaves(
@@ -438,13 +435,8 @@ extension Vault {
             wasDeletion: unanswered.kind == .deletion))
       }
       if gained {
-        verbose(
-          "a location this device had no place for when it agreed is one of the game's now: comparing the save's content with '\(latest.name)'"
-        )
         return .bothHaveSaves(
-          .none(
-            identicalContent: try isIdentical(to: latest, scan: scan, byContent: true), isOnOtherDrive: false)
-        )
+          .gained(identicalContent: try isIdentical(to: latest, scan: scan, byContent: true)))
       }
       let changed = try Fingerprint(scan: scan).hasChanged(
         since: record, index: { agreements.loadIndex(target) })

@@ -147,7 +147,7 @@ extension Vault {
     let record = found.agreement
     if let record, record.archive == latest.name, record.unanswered == nil {
       // Those it had no place for and has now (the list gained them) are its own from now on.
-      let unplaced = target.lacking(record.unplacedLocations.map(\.archived))
+      let unplaced = target.stillUnplaced(record)
       // Files too recent for the index to vouch for are hashed at every look until it is
       // recorded anew, from this later scan.
       let untrusted = Fingerprint(scan: scan).untrustedFiles(since: record)

@@ -24,12 +24,12 @@ public struct Vault: Sendable {
   }
 
   /// Resolves flags, config and environment into a target, and refuses (`ConfigError`) a save
-  /// directory placed where SaveVault would lose saves (`Placement`). The target has the
-  /// locations this device placed for the game besides its own list (`withAgreedLocations`).
+  /// directory placed where SaveVault would lose saves (`Placement`). Its locations are the
+  /// resolver's (`resolvedLocations`): the game's list, and what the agreement adds.
   /// What discovery finds of the game comes with it (`discovered`), for every command that
   /// checks where the save lies.
   public func resolve(_ request: TargetRequest) throws(ConfigError) -> Target {
-    var target = withAgreedLocations(try resolveListed(request))
+    var target = resolvedLocations(try resolveListed(request))
     guard request.checksPlacement, request.saveDirectory == nil else { return target }
     let configPath =
       request.configFile.map { absolute($0, context: context, home: paths.home) } ?? paths.configFile

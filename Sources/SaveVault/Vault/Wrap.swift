@@ -85,7 +85,7 @@ extension Vault {
     }
     // The sync before may have placed a location the game's list lacks (a restore): part of
     // the save the game plays on, so the sync after it, or the pending archive, holds it.
-    let target = withAgreedLocations(requested)
+    let target = resolvedLocations(requested)
 
     let exit = try runner.run(command)
     report.gameExitCode = exit.code

@@ -223,7 +223,7 @@ struct PlacementRulesTests {
     #expect(SaveLocation.outermost([file, folder]) == [folder])
     let glob = SaveLocation(
       name: "", path: device.home + "/.steam/steam/pfx/AppData/Local", portable: portable,
-      files: FilePattern(pattern: "Nin*", caseSensitive: false))
+      shape: .files(FilePattern(pattern: "Nin*", caseSensitive: false)))
     #expect(folder.isInside(glob))
   }
 }

@@ -67,4 +67,39 @@ struct SteamAccountTests {
       (try? String(contentsOfFile: desktop.sandbox + "/.config/hadesnative/settings.ini", encoding: .utf8))
         == "native\n")
   }
+
+  @Test(
+    "an archive of two accounts' folders on a machine of one: its account's restored, the other kept in the cloud by every upload"
+  )
+  func twoAccountsOnOne() async throws {
+    let dir = TemporaryDirectory("steam-accounts-two-on-one")
+    let (deck, desktop, onDeck, onDesktop) = try FakeDeck.withDesktop(dir, manifest: [Self.hades])
+    let deckSaves = deck.device.protonUser(1_145_360, in: deck.card) + "/Documents/Saved Games/Hades"
+    // The deck's own account (1111), and one of the desktop's (2222) that played there too.
+    try writeFile(deckSaves + "/76561197960266839/Profile1.sav", "account 1111\n")
+    try writeFile(deckSaves + "/76561197960267950/Profile1.sav", "account 2222 on the deck\n")
+    try await onDeck.ok(["backup", "--game", "Hades"])
+
+    let restored = try await onDesktop.runAwaiting(["restore", "--game", "Hades", "--latest"])
+    #expect(restored.code == 0, "\(restored.stderr)")
+    let desktopSaves =
+      desktop.device.protonUser(1_145_360, in: desktop.steam) + "/Documents/Saved Games/Hades"
+    #expect(text(desktopSaves + "/76561197960267950/Profile1.sav") == "account 2222 on the deck\n")
+    #expect(!FileManager.default.fileExists(atPath: desktopSaves + "/76561197960266839"))
+    #expect(
+      restored.stderr.contains("76561197960266839"), "the account not restored is named: \(restored.stderr)")
+
+    try writeFile(desktopSaves + "/76561197960267950/Profile1.sav", "account 2222 on the desktop\n")
+    let synced = try await onDesktop.runAwaiting(["sync", "--game", "Hades", "--on-conflict", "fail"])
+    #expect(synced.code == 0, "\(synced.stderr)")
+    #expect(synced.stderr.contains("kept"), "the upload says what it kept: \(synced.stderr)")
+    let deckSynced = try await onDeck.runAwaiting(["sync", "--game", "Hades", "--on-conflict", "fail"])
+    #expect(deckSynced.code == 0, "\(deckSynced.stderr)")
+    #expect(text(deckSaves + "/76561197960266839/Profile1.sav") == "account 1111\n")
+    #expect(text(deckSaves + "/76561197960267950/Profile1.sav") == "account 2222 on the desktop\n")
+    for device in [onDeck, onDesktop] {
+      let verified = try await device.runAwaiting(["verify", "--game", "Hades"])
+      #expect(verified.code == 0, "\(verified.stdout) \(verified.stderr)")
+    }
+  }
 }

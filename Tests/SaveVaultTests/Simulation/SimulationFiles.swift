@@ -168,7 +168,7 @@ extension SimulatedDevice {
   var statesAfterFinishingFiles: [String]? {
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
     guard hasFiles, let journal = restoreJournal,
-      journal.moves.contains(where: { $0.files != nil && exists($0.staging) })
+      journal.moves.contains(where: { $0.shape.kind.pattern != nil && exists($0.staging) })
     else { return nil }
     var kept: [(path: String, sha256: String)] = []
     var save: [(path: String, sha256: String)] = []
@@ -195,7 +195,7 @@ extension SimulatedDevice {
       let aside = move.aside.map(SaveState.files(of:)) ?? []
       kept += under(move.name, aside)
       let staged = exists(move.staging) ? SaveState.files(of: move.staging) : nil
-      guard let pattern = move.files?.pattern else {
+      guard let pattern = move.shape.kind.pattern?.pattern else {
         // A folder still to swap goes aside whole (unless it is there already).
         let live = SaveState.files(of: move.destination)
         if let staged {

@@ -229,7 +229,8 @@ final class RecoverableStates {
     // A location a half-done restore found missing (nothing to set aside) was empty in the save
     // from before it, whatever the game wrote there since.
     let wereMissing = Set(
-      device.restoreJournal?.moves.filter { $0.aside == nil && $0.files == nil }.map(\.name) ?? [])
+      device.restoreJournal?.moves.filter { $0.aside == nil && $0.shape.kind.pattern == nil }.map(\.name)
+        ?? [])
     let choices = device.namedLocations.map { location -> [(name: String, path: String)] in
       let parent = (location.path as NSString).deletingLastPathComponent
       let beside = ((try? Platform.directoryNames(parent)) ?? []).filter {

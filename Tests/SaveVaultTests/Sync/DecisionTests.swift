@@ -131,6 +131,16 @@ struct DecisionTests {
     Row(
       "a save in folders made anew since the agreement (the game installed again), different content",
       .bothHaveSaves(.remade(identicalContent: false)), .conflict, .ask(.reappeared)),
+    Row(
+      "folders made anew since the agreement hold nothing, the rest of the save as agreed: it went with them",
+      .bothHaveSaves(.remade(identicalContent: false, onlyRemadeEmpty: true)), .localMissing, .restore,
+      afterGame: .restoreAtNextLaunch, backup: .nothing),
+    Row(
+      "a location gained since the agreement (the agreed archive's, no place here then), its content the cloud's",
+      .bothHaveSaves(.gained(identicalContent: true)), .inSync, .nothing),
+    Row(
+      "a location gained since the agreement, different content: asked about, never uploaded as a change",
+      .bothHaveSaves(.gained(identicalContent: false)), .conflict, .ask(.noAgreement)),
   ]
 
   @Test("the decision table, every row, before and after a game, and for a backup", arguments: rows)

@@ -51,22 +51,22 @@ struct RegistryExportTests {
     // Made again: the same bytes leave the file (and its times) alone; a change rewrites it.
     let location = SaveLocation(
       name: "2-Game", path: dir.sub("export"), portable: PortableLocation(template: "registry:x"),
-      registry: source)
-    try RegistryExport.refresh(location)
+      shape: .registry(source))
+    try location.shape.kind.prepareScan(location)
     let exported = dir.sub("export/system.reg")
     let first = try FileManager.default.attributesOfItem(atPath: exported)[.systemFileNumber] as? Int
     try writeFile(
       dir.sub("pfx/system.reg"), real.replacingOccurrences(of: "1590583769", with: "1") + Self.gameKeys)
-    try RegistryExport.refresh(location)
+    try location.shape.kind.prepareScan(location)
     #expect(try FileManager.default.attributesOfItem(atPath: exported)[.systemFileNumber] as? Int == first)
     try writeFile(
       dir.sub("pfx/system.reg"), real + Self.gameKeys.replacingOccurrences(of: "\"yes\"", with: "\"no\""))
-    try RegistryExport.refresh(location)
+    try location.shape.kind.prepareScan(location)
     #expect(text(exported)?.contains("\"Installed\"=\"no\"") == true)
 
     // The keys gone from the prefix: the export is gone (the location is empty).
     try writeFile(dir.sub("pfx/system.reg"), real)
-    try RegistryExport.refresh(location)
+    try location.shape.kind.prepareScan(location)
     #expect(!FileManager.default.fileExists(atPath: exported))
   }
 

@@ -105,7 +105,7 @@ extension Vault {
     }
     for (target, checksSave, configured) in targets where checksSave {
       // A location of registry keys is checked in its prefix, never as its export's folder.
-      if let folder = target.locations.first(where: { $0.registry == nil })?.path {
+      if let folder = target.locations.first(where: { $0.registrySource == nil })?.path {
         var check = checkSaveDirectory(
           target, folder: folder, container: containers[target.agreementKey] ?? nil)
         if let configured, configured != "~", !configured.hasPrefix("/"), !configured.hasPrefix("~/") {

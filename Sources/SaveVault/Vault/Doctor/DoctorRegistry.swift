@@ -8,7 +8,7 @@ extension Vault {
   func checkRegistryFiles(_ target: Target) -> [DoctorCheck] {
     var seen = Set<String>()
     return target.locations.compactMap { location in
-      guard let registry = location.registry, seen.insert(registry.file).inserted else { return nil }
+      guard let registry = location.registrySource, seen.insert(registry.file).inserted else { return nil }
       let game = target.game
       do {
         guard try RegistryExport.read(registry) != nil else {

@@ -11,7 +11,7 @@ import Foundation
 /// restore killed under one of them is still finished.
 struct RestoreJournal: GameRecord, Equatable {
   /// One folder put in place of a location's save folder.
-  struct Move: Codable, Equatable {
+  struct Move: Equatable {
     /// The location's top-level name in the archive ("" for a one-folder game's).
     var name: String
     /// The location's folder, where it really is.
@@ -24,9 +24,10 @@ struct RestoreJournal: GameRecord, Equatable {
     /// The content digest of what the archive brings to this location: a location swapped in
     /// that no longer has it was written to after the restore was interrupted.
     var digest: String?
-    /// For a location of files: which. Its matching files are moved one by one (`aside`
-    /// holds the old ones), and the folder itself stays.
-    var files: FilePattern?
+    /// What the location is: a whole folder, some files of it (moved one by one, `aside`
+    /// holding the old ones, the folder staying), or registry keys (an export folder swapped
+    /// like a folder, then merged into the prefix's file).
+    var shape: SaveLocation.Shape = .folder
     /// For a location of files: how many files were staged (fewer left in `staging` means
     /// they have begun to be put in place).
     var stagedFiles: Int?
@@ -60,11 +61,78 @@ struct RestoreJournal: GameRecord, Equatable {
   /// The archive's locations the game's own list lacks, placed by this restore: part of the
   /// save it restores.
   var added: [AgreedLocation]? = nil
+  /// The archive's locations this restore left where they are (their place here is another of
+  /// the archive's): the agreement records them, so that the next upload keeps them.
+  var unplaced: [AgreedLocation]? = nil
+}
+
+extension RestoreJournal.Move: Codable {
+  // A location of files is written as `files`, one of registry keys as `registry` (journals of
+  // earlier versions have neither for those: `withShapes(of:)`).
+  private enum Key: String, CodingKey {
+    case name, destination, staging, aside, digest, files, registry, stagedFiles
+  }
+
+  init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: Key.self)
+    name = try values.decode(String.self, forKey: .name)
+    destination = try values.decode(String.self, forKey: .destination)
+    staging = try values.decode(String.self, forKey: .staging)
+    aside = try values.decodeIfPresent(String.self, forKey: .aside)
+    digest = try values.decodeIfPresent(String.self, forKey: .digest)
+    stagedFiles = try values.decodeIfPresent(Int.self, forKey: .stagedFiles)
+    if let pattern = try values.decodeIfPresent(FilePattern.self, forKey: .files) {
+      shape = .files(pattern)
+    } else if let source = try values.decodeIfPresent(RegistrySource.self, forKey: .registry) {
+      shape = .registry(source)
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var values = encoder.container(keyedBy: Key.self)
+    try values.encode(name, forKey: .name)
+    try values.encode(destination, forKey: .destination)
+    try values.encode(staging, forKey: .staging)
+    try values.encodeIfPresent(aside, forKey: .aside)
+    try values.encodeIfPresent(digest, forKey: .digest)
+    try values.encodeIfPresent(stagedFiles, forKey: .stagedFiles)
+    switch shape {
+    case .folder: break
+    case .files(let pattern): try values.encode(pattern, forKey: .files)
+    case .registry(let source): try values.encode(source, forKey: .registry)
+    }
+  }
+}
+
+extension Vault {
+  /// The target with the locations the restore `journal` placed: part of the save it restores
+  /// (the last of the sources of a game's locations, `resolvedLocations`).
+  func withJournalLocations(_ target: Target, journal: RestoreJournal) -> Target {
+    target.including(journal.added?.compactMap(\.here) ?? [])
+  }
+}
+
+extension RestoreJournal {
+  /// The journal with each move of registry keys known as one: a journal written before moves
+  /// said so names them only by their export folder, one of the target's locations.
+  func withShapes(of target: Target) -> RestoreJournal {
+    var journal = self
+    for index in journal.moves.indices where journal.moves[index].shape == .folder {
+      if let location = target.locations.first(where: { location in
+        location.registrySource != nil
+          && [location.path, Platform.resolvedPath(location.path)].contains(journal.moves[index].destination)
+      }) {
+        journal.moves[index].shape = location.shape
+      }
+    }
+    return journal
+  }
 }
 
 extension RestoreJournal {
   private enum Key: String, CodingKey {
     case game, container, archive, moves, contentDigest, commit, undoing, rolledBackFrom, ancestry, added
+    case unplaced
     // A one-folder restore's journal as earlier versions wrote it.
     case destination, staging, aside
   }
@@ -79,6 +147,7 @@ extension RestoreJournal {
     rolledBackFrom = try values.decodeIfPresent(String.self, forKey: .rolledBackFrom)
     ancestry = try values.decodeIfPresent([String].self, forKey: .ancestry)
     added = try values.decodeIfPresent([AgreedLocation].self, forKey: .added)
+    unplaced = try values.decodeIfPresent([AgreedLocation].self, forKey: .unplaced)
     if let moves = try values.decodeIfPresent([Move].self, forKey: .moves) {
       self.moves = moves
       commit = try values.decodeIfPresent(Commit.self, forKey: .commit) ?? .journal
@@ -105,6 +174,7 @@ extension RestoreJournal {
     try values.encodeIfPresent(rolledBackFrom, forKey: .rolledBackFrom)
     try values.encodeIfPresent(ancestry, forKey: .ancestry)
     try values.encodeIfPresent(added, forKey: .added)
+    try values.encodeIfPresent(unplaced, forKey: .unplaced)
   }
 }
 

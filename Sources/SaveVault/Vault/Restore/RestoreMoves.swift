@@ -7,11 +7,27 @@ import Foundation
 #endif
 
 extension SaveLocation {
-  /// This location as the archive's `archived`, matched to it, holds it: for a location of
-  /// files whose file this device's list names as a path (a file not made here yet, taken for
-  /// a folder), the folder that holds it with the archive's pattern.
+  /// This location as the archive's `archived`, matched to it, holds it: what the archive
+  /// holds of its folder, in the shape the archive gives it (a restore puts back what the
+  /// archive holds, and touches nothing else): its files when the archive holds some files of
+  /// it, and the whole folder when the archive holds it whole. For a location of files whose
+  /// file this device's list names as a path (a file not made here yet, taken for a folder),
+  /// the folder that holds it with the archive's pattern.
   func holding(_ archived: ArchiveLocation) -> SaveLocation {
-    guard let files = archived.files, self.files == nil else { return self }
+    guard case .folder = shape, let files = archived.files else {
+      // (Only an archive's location of this very folder: the one a file of this device's
+      // list was, an empty folder where it was missing, is not.)
+      guard archived.folderPortable == folderPortable else { return self }
+      switch (shape, archived.files) {
+      case (.files(let own), let files?) where own.pattern != files.pattern:
+        return SaveLocation(
+          name: name, path: path, portable: archived.portable,
+          shape: .files(Target.pattern(files.pattern, in: path)))
+      case (.files, nil):
+        return SaveLocation(name: name, path: path, portable: archived.folderPortable)
+      default: return self
+      }
+    }
     // The path here ends with the pattern when the list's template does: that folder holds them.
     if portable.template.hasSuffix("/" + files.pattern) {
       var folder = path
@@ -20,12 +36,27 @@ extension SaveLocation {
       let index = Int(name.prefix { $0.isNumber }).map { $0 - 1 }
       return SaveLocation(
         name: index.map { SaveLocation.name(index: $0, path: folder) } ?? name, path: folder,
-        portable: portable,
-        files: FilePattern(pattern: files.pattern, caseSensitive: !Target.isInWinePrefix(folder)))
+        portable: portable, shape: .files(Target.pattern(files.pattern, in: folder)))
     }
     return SaveLocation(
-      name: name, path: path, portable: portable,
-      files: FilePattern(pattern: files.pattern, caseSensitive: !Target.isInWinePrefix(path)))
+      name: name, path: path, portable: archived.portable,
+      shape: .files(Target.pattern(files.pattern, in: path)))
+  }
+
+  /// This location as this device keeps it once it agreed on an archive that holds its folder
+  /// as `archived` does: the whole folder when either takes it whole or they take other files
+  /// of it (one folder is one location: what another device's list takes of it is kept too,
+  /// never dropped by this device's upload). For a location of files whose file this
+  /// device's list names as a path (not made here yet), the archive's files (`holding`).
+  func widened(by archived: ArchiveLocation) -> SaveLocation {
+    if case .files = shape, archived.folderPortable != folderPortable { return self }
+    switch (shape, archived.files) {
+    case (.registry, _), (.folder, nil): return self
+    case (.folder, let files?):
+      return portable.template.hasSuffix("/" + files.pattern) ? holding(archived) : self
+    case (.files(let own), let files?) where own.pattern == files.pattern: return self
+    case (.files, _): return SaveLocation(name: name, path: path, portable: folderPortable)
+    }
   }
 
   /// The path inside this location of `path`, a path of the save as a whole (the save's
@@ -60,105 +91,36 @@ extension Vault {
     _ extraction: Extractor.Extraction, plan: [(archiveName: String?, location: SaveLocation)],
     from source: (archive: StoredArchive, container: any Container), into staging: String, target: Target,
     current: SaveScan?, carrying: (folder: String, skipped: [(path: String, reason: String)])?,
-    made: inout [String], createdParents: inout [String]
+    untaken: [String: [String]] = [:], merged: [String: String] = [:], made: inout [String],
+    createdParents: inout [String]
   ) throws -> StagedRestore {
     let isExcluded = Self.exclusion(target)
     var moves: [RestoreJournal.Move] = []
     var carried: [ManifestEntry] = []
     for (archiveName, location) in plan {
-      let archiveName = archiveName ?? ""
       let destination = Platform.resolvedPath(location.path)
       if Platform.isMountPoint(destination) {
         throw VaultError.saveDirectoryIsMountPoint(path: location.path)
       }
-      let parent = try makeParent(of: destination, created: &createdParents)
-      let own: String
-      if let files = location.files {
-        // A location of files: only files its pattern names, and the folder that holds them
-        // stays (its other files are no part of the save).
-        own = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
-        made.append(own)
-        try move(staging + "/" + archiveName, to: own, source: source, target: target, made: &made)
-        let staged = try SaveScan.scan(own)?.entries ?? []
-        // Its files and links (as a folder location keeps them), nothing else.
-        let held = staged.filter { $0.kind != .directory }
-        if let stray = held.first(where: { !files.matches($0.path) }) {
-          throw ArchiveError.refused(
-            archive: source.archive.name,
-            reason:
-              "'\(location.outside(stray.path))' is not one of the files '\(files.pattern)' that location '\(location.name)' holds"
-          )
-        }
-        for entry in held where isExcluded(entry.path) {
-          removeTree(own + "/" + entry.path)
-        }
-        // Where a staged file goes, every folder on its way must be a folder (not a file, not a
-        // link leading elsewhere): checked now, so that nothing has moved when it is not.
-        for entry in held {
-          var path = destination
-          var relative = ""
-          for name in entry.path.split(separator: "/").dropLast() {
-            path += "/" + name
-            relative += (relative.isEmpty ? "" : "/") + name
-            guard let info = Platform.linkStatus(path) else { break }
-            // A file of the save there is set aside first: it is not in the way.
-            let goesAside =
-              info.st_mode & S_IFMT == S_IFREG && files.matches(relative) && !isExcluded(relative)
-            guard info.st_mode & S_IFMT == S_IFDIR || goesAside else {
-              throw VaultError.io(
-                path: path,
-                reason:
-                  "it is in the way of '\(entry.path)', which the archive puts there, and it is not a folder: move it away and restore again (nothing was restored)"
-              )
-            }
-            if goesAside { break }
-          }
-        }
-        moves.append(
-          .init(
-            name: location.name, destination: destination, staging: own, aside: nil, files: files,
-            stagedFiles: held.filter { !isExcluded($0.path) }.count))
-        continue
-      }
-      if archiveName.isEmpty, parent == (staging as NSString).deletingLastPathComponent {
-        // The whole archive is this location's: the extraction is put in place as it is, with
-        // the save folder's mode (durable before it is renamed into place).
-        own = staging
-        chmod(staging, Self.exists(destination) ? Self.mode(of: destination) : 0o755)
-      } else {
-        own = try makeFolder(in: parent, prefix: Self.stagingPrefix(target.game))
-        made.append(own)
-        try move(staging + "/" + archiveName, to: own, source: source, target: target, made: &made)
-      }
-      // What no archive holds stays in the save: from the folder an undo puts back, then from
-      // the save replaced.
-      func skipped(_ items: [(path: String, reason: String)]) -> [(path: String, reason: String)] {
-        items.compactMap { item in location.inside(item.path).map { ($0, item.reason) } }
-      }
-      var folders: [String] = []
-      if let carrying {
-        let folder = location.isAtTop ? carrying.folder : carrying.folder + "/" + location.name
-        folders += carryOver(skipped(carrying.skipped), from: folder, into: own)
-      }
-      folders += carryOver(skipped(current?.skipped ?? []), from: destination, into: own)
-      // Folders made to hold them are part of the restored save's content.
-      carried += folders.map { ManifestEntry(path: location.outside($0), kind: .directory) }
-      // What the game's exclude globs leave out is no part of the save: the archive's copy of
-      // it (from a device that did not exclude it) is not restored, and this device's stays.
-      for entry in extraction.entries {
-        let inside =
-          archiveName.isEmpty
-          ? entry.path
-          : entry.path.hasPrefix(archiveName + "/")
-            ? String(entry.path.dropFirst(archiveName.count + 1)) : nil
-        if let inside, isExcluded(inside) { removeTree(own + "/" + inside) }
-      }
-      keepExcluded(current?.excluded ?? [], name: location.name, from: destination, into: own)
-      moves.append(.init(name: location.name, destination: destination, staging: own, aside: nil))
+      let step = StagingStep(
+        location: location, archiveName: archiveName ?? "", destination: destination,
+        parent: try makeParent(of: destination, created: &createdParents), extraction: extraction,
+        extracted: staging, source: source, target: target, current: current, carrying: carrying,
+        untaken: untaken[location.name] ?? [],
+        spellings: merged.filter { $0.value == archiveName }.map(\.key).sorted(), isExcluded: isExcluded)
+      let staged = try location.shape.kind.stage(step, in: self, made: &made)
+      moves.append(staged.move)
+      carried += staged.carried
     }
-    // The restored content under this device's names for the locations.
-    let names = Dictionary(plan.map { ($0.archiveName ?? "", $0.location) }) { a, _ in a }
-    var content = extraction.entries.compactMap { entry -> ManifestEntry? in
+    // The restored content under this device's names for the locations (another spelling's
+    // under its folder's, where that folder has nothing of its own at the path).
+    var names = Dictionary(plan.map { ($0.archiveName ?? "", $0.location) }) { a, _ in a }
+    for (spelling, into) in merged { names[spelling] = names[into] }
+    let entries =
+      extraction.entries.filter { merged[String($0.path.prefix { $0 != "/" })] == nil }
+      + extraction.entries.filter { merged[String($0.path.prefix { $0 != "/" })] != nil }
+    var seen = Set<String>()
+    var content = entries.compactMap { entry -> ManifestEntry? in
       var entry = entry
       if let whole = names[""] {
         guard !isExcluded(entry.path) else { return nil }
@@ -168,9 +130,9 @@ extension Vault {
       let parts = entry.path.split(separator: "/", maxSplits: 1).map(String.init)
       guard parts.count == 2, let location = names[parts[0]], !isExcluded(parts[1]) else { return nil }
       // A location of files holds its files only, not the folders on their way.
-      if location.files != nil && entry.kind == .directory { return nil }
+      if location.shape.kind.pattern != nil && entry.kind == .directory { return nil }
       entry.path = location.outside(parts[1])
-      return entry
+      return seen.insert(entry.path).inserted ? entry : nil
     }
     content += carried
     for index in moves.indices {
@@ -183,7 +145,7 @@ extension Vault {
   /// Moves the extracted `content` (a location's folder in the archive) to `own`, a fresh
   /// folder: by a rename, or where that is another filesystem by extracting the archive again
   /// there and keeping only that folder. Nothing when the archive has nothing for it.
-  private func move(
+  func move(
     _ content: String, to own: String, source: (archive: StoredArchive, container: any Container),
     target: Target, made: inout [String]
   ) throws {
@@ -202,19 +164,42 @@ extension Vault {
     removeTree(again)
   }
 
-  /// Which folder of this machine each location of the archive goes to, and the locations of
-  /// the archive the game's own list lacks. A location is matched by its portable form, else
-  /// by its name; an archive of one folder is the first location's content, and a one-folder
-  /// game's folder takes any archive whole. Throws, before anything changes, for a location of
-  /// the archive that has no place here.
+  /// Which folder of this machine each location of the archive goes to, the locations of the
+  /// archive the game's own list lacks (placed where their portable form says), and those left
+  /// unplaced. A location is matched by its portable form, else by its name, else by its folder
+  /// (`ArchiveLocation.match`), each of the list's to one of the archive's, the one made in the
+  /// most alike folder first; an archive of one folder is the first location's content, and a
+  /// one-folder game's folder takes any archive whole. One whose place here another of the
+  /// archive's of the same form takes (a second Steam account's folder, where this machine has
+  /// one account) is left unplaced: not restored, kept in the cloud by the next upload. Throws,
+  /// before anything changes, for a location of the archive that has no place here.
+  /// `reshaped` pairs each location of the list the archive holds in another shape with what
+  /// it is for this restore (`SaveLocation.holding`). One folder spelled two ways in a Wine
+  /// prefix where the archive was made (`My Games` and `my games`: one folder to the game) is
+  /// one folder here too: the second spelling's content goes into the first's folder where it
+  /// has nothing of its own at that path (`merged`, by archive name), and it is kept unplaced
+  /// besides, so that the device with both spellings gets each back.
   func destinations(of stored: [ArchiveLocation]?, target: Target, archive: String) throws
-    -> (plan: [(archiveName: String?, location: SaveLocation)], added: [SaveLocation])
+    -> (
+      plan: [(archiveName: String?, location: SaveLocation)], added: [SaveLocation],
+      unplaced: [ArchiveLocation], reshaped: [(listed: SaveLocation, here: SaveLocation)],
+      merged: [String: String]
+    )
   {
-    guard let stored, !target.isOneFolder else { return ([("", target.locations[0])], []) }
-    var plan: [(archiveName: String?, location: SaveLocation)] = []
+    guard let stored, !target.isOneFolder else { return ([("", target.locations[0])], [], [], [], [:]) }
+    var reshaped: [(listed: SaveLocation, here: SaveLocation)] = []
+    var merged: [String: String] = [:]
+    var placed: [String: SaveLocation] = [:]
     var added: [SaveLocation] = []
+    var unplaced: [ArchiveLocation] = []
     var used = Set<String>()
-    for location in stored {
+    let closestFirst = stored.sorted { a, b in
+      let best = { (archived: ArchiveLocation) in
+        target.locations.map { archived.likeness(to: Platform.resolvedPath($0.path)) }.max() ?? 0
+      }
+      return best(a) > best(b)
+    }
+    for location in closestFirst {
       // A pattern reaching out of its folder is no location of files.
       if let files = location.files,
         files.pattern.hasPrefix("/") || files.components.contains(where: { $0 == ".." || $0 == "." })
@@ -228,10 +213,12 @@ extension Vault {
       switch location.match(in: unused) {
       case .one(let found):
         here = found.holding(location)
+        if here != found { reshaped.append((found, here)) }
       case .several(let alike):
         // The game installed twice on the machine that made the archive: each to its own.
         if let same = alike.first(where: { $0.shown == location.path || $0.path == location.path }) {
           here = same.holding(location)
+          if here != same { reshaped.append((same, here)) }
           break
         }
         // Two Steam users, say: which one's folder the save belongs in is the player's call.
@@ -240,16 +227,28 @@ extension Vault {
           why:
             "it matches several folders here (\(alike.map(\.path).joined(separator: ", "))), and which one it belongs in cannot be told"
         )
+      case .none where location.match(in: target.locations) != .none:
+        // Its place here is another location of the archive's, of the same form.
+        if let spelling = stored.first(where: { other in
+          other.name != location.name && other.portable == location.portable
+            && other.path.lowercased() == location.path.lowercased()
+            && placed[other.name].map { $0.shape == .folder && Target.isInWinePrefix($0.path) } == true
+        }) {
+          merged[location.name] = spelling.name
+        }
+        unplaced.append(location)
+        continue
       case .none:
         here = try resolvedHere(
           location, taken: target.locations + added, game: target.game, archive: archive)
+        added.append(here)
       }
-      if !target.locations.contains(here) { added.append(here) }
       used.insert(here.name)
-      plan.append((location.name, here))
+      placed[location.name] = here
     }
     // A location the archive has nothing for is left as it is: nothing of it is replaced.
-    return (plan, added)
+    let plan = stored.compactMap { location in placed[location.name].map { (location.name, $0) } }
+    return (plan, added, unplaced, reshaped, merged)
   }
 
   /// An archive location the game's own list lacks, resolved from its portable form on this
@@ -279,9 +278,7 @@ extension Vault {
     // (A location of files: `path` is the folder that holds them.)
     return SaveLocation(
       name: name, path: path, portable: location.portable,
-      files: location.files.map {
-        FilePattern(pattern: $0.pattern, caseSensitive: !Target.isInWinePrefix(path))
-      })
+      shape: location.files.map { .files(Target.pattern($0.pattern, in: path)) } ?? .folder)
   }
 
   /// Extracts `chosen` into the fresh folder `folder`, every entry checked and the whole

@@ -69,10 +69,10 @@ extension Vault {
 
   /// `recoverInterruptedRestore`, then the target as the agreement has it now: a restore it
   /// finished may have placed a location the game's list lacks, part of the save from then on
-  /// (`withAgreedLocations`), so that what the command goes on to scan, upload or keep holds it.
+  /// (`resolvedLocations`), so that what the command goes on to scan, upload or keep holds it.
   func recovered(_ target: Target) throws -> Target {
     try recoverInterruptedRestore(target)
-    return withAgreedLocations(target)
+    return resolvedLocations(target)
   }
 
   /// Repairs what an interrupted restore left beside the save folder `path` with no journal

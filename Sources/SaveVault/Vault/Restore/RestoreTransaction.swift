@@ -134,17 +134,32 @@ extension Vault {
         "'\(chosen.name)' has no SaveVault manifest: its structure was checked, its content could not be verified"
       )
     }
-    var (plan, added) = try destinations(
+    var (plan, added, unplaced, reshaped, merged) = try destinations(
       of: extraction.header?.locations, target: target, archive: chosen.name)
+    for location in unplaced where merged[location.name] != nil {
+      context.log.warning(
+        "'\(location.path)' of '\(chosen.name)' is the folder of another of its locations spelled another way: one folder to the game, restored as one here (and kept in the cloud as it is)"
+      )
+    }
+    for location in unplaced where merged[location.name] == nil {
+      context.log.warning(
+        "'\(location.portable.template)' of '\(chosen.name)' (made at '\(location.path)') is not restored: its place here is another location of the archive's; it stays in the cloud"
+      )
+    }
     // The archive's locations this game's own list lacks are part of it from now on, and one
-    // of the list that the archive holds as files (a file not made here yet) is those files.
+    // of the list that the archive holds in another shape (some files of it, a file not made
+    // here yet, the folder whole) is what the archive holds.
     var target = target
-    for (_, here) in plan {
-      if let index = target.locations.firstIndex(where: {
-        $0.portable == here.portable && $0.files != here.files
-      }) {
-        target.locations[index] = here
+    // What this device's list did not take of a folder the archive now holds whole (`*.sav`
+    // here, the whole folder there) stays as it is, unless the archive brings it.
+    var untaken: [String: [String]] = [:]
+    for (listed, here) in reshaped {
+      guard let index = target.locations.firstIndex(of: listed) else { continue }
+      if let before = listed.pattern, here.shape == .folder {
+        untaken[here.name] = ((try? SaveScan.scan(Platform.resolvedPath(here.path))?.entries) ?? [])
+          .filter { $0.kind != .directory && !before.matches($0.path) }.map(\.path)
       }
+      target.locations[index] = here
     }
     target.locations += added
     // One of the list inside a location the archive brings (a file the list names, not made
@@ -170,16 +185,13 @@ extension Vault {
 
     let staged = try stage(
       extraction, plan: plan, from: (chosen, container), into: staging, target: target, current: current,
-      carrying: carrying, made: &made, createdParents: &createdParents)
-    try checkRegistryFiles(
-      target, archive: chosen.name,
-      restoring: staged.moves.filter {
-        !((try? FileManager.default.contentsOfDirectory(atPath: $0.staging)) ?? []).isEmpty
-      }.map(\.name))
+      carrying: carrying, untaken: untaken, merged: merged, made: &made, createdParents: &createdParents)
     // Once every location is written: the first flush of a filesystem leaves the others on it
     // nothing to wait for.
     for move in staged.moves { try flush(move.staging) }
-    try checkRegistryRoom(target, moves: staged.moves)
+    for move in staged.moves {
+      try move.shape.kind.checkBeforeSwap(move, target: target, archive: chosen.name, in: self)
+    }
     // What was staged, file by file: a file the game writes after the swap is no part of it.
     let stamps = RestoredStamps(staged: staged.moves.map(\.staging))
     if !staged.moves.contains(where: { $0.staging == staging }) { removeTree(staging) }
@@ -196,7 +208,8 @@ extension Vault {
     }
     var moves = staged.moves
     // (A location of files always gets one: its files may appear before they are put aside.)
-    for index in moves.indices where Self.exists(moves[index].destination) || moves[index].files != nil {
+    for index in moves.indices
+    where Self.exists(moves[index].destination) || moves[index].shape.kind.setsAsideAlways {
       // A free name beside it: made and removed again, so that the folder exists only once the
       // old save was moved there.
       let aside = try makeFolder(
@@ -214,7 +227,8 @@ extension Vault {
       game: target.game, container: target.agreementKey, archive: chosen.name, moves: moves,
       contentDigest: ContentDigest.of(staged.content), commit: target.isOneFolder ? .swap : .journal,
       undoing: undoing, rolledBackFrom: rolledBackFrom, ancestry: extraction.header?.lineage,
-      added: added.isEmpty ? nil : added.map(AgreedLocation.init(here:)))
+      added: added.isEmpty ? nil : added.map(AgreedLocation.init(here:)),
+      unplaced: unplaced.isEmpty ? nil : unplaced.map(AgreedLocation.init(unplaced:)))
     try restoreJournals.save(journal)
     // Several folders cannot be swapped at once: from now on the next run finishes them.
     isCommitted = journal.commit == .journal

@@ -18,7 +18,7 @@ extension Vault {
     if target.isOneFolder {
       scan = try SaveScan.scan(target.saveDirectory)
     } else {
-      for location in target.locations { try RegistryExport.refresh(location) }
+      for location in target.locations { try location.shape.kind.prepareScan(location) }
       scan = try SaveScan.scan(
         locations: target.locations.map { ($0.name, $0.path) }, patterns: target.filePatterns,
         isExcluded: Self.exclusion(target))

@@ -50,7 +50,7 @@ extension Vault {
       ) { fd in ArchiveContents.header(fd: fd, archiveName: over.name) }
       (source, expected) = (over, target.lacking(header?.locations ?? []))
     } else if let record = seen.agreement {
-      expected = target.lacking(record.unplacedLocations.map(\.archived))
+      expected = target.stillUnplaced(record)
       guard let agreed = seen.archives.first(where: { $0.name == record.archive }) else {
         for location in expected {
           context.log.warning(
@@ -71,10 +71,22 @@ extension Vault {
       let folder = try makeFolder(
         in: try makeParent(of: scratch + "/extracted", created: &made), prefix: "extracted-")
       let extraction = try extract(source, from: container, target: target, into: folder)
-      let carried = target.lacking(extraction.header?.locations ?? [])
-      let scan = try SaveScan.scan(locations: carried.map { ($0.name, folder + "/" + $0.name) })
-      verbose("carrying \(carried.map(\.name).joined(separator: ", ")) forward from '\(source.name)'")
-      return CarriedLocations(archive: source.name, locations: carried, scan: scan, folder: scratch)
+      // Each under a name none of this device's locations has (two accounts' folders of one
+      // form are named alike on the devices that keep each).
+      var taken = Set(target.locations.map(\.name))
+      let carried = target.lacking(extraction.header?.locations ?? []).map { location in
+        var named = location
+        while !taken.insert(named.name).inserted {
+          named.name = SaveLocation.name(index: taken.count, path: location.folderPortable.template)
+        }
+        return (extracted: location.name, location: named)
+      }
+      let scan = try SaveScan.scan(
+        locations: carried.map { ($0.location.name, folder + "/" + $0.extracted) })
+      verbose(
+        "carrying \(carried.map(\.location.name).joined(separator: ", ")) forward from '\(source.name)'")
+      return CarriedLocations(
+        archive: source.name, locations: carried.map(\.location), scan: scan, folder: scratch)
     } catch ArchiveError.refused(_, let reason) {
       removeCarried(scratch)
       let names = expected.map { "'\($0.portable.template)'" }.joined(separator: ", ")

@@ -61,7 +61,7 @@ extension Vault {
   func leftOutLocations(_ target: Target) -> [DetectedLocation] {
     guard let discovered = target.discovered else { return [] }
     let taken = target.locations.map { location in
-      (folder: Platform.realPath(location.path) ?? location.path, pattern: location.files)
+      (folder: Platform.realPath(location.path) ?? location.path, pattern: location.pattern)
     }
     func isTaken(_ file: String) -> Bool {
       taken.contains { folder, pattern in

@@ -12,7 +12,9 @@ enum LocationMatch: Equatable {
 
 extension ArchiveLocation {
   /// Which of `locations` this location of an archive is: the one with its portable form
-  /// (when several have it, the one in its folder), else the one with its name.
+  /// (when several have it, the one in its folder), else the one with its name, else the one
+  /// of the same folder described with other files (`*.sav` on one device, the whole folder on
+  /// another: one folder is one location, whatever each device's list takes of it).
   func match(in locations: [SaveLocation]) -> LocationMatch {
     let alike = locations.filter { $0.portable == portable }
     if let same = alike.first(where: { Platform.resolvedPath($0.path) == path || $0.path == path }) {
@@ -21,11 +23,22 @@ extension ArchiveLocation {
     if alike.count > 1 { return .several(alike) }
     // By name only a location of the same kind: the files of one pattern are no other folder's.
     if let only = alike.first
-      ?? locations.first(where: { $0.name == name && $0.files?.pattern == files?.pattern })
+      ?? locations.first(where: { $0.name == name && $0.pattern?.pattern == files?.pattern })
     {
       return .one(only)
     }
-    return .none
+    let sameFolder = locations.filter { $0.registrySource == nil && $0.folderPortable == folderPortable }
+    if sameFolder.count > 1 { return .several(sameFolder) }
+    return sameFolder.first.map(LocationMatch.one) ?? .none
+  }
+
+  /// How alike the folder where it was made is to `path`: the number of names they share, each
+  /// at the same place counted from the end (`…/userdata/1234/620/remote` is more like the
+  /// folder of account 1234 on another machine than like account 5678's).
+  func likeness(to path: String) -> Int {
+    let made = self.path.split(separator: "/")
+    let here = path.split(separator: "/")
+    return zip(made.reversed(), here.reversed()).filter { $0 == $1 }.count
   }
 }
 
@@ -34,7 +47,7 @@ extension AgreedLocation {
   init(here location: SaveLocation) {
     self.init(
       name: location.name, portable: location.portable, madeAt: location.shown, folder: location.path,
-      files: location.files)
+      files: location.pattern)
   }
 
   /// One that this device has no place for, as the archive describes it.
@@ -46,15 +59,41 @@ extension AgreedLocation {
 
   /// The location of this device it stands for; nil when this device has no place for it.
   var here: SaveLocation? {
-    folder.map { SaveLocation(name: name, path: $0, portable: portable, files: files) }
+    folder.map {
+      SaveLocation(name: name, path: $0, portable: portable, shape: files.map { .files($0) } ?? .folder)
+    }
   }
 }
 
 extension Target {
   /// Those of an archive's `locations` that match none of this target's: this device has no
-  /// place for them.
+  /// place for them. Each location here is one of the archive's only: of several with one
+  /// portable form (two Steam accounts' folders, a game installed twice where the archive was
+  /// made), the one made in the folder most like it is its, the others are lacking.
   func lacking(_ locations: [ArchiveLocation]) -> [ArchiveLocation] {
-    locations.filter { $0.match(in: self.locations) == .none }
+    var unused = self.locations
+    var lacking: [ArchiveLocation] = []
+    let closestFirst = locations.sorted { a, b in
+      let best = { (archived: ArchiveLocation) in
+        unused.map { archived.likeness(to: Platform.resolvedPath($0.path)) }.max() ?? 0
+      }
+      return best(a) > best(b)
+    }
+    for archived in closestFirst {
+      switch archived.match(in: unused) {
+      case .one(let found): unused.removeAll { $0 == found }
+      case .several: break
+      case .none: lacking.append(archived)
+      }
+    }
+    return locations.filter(lacking.contains)
+  }
+
+  /// The locations of `record`'s archive this device had no place for and still has none
+  /// (`lacking`, each of its own locations taking one of the archive's).
+  func stillUnplaced(_ record: Agreement) -> [ArchiveLocation] {
+    let lacking = self.lacking((record.archiveLocations ?? []).map(\.archived))
+    return record.unplacedLocations.map(\.archived).filter(lacking.contains)
   }
 
   /// The target with `added` among its locations: each whose folder is none of its own, nor
@@ -72,31 +111,6 @@ extension Target {
 }
 
 extension Vault {
-  /// The target with the agreed archive's locations that this device keeps although the game's
-  /// own list lacks them (a restore placed them where their portable form says): they are part
-  /// of the save here from then on, so every scan has them, their changes upload, and the next
-  /// archive holds them. An agreed location is the game's own when it matches one of the list
-  /// (`ArchiveLocation.match`). A one-folder game's archives hold its folder whole: it has none.
-  /// A location the list names as a path that is a file here now, or that the agreed archive
-  /// holds as a location of files (a file not made yet on this device), is that location of
-  /// files.
-  func withAgreedLocations(_ target: Target) -> Target {
-    let target = target.resolvingFiles()
-    guard !target.isOneFolder, let record = agreements.load(target), let agreed = record.archiveLocations,
-      record.isAbout(saveDir: target.saveDirectory, realSaveDir: Platform.realPath(target.saveDirectory))
-    else { return target }
-    var holding = target
-    for agreedLocation in agreed where agreedLocation.files != nil {
-      if case .one(let found) = agreedLocation.archived.match(in: holding.locations),
-        let index = holding.locations.firstIndex(of: found), found.files == nil
-      {
-        holding.locations[index] = found.holding(agreedLocation.archived)
-      }
-    }
-    return holding.including(
-      agreed.filter { $0.archived.match(in: holding.locations) == .none }.compactMap(\.here))
-  }
-
   /// The locations an agreement about `target` records: each of the target's own, and
   /// `unplaced`, those of the archive this device has no place for. Nil for a one-folder game.
   static func agreedLocations(_ target: Target, unplaced: [ArchiveLocation] = []) -> [AgreedLocation]? {
