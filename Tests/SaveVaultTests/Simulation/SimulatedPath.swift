@@ -50,6 +50,8 @@ enum SimulatedPath {
   static func withCString<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows
     -> Result
   {
+    // A path without `%` is its own bytes (every path but those of names that are not UTF-8).
+    guard path.utf8.contains(UInt8(ascii: "%")) else { return try path.withCString(body) }
     let terminated = (bytes(path) + [0]).map { CChar(bitPattern: $0) }
     return try body(terminated)
   }
