@@ -180,7 +180,8 @@ struct CoverageDevice {
     let account =
       !outermost.contains("<storeUserId>")
       ? Self.deckSteamID64 : template.hasPrefix("<root>/userdata") ? steamUser : steamID64
-    return folder + "/" + relative.replacingOccurrences(of: "<storeUserId>", with: account)
+    return folder + (placement.isGlued ? "" : "/")
+      + relative.replacingOccurrences(of: "<storeUserId>", with: account)
   }
 
   /// The Deck's account's 64-bit SteamID (its Steam user 1111).

@@ -47,7 +47,7 @@ struct CoverageGame {
   }
 
   /// Every game of the fixture, in its order (by the titles' bytes, as the manifest is).
-  static let all: [CoverageGame] = (tableA + tableB + tableC).sorted {
+  static let all: [CoverageGame] = (tableA + tableB + tableC + tableD).sorted {
     $0.title.utf8.lexicographicallyPrecedes($1.title.utf8)
   }
 
@@ -73,6 +73,14 @@ extension CoverageGame.Placement {
   }
 
   var isRegistry: Bool { template == Self.registry }
+
+  /// Whether text is glued to the leading placeholder (`<winLocalAppData>Low/…`): its files
+  /// then continue the placeholder's last folder's name.
+  var isGlued: Bool {
+    guard template.hasPrefix("<"), let end = template.firstIndex(of: ">") else { return false }
+    let rest = template[template.index(after: end)...]
+    return !rest.isEmpty && !rest.hasPrefix("/")
+  }
 
   /// The folder the template starts from, as the report names it: its placeholder, with
   /// `<home>`'s usual folders (`<home>/AppData/LocalLow`, `<home>/.config`…) and

@@ -195,7 +195,7 @@ enum CoverageMeasurement {
   /// A placed file as the report names it: its entry's placeholder and its path below it.
   static func display(_ file: String, of placement: CoverageGame.Placement) -> String {
     if placement.isRegistry { return "registry (pfx/\(file))" }
-    return placement.template.prefix { $0 != ">" } + ">/" + file
+    return placement.template.prefix { $0 != ">" } + (placement.isGlued ? ">" : ">/") + file
   }
 
   static func real(_ path: String) -> String { Platform.realPath(path) ?? path }
