@@ -40,9 +40,9 @@ struct ManifestCoverageTests {
   }
 
   /// The games refused before change on a desktop today: a save folder named by the store's
-  /// user id, which a desktop where the game never ran cannot tell (Epic's and GOG's ids are
-  /// not read from their launchers; Silt's `STEAMUSER<storeUserId>` is a name around an id).
-  static let knownRefusals: Set<String> = ["007 First Light", "Kingdom Hearts III", "Legend of Mana", "Silt"]
+  /// user id, which a desktop where the game never ran cannot tell (Epic's and GOG's account
+  /// ids are not read from their launchers' files).
+  static let knownRefusals: Set<String> = ["007 First Light", "Kingdom Hearts III", "Legend of Mana"]
 
   @Test("every launcher's games are restored whole on both desktops, but the known refusals")
   func launchersOnBothDesktops() async throws {
