@@ -211,7 +211,7 @@ extension SaveCandidate {
     guard let leading else { return PortableLocation(template: match.path) }
     var parts = [leading]
     for (index, name) in match.names.enumerated().dropFirst(keptCount) where !name.isEmpty {
-      parts.append(userIDIndices.contains(index) ? "<storeUserId>" : name)
+      parts.append(userIDIndices.contains(index) ? userIDTemplate(of: name, at: index) : name)
     }
     let isBound = isStoreBound && store != nil
     return PortableLocation(

@@ -89,6 +89,9 @@ struct SaveCandidate: Hashable {
   var isStoreBound: Bool
   /// Indices of components that are `<storeUserId>`: they stay placeholders.
   var userIDIndices: [Int]
+  /// For a component where `<storeUserId>` is glued to text (`STEAMUSER<storeUserId>`), that
+  /// text, by the component's index: the id is the rest of the name.
+  var userIDTexts: [Int: GluedText] = [:]
   /// The folder that must exist for the anchor to be made when it does not (this user's home
   /// for its XDG folders); nil when the anchor itself must exist (a prefix, an install).
   var madeUnder: String?
@@ -109,7 +112,47 @@ struct SaveCandidate: Hashable {
 
   /// Whether a match's names are ids where the template has `<storeUserId>`.
   func accepts(_ match: Glob.Match) -> Bool {
-    userIDIndices.allSatisfy { $0 >= match.names.count || isUserID(match.names[$0]) }
+    userIDIndices.allSatisfy { index in
+      index >= match.names.count || userID(in: match.names[index], at: index).map(isUserID) == true
+    }
+  }
+
+  /// The part of `name` that stands for `<storeUserId>` in the component at `index`: the
+  /// whole name, or what the text glued to the placeholder leaves; nil when that text is not
+  /// around it.
+  func userID(in name: String, at index: Int) -> String? {
+    guard let text = userIDTexts[index] else { return name }
+    return text.id(in: name, caseSensitive: caseSensitive)
+  }
+
+  /// `<storeUserId>` written in the name of the component at `index` that held `name`
+  /// (`STEAMUSER<storeUserId>`), its text spelled as the name has it.
+  func userIDTemplate(of name: String, at index: Int) -> String {
+    guard let text = userIDTexts[index] else { return "<storeUserId>" }
+    return String(name.prefix(text.before.count)) + "<storeUserId>" + String(name.suffix(text.after.count))
+  }
+
+  /// The folder name for the id `id` in the component at `index`.
+  func userIDName(for id: String, at index: Int) -> String {
+    guard let text = userIDTexts[index] else { return id }
+    return text.before + id + text.after
+  }
+}
+
+/// The literal text before and after a placeholder glued into one folder's name
+/// (`STEAMUSER<storeUserId>`: `STEAMUSER` and nothing).
+struct GluedText: Hashable {
+  var before: String
+  var after: String
+
+  /// What `name` holds between the text, when it has the text around a non-empty rest.
+  func id(in name: String, caseSensitive: Bool) -> String? {
+    let (folded, start, end) =
+      caseSensitive ? (name, before, after) : (name.lowercased(), before.lowercased(), after.lowercased())
+    guard folded.count > start.count + end.count, folded.hasPrefix(start), folded.hasSuffix(end) else {
+      return nil
+    }
+    return String(name.dropFirst(before.count).dropLast(after.count))
   }
 }
 
@@ -162,8 +205,10 @@ enum Placeholders {
               keptCount: variant.kept.count,
               leading: variant.leading, caseSensitive: variant.caseSensitive,
               isStoreBound: variant.isStoreBound,
-              userIDIndices: components.userIDs.map { $0 + variant.kept.count }, madeUnder: variant.madeUnder,
-              isSteamUser: isSteamUser, chosenUser: context.chosenStoreUser))
+              userIDIndices: components.userIDs.map { $0 + variant.kept.count },
+              userIDTexts: Dictionary(
+                uniqueKeysWithValues: components.userIDTexts.map { ($0.key + variant.kept.count, $0.value) }),
+              madeUnder: variant.madeUnder, isSteamUser: isSteamUser, chosenUser: context.chosenStoreUser))
         }
       }
     } else if template.hasPrefix("/") {
@@ -171,8 +216,8 @@ enum Placeholders {
         result.append(
           SaveCandidate(
             anchor: "/", components: components.pattern, keptCount: 0, leading: nil, caseSensitive: true,
-            isStoreBound: false, userIDIndices: components.userIDs, isSteamUser: isSteamUser,
-            chosenUser: context.chosenStoreUser))
+            isStoreBound: false, userIDIndices: components.userIDs, userIDTexts: components.userIDTexts,
+            isSteamUser: isSteamUser, chosenUser: context.chosenStoreUser))
       }
     }
     return unique(result)
@@ -264,10 +309,11 @@ enum Placeholders {
   }
 
   /// The glob components of the text after the leading placeholder, for each `<game>` and
-  /// `<storeGameId>`; `<storeUserId>` becomes `*` and its component is remembered.
+  /// `<storeGameId>`; `<storeUserId>` becomes `*` and its component is remembered, with the
+  /// literal text glued to it in the name (`STEAMUSER<storeUserId>`), if any.
   static func readings(
     of rest: String, in context: PlaceholderContext, insidePrefix: Bool
-  ) -> [(pattern: [String], userIDs: [Int])] {
+  ) -> [(pattern: [String], userIDs: [Int], userIDTexts: [Int: GluedText])] {
     let userName = insidePrefix ? context.prefixUser : Glob.escape(context.host.userName)
     var texts = [rest.replacingOccurrences(of: "<osUserName>", with: userName)]
     for (placeholder, values) in [("<game>", context.gameNames), ("<storeGameId>", context.storeGameIDs)]
@@ -282,8 +328,16 @@ enum Placeholders {
       guard !text.contains("<") else { return nil }
       var pattern: [String] = []
       var userIDs: [Int] = []
+      var userIDTexts: [Int: GluedText] = [:]
       for component in text.split(separator: "/") where component != "." {
-        if component == marker { userIDs.append(pattern.count) }
+        let parts = component.split(separator: marker, omittingEmptySubsequences: false).map(String.init)
+        if component == marker {
+          userIDs.append(pattern.count)
+        } else if parts.count == 2, let before = Glob.literal(parts[0]), let after = Glob.literal(parts[1]) {
+          // The id glued to literal text: the name is that text around it.
+          userIDs.append(pattern.count)
+          userIDTexts[pattern.count] = GluedText(before: before, after: after)
+        }
         // `*<storeUserId>` would make `**`: one star is the same match.
         var star = component.replacingOccurrences(of: marker, with: "*")
         while component.contains(marker) && star.contains("**") {
@@ -291,7 +345,7 @@ enum Placeholders {
         }
         pattern.append(star)
       }
-      return (pattern, userIDs)
+      return (pattern, userIDs, userIDTexts)
     }
   }
 }

@@ -188,10 +188,15 @@ extension PortableLocation {
     for (index, component) in candidate.components.enumerated() {
       let names = ((try? Platform.directoryNames(path.isEmpty ? "/" : path)) ?? []).sorted()
       if candidate.userIDIndices.contains(index) {
-        switch userIDName(
-          among: names.filter(candidate.isUserID), below: previous, context: context, in: path)
-        {
-        case .success(let name): path += "/" + name
+        // The ids of the folders there (a whole name, or what the text glued to it leaves).
+        let present = names.compactMap { name in
+          candidate.userID(in: name, at: index).flatMap {
+            candidate.isUserID($0) ? (id: $0, name: name) : nil
+          }
+        }
+        switch userIDName(among: present.map(\.id), below: previous, context: context, in: path) {
+        case .success(let id):
+          path += "/" + (present.first { $0.id == id }?.name ?? candidate.userIDName(for: id, at: index))
         case .failure(let reason): return .failure(reason)
         }
       } else if let literal = Glob.literal(component) {

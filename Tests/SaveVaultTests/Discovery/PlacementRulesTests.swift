@@ -13,6 +13,9 @@ struct PlacementRulesTests {
       steamID: 700),
     LocationManifestGame(title: "Glued Game", files: ["<winLocalAppData>Low/Maker/Glued"], steamID: 740),
     LocationManifestGame(
+      title: "Glued User", files: ["<home>/AppData/LocalLow/Maker/Silt/STEAMUSER<storeUserId>/Saved Games"],
+      steamID: 770),
+    LocationManifestGame(
       title: "Both Game", files: ["<home>/.config/unity3d/Maker/Both", "<winAppData>/Maker/Both"],
       steamID: 750),
   ])
@@ -97,6 +100,33 @@ struct PlacementRulesTests {
     #expect(found.map(\.path) == [user + "/AppData/LocalLow/Maker/Glued"])
     #expect(found.map(\.portable) == [glued])
     #expect(glued.resolve(on: roots) == .existing([user + "/AppData/LocalLow/Maker/Glued"]))
+  }
+
+  @Test("<storeUserId> glued to text (Silt's STEAMUSER<storeUserId>): the one account's id, the text kept")
+  func gluedStoreUserID() throws {
+    let dir = TemporaryDirectory("placement-glued-user")
+    let (device, steam) = try Self.nativeSteam(dir)
+    try device.steamGame(770, "Glued User", in: steam)
+    try device.folder(steam + "/userdata/2222")
+    let folder = device.protonUser(770, in: steam) + "/AppData/LocalLow/Maker/Silt"
+    try device.folder(device.protonUser(770, in: steam) + "/AppData/LocalLow")
+    let saves = PortableLocation(
+      template: "<home>/AppData/LocalLow/Maker/Silt/STEAMUSER<storeUserId>/Saved Games", store: "steam",
+      storeGameID: "770")
+    // The game never ran here: the one Steam account's 64-bit id, inside the name.
+    #expect(
+      saves.resolve(on: GameRoots.scan(host: device.host))
+        == .wouldBe(folder + "/STEAMUSER76561197960267950/Saved Games"))
+
+    // Found where it is, its portable form naming no account; a name that holds no id is no
+    // account's folder.
+    try device.file(folder + "/STEAMUSER76561197960267950/Saved Games/slot0.sav")
+    try device.folder(folder + "/STEAMUSER.not-an-id/Saved Games")
+    let roots = GameRoots.scan(host: device.host)
+    let found = Detection.detect(roots.games, host: roots.host, lookup: Self.manifest).flatMap(\.locations)
+    #expect(found.map(\.path) == [folder + "/STEAMUSER76561197960267950/Saved Games"])
+    #expect(found.map(\.portable) == [saves])
+    #expect(saves.resolve(on: roots) == .existing([folder + "/STEAMUSER76561197960267950/Saved Games"]))
   }
 
   @Test("<storeUserId> matches only a Steam id, never SaveVault's own folders nor a sibling")

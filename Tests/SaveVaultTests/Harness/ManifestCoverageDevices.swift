@@ -3,10 +3,12 @@ import Testing
 
 @testable import SaveVault
 
-/// A machine with every game of `CoverageGame.all` installed through Steam: its libraries,
-/// app manifests, install folders, Proton prefixes (the Windows user's folders made, as Proton
-/// makes them), one Steam account.
-struct CoverageDevice {
+/// A machine with every game of `CoverageGame.all` installed, each through the launcher the
+/// Deck installed it with (`CoverageGame.launcher`), laid out as this machine's launchers lay
+/// it out (`CoverageLayout`): Steam's libraries, app manifests, install folders and Proton
+/// prefixes (the Windows user's folders made, as Proton makes them), one Steam account;
+/// Heroic's, Legendary's and Lutris's files, and Steam's non-Steam shortcuts.
+struct CoverageDevice: Sendable {
   let device: FakeDevice
   /// What the report calls it (`desktop`, `flatpak`).
   let name: String
@@ -19,7 +21,11 @@ struct CoverageDevice {
   /// its `.config` and `.local/share`, or under Flatpak Steam its sandbox's home.
   let nativeHome: String
   /// Which library holds the game at position `index` of `CoverageGame.all`.
-  let libraryChoice: (Int) -> Int
+  let libraryChoice: @Sendable (Int) -> Int
+  /// The other launchers' layout.
+  let layout: CoverageLayout
+  /// Where each game of `CoverageGame.all` is installed.
+  private(set) var installs: [CoverageInstall] = []
 
   /// The Steam account's 64-bit SteamID, which games write into their paths.
   var steamID64: String { String(76_561_197_960_265_728 + (Int(steamUser) ?? 0)) }
@@ -28,30 +34,62 @@ struct CoverageDevice {
   var xdgData: String { nativeHome + "/.local/share" }
 
   /// The Deck: user `deck`, native Steam in `~/.local/share/Steam` (`~/.steam/steam` a link to
-  /// it), an SD-card library; games alternate between the two; Steam user 1111.
+  /// it), an SD-card library; games alternate between the two; Steam user 1111. Heroic's
+  /// AppImage (`~/.config/heroic`) installs GOG and Epic games on the SD card and runs them with
+  /// GE-Proton in `~/Games/Heroic/Prefixes/default/<title>/pfx`; Flatpak Lutris (its game files
+  /// and `pga.db` in its sandbox's `data/lutris`, as Lutris 0.5.17 and later keep them)
+  /// installs in `~/Games/<slug>`, each Windows game's folder its Wine prefix; non-Steam games
+  /// added to Steam are on the SD card, their prefixes in Steam's `compatdata`.
   static func deck(_ dir: TemporaryDirectory) throws -> CoverageDevice {
     let device = try FakeDevice(dir, user: "deck")
-    let steam = device.home + "/.local/share/Steam"
+    let home = device.home
+    let steam = home + "/.local/share/Steam"
     try device.folder(steam)
-    try device.link(device.home + "/.steam/steam", to: steam)
+    try device.link(home + "/.steam/steam", to: steam)
     let card = dir.sub("deck-device/run/media/mmcblk0p1")
+    let lutris = home + "/.var/app/net.lutris.Lutris"
+    let layout = CoverageLayout(
+      heroic: home + "/.config/heroic", heroicSandbox: nil, heroicGames: card + "/Heroic",
+      heroicPrefixes: home + "/Games/Heroic/Prefixes/default", heroicProton: true, legendary: nil,
+      lutrisData: lutris + "/data/lutris", lutrisGameFiles: lutris + "/data/lutris/games",
+      lutrisSandbox: lutris,
+      lutrisGames: home + "/Games", shortcutGames: card + "/Games",
+      summary: "Heroic AppImage (GE-Proton prefixes), Flatpak Lutris, shortcuts on the SD card")
     return try CoverageDevice(
       device: device, name: "deck", steam: steam, libraries: [steam, card], steamUser: "1111",
-      nativeHome: device.home, libraryChoice: { $0 % 2 })
+      nativeHome: home, libraryChoice: { $0 % 2 }, layout: layout)
   }
 
   /// A desktop: user `alice`, Debian's Steam in `~/.steam/debian-installation` (found through
   /// the `~/.steam/steam` link), a library on a second disk; each game in the other library
-  /// than on the Deck; Steam user 2222.
+  /// than on the Deck; Steam user 2222. Native Heroic holds the GOG games only, installed on the
+  /// second disk and run with Wine (not Proton) in `~/Games/Heroic/Prefixes/default/<title>`;
+  /// the Epic games are Legendary's alone (`~/.config/legendary`: `installed.json`, each game's
+  /// `wine_prefix` in `config.ini`), installed on the disk, prefixes in `~/Games/epic`; native
+  /// Lutris as versions before 0.5.17 lay it out (game files in `~/.config/lutris/games`,
+  /// `pga.db` in `~/.local/share/lutris`) installs on the disk; the non-Steam games are on the
+  /// disk too, so their shortcuts have other targets and app ids than the Deck's.
   static func desktop(_ dir: TemporaryDirectory) throws -> CoverageDevice {
     let device = try FakeDevice(dir, user: "alice")
-    let installation = device.home + "/.steam/debian-installation"
+    let home = device.home
+    let installation = home + "/.steam/debian-installation"
     try device.folder(installation)
-    try device.link(device.home + "/.steam/steam", to: installation)
-    let disk = dir.sub("alice-device/mnt/games/SteamLibrary")
+    try device.link(home + "/.steam/steam", to: installation)
+    let disk = dir.sub("alice-device/mnt/games")
+    let layout = CoverageLayout(
+      heroic: home + "/.config/heroic", heroicSandbox: nil, heroicGames: disk + "/Heroic",
+      heroicPrefixes: home + "/Games/Heroic/Prefixes/default", heroicProton: false,
+      legendary: home + "/.config/legendary", legendaryGames: disk + "/Epic",
+      legendaryPrefixes: home + "/Games/epic",
+      lutrisData: home + "/.local/share/lutris", lutrisGameFiles: home + "/.config/lutris/games",
+      lutrisSandbox: nil, lutrisGames: disk + "/Lutris", shortcutGames: disk + "/NonSteam",
+      summary:
+        "native Heroic for GOG (Wine prefixes), Legendary alone for Epic, Lutris before 0.5.17, shortcuts on a second disk"
+    )
     return try CoverageDevice(
-      device: device, name: "desktop", steam: device.home + "/.steam/steam", libraries: [installation, disk],
-      steamUser: "2222", nativeHome: device.home, libraryChoice: { ($0 + 1) % 2 })
+      device: device, name: "desktop", steam: home + "/.steam/steam",
+      libraries: [installation, disk + "/SteamLibrary"],
+      steamUser: "2222", nativeHome: home, libraryChoice: { ($0 + 1) % 2 }, layout: layout)
   }
 
   /// The Flatpak desktop: user `sam` with a fresh home (no `~/.config`, no `~/.local/share`),
@@ -66,17 +104,32 @@ struct CoverageDevice {
   /// and `<xdgData>` that folder's `.config` and `.local/share`. A `<storeUserId>` outside
   /// `userdata` is expected as this machine's account (76561197960269061): the save belongs
   /// to the player who plays on it, as Steam's own `userdata/<id>` folder does.
+  ///
+  /// Flatpak Heroic (`~/.var/app/com.heroicgameslauncher.hgl/config/heroic`, its own Legendary
+  /// in `legendaryConfig`) installs GOG and Epic games in `~/Games/Heroic` and runs them with Wine
+  /// in prefixes on the other disk (`/mnt/data/Prefixes/<title>`); native Lutris 0.5.17 or later
+  /// keeps its game files beside `pga.db` in `~/.local/share/lutris` and installs in
+  /// `~/Games/<slug>`; the non-Steam games are in `~/Games`.
   static func flatpak(_ dir: TemporaryDirectory) throws -> CoverageDevice {
     let device = try FakeDevice(dir, user: "sam")
-    let sandbox = device.home + "/.var/app/com.valvesoftware.Steam"
+    let home = device.home
+    let sandbox = home + "/.var/app/com.valvesoftware.Steam"
     let steam = sandbox + "/.local/share/Steam"
     try device.folder(steam)
     try device.folder(sandbox + "/.config")
     try device.link(sandbox + "/.steam/steam", to: steam)
-    let disk = dir.sub("sam-device/mnt/data/SteamLibrary")
+    let disk = dir.sub("sam-device/mnt/data")
+    let heroic = home + "/.var/app/com.heroicgameslauncher.hgl"
+    let layout = CoverageLayout(
+      heroic: heroic + "/config/heroic", heroicSandbox: heroic, heroicGames: home + "/Games/Heroic",
+      heroicPrefixes: disk + "/Prefixes", heroicProton: false, legendary: nil,
+      lutrisData: home + "/.local/share/lutris", lutrisGameFiles: home + "/.local/share/lutris/games",
+      lutrisSandbox: nil, lutrisGames: home + "/Games", shortcutGames: home + "/Games",
+      summary: "Flatpak Heroic (Wine prefixes on another disk), Lutris 0.5.17 or later, shortcuts in ~/Games")
     let flatpak = try CoverageDevice(
-      device: device, name: "flatpak", steam: steam, libraries: [steam, disk], steamUser: "3333",
-      nativeHome: sandbox, libraryChoice: { ($0 / 2) % 2 })
+      device: device, name: "flatpak", steam: steam, libraries: [steam, disk + "/SteamLibrary"],
+      steamUser: "3333",
+      nativeHome: sandbox, libraryChoice: { ($0 / 2) % 2 }, layout: layout)
     try device.file(
       steam + "/config/loginusers.vdf",
       "\"users\"\n{\n\t\"\(flatpak.steamID64)\"\n\t{\n\t\t\"AccountName\"\t\t\"sam_plays\"\n"
@@ -88,7 +141,7 @@ struct CoverageDevice {
 
   private init(
     device: FakeDevice, name: String, steam: String, libraries: [String], steamUser: String,
-    nativeHome: String, libraryChoice: @escaping (Int) -> Int
+    nativeHome: String, libraryChoice: @escaping @Sendable (Int) -> Int, layout: CoverageLayout
   ) throws {
     self.device = device
     self.name = name
@@ -97,61 +150,54 @@ struct CoverageDevice {
     self.steamUser = steamUser
     self.nativeHome = nativeHome
     self.libraryChoice = libraryChoice
+    self.layout = layout
+    installs = CoverageGame.all.indices.map(makeInstall)
     for library in libraries { try device.folder(library + "/steamapps") }
     try device.libraryFolders(libraries[0], libraries)
     try device.folder(steam + "/userdata/" + steamUser)
     try device.folder(xdgData)
     try device.folder(xdgConfig)
     for (index, game) in CoverageGame.all.enumerated() {
-      let library = self.library(index)
-      try device.file(
-        library + "/steamapps/appmanifest_\(game.steamID).acf",
-        "\"AppState\"\n{\n\t\"appid\"\t\t\"\(game.steamID)\"\n\t\"name\"\t\t\"\(game.title)\"\n"
-          + "\t\"installdir\"\t\t\"\(game.installDir)\"\n}\n")
-      try device.folder(base(index))
-      guard game.mode == .proton else { continue }
-      // A prefix Proton made (the game started once) has its registry files.
-      try device.file(
-        prefix(index) + "/user.reg",
-        "WINE REGISTRY Version 2\n;; All keys relative to \\\\User\\\\S-1-5-21-0-0-0-1000\n\n#arch=win64\n")
-      for folder in ["AppData/Roaming", "AppData/Local", "AppData/LocalLow", "Documents", "Saved Games"] {
-        try device.folder(prefix(index) + "/drive_c/users/steamuser/" + folder)
+      let install = installs[index]
+      if game.launcher == .steam {
+        try device.file(
+          install.library + "/steamapps/appmanifest_\(game.steamID).acf",
+          "\"AppState\"\n{\n\t\"appid\"\t\t\"\(game.steamID)\"\n\t\"name\"\t\t\"\(game.title)\"\n"
+            + "\t\"installdir\"\t\t\"\(game.installDir)\"\n}\n")
       }
-      try device.folder(prefix(index) + "/drive_c/ProgramData")
+      try device.folder(install.base)
+      // A prefix made by the game's first start has its registry files and the user's folders.
+      if game.mode == .proton, let prefix = install.prefix {
+        try makePrefix(prefix, user: install.prefixUser)
+      }
     }
+    try writeLaunchers()
   }
 
   func library(_ index: Int) -> String { libraries[libraryChoice(index)] }
 
-  func base(_ index: Int) -> String {
-    library(index) + "/steamapps/common/" + CoverageGame.all[index].installDir
-  }
-
-  func prefix(_ index: Int) -> String {
-    library(index) + "/steamapps/compatdata/\(CoverageGame.all[index].steamID)/pfx"
-  }
-
-  /// The folders a walk of this device covers: its home and the libraries outside it.
-  var roots: [String] {
-    [device.home] + libraries.filter { !$0.hasPrefix(device.home + "/") }
-  }
+  /// The folders a walk of this device covers: the whole device (its home, libraries and
+  /// other disks).
+  var roots: [String] { [device.dir.sub(device.userName + "-device")] }
 
   /// Where `relative` of a placement of the game at `index` is on this device: where the game
   /// reads it. `<storeUserId>` is the device's account, its 32-bit id in `<root>/userdata`
   /// and its 64-bit SteamID anywhere else.
   func path(_ relative: String, of placement: CoverageGame.Placement, game index: Int) -> String {
     let game = CoverageGame.all[index]
-    let user = prefix(index) + "/drive_c/users/steamuser"
+    let install = installs[index]
+    let prefix = install.prefix ?? install.base + "/no-prefix"
+    let user = prefix + "/drive_c/users/" + install.prefixUser
     let template = placement.template
     let folder: String
     if placement.isRegistry {
-      folder = prefix(index)
+      folder = prefix
     } else if template.hasPrefix("<base>") {
-      folder = base(index)
+      folder = install.base
     } else if template.hasPrefix("<root>/steamapps/") {
-      folder = library(index)
+      folder = install.library
     } else if template.hasPrefix("<root>") {
-      folder = steam
+      folder = install.root
     } else if template.hasPrefix("<winAppData>") {
       folder = user + "/AppData/Roaming"
     } else if template.hasPrefix("<winLocalAppDataLow>") {
@@ -161,26 +207,29 @@ struct CoverageDevice {
     } else if template.hasPrefix("<winDocuments>") {
       folder = user + "/Documents"
     } else if template.hasPrefix("<winProgramData>") {
-      folder = prefix(index) + "/drive_c/ProgramData"
+      folder = prefix + "/drive_c/ProgramData"
     } else if template.hasPrefix("<home>") {
-      folder = game.mode == .proton ? user : nativeHome
+      folder = game.mode == .proton ? user : install.home
     } else if template.hasPrefix("<xdgData>") {
-      folder = xdgData
+      folder = install.xdgData
     } else if template.hasPrefix("<xdgConfig>") {
-      folder = xdgConfig
+      folder = install.xdgConfig
     } else {
       folder = "/"
     }
     // Below a folder or glob of the game's whose template names no `<storeUserId>` (an id
     // folder under `**`, or inside another entry's folder), the id is only a name in the save:
-    // the Deck's, restored as it is.
+    // the Deck's, restored as it is. A GOG, Epic or Lutris game's id is its store account's,
+    // the same on every machine.
     let outermost =
       game.placements.first { other in !other.isRegistry && template.hasPrefix(other.template + "/") }?
       .template ?? template
+    let isSteamAccount = game.launcher == .steam || game.launcher == .shortcut
     let account =
-      !outermost.contains("<storeUserId>")
+      !outermost.contains("<storeUserId>") || !isSteamAccount
       ? Self.deckSteamID64 : template.hasPrefix("<root>/userdata") ? steamUser : steamID64
-    return folder + "/" + relative.replacingOccurrences(of: "<storeUserId>", with: account)
+    return folder + (placement.isGlued ? "" : "/")
+      + relative.replacingOccurrences(of: "<storeUserId>", with: account)
   }
 
   /// The Deck's account's 64-bit SteamID (its Steam user 1111).
@@ -189,7 +238,7 @@ struct CoverageDevice {
   /// Writes every placed file of every game, its content `content(…)`.
   func place() throws {
     for (index, game) in CoverageGame.all.enumerated() {
-      for placement in game.placements {
+      for placement in game.placed {
         for file in placement.files {
           let content = Self.content(game, placement, file)
           try device.file(

@@ -48,6 +48,8 @@ struct CoverageRow: Sendable {
 
   var title: String
   var name: String
+  /// The launcher the Deck installed the game with (each desktop: the same store's, its way).
+  var launcher: CoverageLauncher
   var shapes: [String]
   /// Entries placed, and those whose every file `scan` lists (as a location or inside one).
   var placedLocations: Int
@@ -87,7 +89,26 @@ enum CoverageMeasurement {
   /// One measurement for the whole suite, shared by its tests.
   static let shared = Task { try await run("coverage") }
 
+  /// What the Deck's backup of one game came to, and the files its archive kept.
+  struct DeckBackup: Sendable {
+    var index: Int
+    /// The row without its restores.
+    var row: CoverageRow
+    /// The archived files; nil when there is no archive.
+    var kept: [(placement: CoverageGame.Placement, file: String)]?
+  }
+
+  /// What a part of the measurement returns: the Deck's backups, or one desktop's restores.
+  enum Part: Sendable {
+    case deck([DeckBackup])
+    case desktop(Int, [CoverageRow.OnDesktop])
+  }
+
   /// Builds the Deck and both desktops, places the saves on the Deck, and measures every game.
+  /// The Deck backs the games up one after another (each `add` writes its config file), and
+  /// each desktop restores each game as soon as its archive is there, in the same order: three
+  /// streams of programs sharing `ProgramGate`'s slots, each desktop's restores one at a time
+  /// so that what each changed is told apart.
   static func run(_ label: String) async throws -> [CoverageRow] {
     let dir = TemporaryDirectory("coverage-\(label)")
     let deck = try CoverageDevice.deck(dir)
@@ -100,22 +121,59 @@ enum CoverageMeasurement {
       ])
     sandbox.home = deck.device.home
     let onDeck = sandbox
-    let scanned = try jsonList(await onDeck.ok(["scan", "--json"]).stdout)
-    var walks = desktops.map { DesktopWalk($0) }
+    let streams = desktops.map { _ in AsyncStream.makeStream(of: DeckBackup.self) }
+    let parts = try await withThrowingTaskGroup(of: Part.self) { group in
+      group.addTask {
+        defer { for stream in streams { stream.continuation.finish() } }
+        let scanned = try jsonList(await onDeck.ok(["scan", "--json"]).stdout)
+        var backups: [DeckBackup] = []
+        for index in CoverageGame.all.indices {
+          let backup = try await backUp(index, deck: deck, onDeck: onDeck, scanned: scanned, dir: dir)
+          backups.append(backup)
+          for stream in streams { stream.continuation.yield(backup) }
+        }
+        return .deck(backups)
+      }
+      for (position, desktop) in desktops.enumerated() {
+        let stream = streams[position].stream
+        group.addTask {
+          var walk = DesktopWalk(desktop)
+          var restores: [CoverageRow.OnDesktop] = []
+          for await backup in stream {
+            restores.append(
+              try await walk.restore(
+                game: backup.index, name: backup.row.name, kept: backup.kept, onDeck: onDeck, dir: dir))
+          }
+          return .desktop(position, restores)
+        }
+      }
+      var parts: [Part] = []
+      for try await part in group { parts.append(part) }
+      return parts
+    }
     var rows: [CoverageRow] = []
-    for index in CoverageGame.all.indices {
-      rows.append(
-        try await measure(index, deck: deck, onDeck: onDeck, desktops: &walks, scanned: scanned, dir: dir))
+    var restores = Array(repeating: [CoverageRow.OnDesktop](), count: desktops.count)
+    for part in parts {
+      switch part {
+      case .deck(let backups): rows = backups.map(\.row)
+      case .desktop(let position, let done): restores[position] = done
+      }
+    }
+    for index in rows.indices {
+      rows[index].desktops = restores.compactMap { $0.indices.contains(index) ? $0[index] : nil }
     }
     return rows
   }
 
-  static func measure(
-    _ index: Int, deck: CoverageDevice, onDeck: Sandbox, desktops: inout [DesktopWalk],
-    scanned: [[String: Any]], dir: TemporaryDirectory
-  ) async throws -> CoverageRow {
+  /// `add TITLE --detect` and `backup --game NAME` on the Deck for the game at `index`, and what
+  /// its archive kept.
+  static func backUp(
+    _ index: Int, deck: CoverageDevice, onDeck: Sandbox, scanned: [[String: Any]], dir: TemporaryDirectory
+  ) async throws -> DeckBackup {
     let game = CoverageGame.all[index]
-    let found = scanned.first { $0["storeGameId"] as? String == String(game.steamID) }
+    let found = scanned.first {
+      $0["store"] as? String == game.launcher.store && $0["storeGameId"] as? String == game.storeGameID
+    }
     let name = found?["game"] as? String ?? Target.gameName(forTitle: game.title)
     let listed = ((found?["locations"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
       .map(real)
@@ -123,7 +181,7 @@ enum CoverageMeasurement {
       let path = real(path)
       return listed.contains { path == $0 || path.hasPrefix($0 + "/") }
     }
-    let scannedLocations = game.placements.filter { placement in
+    let scannedLocations = game.placed.filter { placement in
       placement.files.allSatisfy { isListed(deck.path($0, of: placement, game: index)) }
     }.count
 
@@ -147,7 +205,7 @@ enum CoverageMeasurement {
     var unnamed: [String] = []
     var kept: [(placement: CoverageGame.Placement, file: String)] = []
     let said = backup.stderr + backup.stdout + added.stderr
-    for placement in game.placements {
+    for placement in game.placed {
       for file in placement.files {
         placedFiles += 1
         let content = CoverageDevice.content(game, placement, file)
@@ -175,27 +233,23 @@ enum CoverageMeasurement {
     } else {
       outcome = missing.isEmpty ? .whole : .silentPartial
     }
-    var restores: [CoverageRow.OnDesktop] = []
-    for position in desktops.indices {
-      restores.append(
-        try await desktops[position].restore(
-          game: index, name: name, kept: archive == nil ? nil : kept, onDeck: onDeck, dir: dir))
-    }
     let runs: [(String, RunResult)] = [("add", added), ("backup", backup)]
     let why = runs.compactMap { command, run in
       run.code == 0 ? nil : "\(command) exit \(run.code): \(firstLine(run.stderr, dir: dir))"
     }
-    return CoverageRow(
-      title: game.title, name: name, shapes: game.shapes, placedLocations: game.placements.count,
-      scannedLocations: scannedLocations, addCode: added.code, backupCode: backup.code,
-      placedFiles: placedFiles, keptFiles: kept.count, missing: missing, backup: outcome, why: why,
-      desktops: restores)
+    let row = CoverageRow(
+      title: game.title, name: name, launcher: game.launcher, shapes: game.shapes,
+      placedLocations: game.placed.count, scannedLocations: scannedLocations, addCode: added.code,
+      backupCode: backup.code, placedFiles: placedFiles, keptFiles: kept.count, missing: missing,
+      backup: outcome,
+      why: why, desktops: [])
+    return DeckBackup(index: index, row: row, kept: archive == nil ? nil : kept)
   }
 
   /// A placed file as the report names it: its entry's placeholder and its path below it.
   static func display(_ file: String, of placement: CoverageGame.Placement) -> String {
     if placement.isRegistry { return "registry (pfx/\(file))" }
-    return placement.template.prefix { $0 != ">" } + ">/" + file
+    return placement.template.prefix { $0 != ">" } + (placement.isGlued ? ">" : ">/") + file
   }
 
   static func real(_ path: String) -> String { Platform.realPath(path) ?? path }
@@ -208,12 +262,20 @@ enum CoverageMeasurement {
   }
 }
 
-/// A desktop the games are restored on, with what its home and libraries held after the
-/// last restore (each entry's kind, size and modification time), to tell what a restore
-/// changed and left behind.
+/// A desktop the games are restored on, with what its folders held after the last restore
+/// (each entry's kind, size and modification time), to tell what a restore changed and left
+/// behind.
 struct DesktopWalk {
   let device: CoverageDevice
-  private var state: [String: String]
+  private var state: [String: Entry]
+
+  /// What a walk records of an entry: its kind (`S_IFDIR`, `S_IFLNK`, any other), and for a
+  /// file or link its size and modification time.
+  struct Entry: Equatable, Sendable {
+    var kind: mode_t
+    var size: Int = 0
+    var modified: Int = 0
+  }
 
   init(_ device: CoverageDevice) {
     self.device = device
@@ -278,36 +340,45 @@ struct DesktopWalk {
   }
 
   /// The files (of `state`) holding exactly `content`.
-  static func find(_ content: String, in state: [String: String]) -> [String] {
-    let size = "f \(content.utf8.count) "
-    return state.filter { $0.value.hasPrefix(size) }.keys.filter { text($0) == content }.sorted()
+  static func find(_ content: String, in state: [String: Entry]) -> [String] {
+    let size = content.utf8.count
+    return state.filter { $0.value.kind == S_IFREG && $0.value.size == size }.keys.filter {
+      text($0) == content
+    }
+    .sorted()
   }
 
-  /// Every entry under the device's home and libraries but SaveVault's own folders (and the
-  /// XDG folders holding them, which its first run may make): a file's or link's size and
-  /// modification time, a folder's being there.
-  static func walk(_ device: CoverageDevice) -> [String: String] {
+  /// Every entry of the device but SaveVault's own folders (and the XDG folders holding them,
+  /// which its first run may make): a file's or link's size and modification time, a folder's
+  /// being there. Read with `readdir` and `lstat`, SaveVault's own folders not gone into: a
+  /// walk runs after every restore, over thousands of entries.
+  static func walk(_ device: CoverageDevice) -> [String: Entry] {
     let home = device.device.home
-    let own = [".config/savevault", ".local/share/savevault", ".local/state/savevault", ".cache/savevault"]
-      .map { home + "/" + $0 }
+    let own = Set(
+      [".config/savevault", ".local/share/savevault", ".local/state/savevault", ".cache/savevault"].map {
+        home + "/" + $0
+      })
     let holders = Set(
       [".config", ".local", ".local/share", ".local/state", ".cache"].map { home + "/" + $0 })
-    var state: [String: String] = [:]
-    for root in device.roots {
-      for case let relative as String in FileManager.default.enumerator(atPath: root) ?? .init() {
-        let path = root + "/" + relative
-        if holders.contains(path) || own.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
-          continue
-        }
+    var state: [String: Entry] = [:]
+    func walk(_ folder: String) {
+      for name in (try? Platform.directoryNames(folder)) ?? [] {
+        let path = folder + "/" + name
+        guard !own.contains(path) else { continue }
         var info = stat()
         guard lstat(path, &info) == 0 else { continue }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: state[path] = "d"
-        case S_IFLNK: state[path] = "l \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        default: state[path] = "f \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFDIR {
+          if !holders.contains(path) { state[path] = Entry(kind: kind) }
+          walk(path)
+        } else {
+          state[path] = Entry(
+            kind: kind == S_IFLNK ? S_IFLNK : S_IFREG, size: Int(info.st_size),
+            modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)
         }
       }
     }
+    for root in device.roots { walk(root) }
     return state
   }
 }

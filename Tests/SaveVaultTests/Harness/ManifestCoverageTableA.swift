@@ -51,6 +51,9 @@ extension CoverageGame {
             "userdata/<storeUserId>/3768760/remotecache.vdf",
           ]
         ),
+        P(
+          "<winAppData>/IO Interactive/Epic/<storeUserId>/007 First Light/KntSlotSaveFile-0",
+          ["IO Interactive/Epic/<storeUserId>/007 First Light/KntSlotSaveFile-0"]),
         P(P.registry, ["user.reg"]),
       ]),
     CoverageGame(
@@ -214,6 +217,12 @@ extension CoverageGame {
     CoverageGame(
       "Kingdom Hearts III", 2_552_450, "KINGDOM HEARTS III", .proton,
       [
+        P(
+          "<winDocuments>/KINGDOM HEARTS III/Epic Games Store/<storeUserId>",
+          ["KINGDOM HEARTS III/Epic Games Store/<storeUserId>/SaveData.sav"]),
+        P(
+          "<winDocuments>/KINGDOM HEARTS III/Epic Games Store/<storeUserId>/Config",
+          ["KINGDOM HEARTS III/Epic Games Store/<storeUserId>/Config/Config.ini"]),
         P(
           "<winDocuments>/My Games/KINGDOM HEARTS III/Steam/<storeUserId>",
           ["My Games/KINGDOM HEARTS III/Steam/<storeUserId>/SaveData.sav"]),

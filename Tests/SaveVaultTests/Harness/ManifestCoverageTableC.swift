@@ -138,8 +138,11 @@ extension CoverageGame {
       "Legend of Mana", 1_175_830, "Legend of Mana", .proton,
       [
         P(
+          "<winDocuments>/My Games/Legend of Mana/GOG/<storeUserId>",
+          ["My Games/Legend of Mana/GOG/<storeUserId>/SaveData00.sav"]),
+        P(
           "<winDocuments>/My Games/Legend of Mana/Steam/<storeUserId>",
-          ["My Games/Legend of Mana/Steam/<storeUserId>/SaveData00.sav"])
+          ["My Games/Legend of Mana/Steam/<storeUserId>/SaveData00.sav"]),
       ]),
     CoverageGame(
       "Legend of Mercy", 676_090, "LOM神医魔导", .proton,

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// A temporary directory owned by one test, removed when the value goes away.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
   let path: String
   private let isOwned: Bool
 
