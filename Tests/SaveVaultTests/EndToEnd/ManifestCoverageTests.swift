@@ -21,7 +21,7 @@ import Testing
 ///
 /// `SAVEVAULT_COVERAGE_REPORT=FILE swift test --skip-build --filter ManifestCoverageTests`
 /// measures and writes the table to FILE
-/// (bench/history/2026-12-03-manifest-coverage-two-desktops.md).
+/// (bench/history/2026-12-03-manifest-coverage-launchers.md).
 @Suite(
   "Manifest coverage: real Ludusavi entries of five launchers backed up and restored on two desktops",
   .tags(.medium))

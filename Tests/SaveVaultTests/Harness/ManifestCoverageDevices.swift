@@ -219,21 +219,31 @@ struct CoverageDevice: Sendable {
     }
     // Below a folder or glob of the game's whose template names no `<storeUserId>` (an id
     // folder under `**`, or inside another entry's folder), the id is only a name in the save:
-    // the Deck's, restored as it is. A GOG, Epic or Lutris game's id is its store account's,
+    // the Deck's, restored as it is. An Epic or GOG game's id is the player's account there,
     // the same on every machine.
     let outermost =
       game.placements.first { other in !other.isRegistry && template.hasPrefix(other.template + "/") }?
       .template ?? template
-    let isSteamAccount = game.launcher == .steam || game.launcher == .shortcut
-    let account =
-      !outermost.contains("<storeUserId>") || !isSteamAccount
-      ? Self.deckSteamID64 : template.hasPrefix("<root>/userdata") ? steamUser : steamID64
+    let account: String
+    switch game.launcher {
+    case .epic: account = Self.epicAccount
+    case .gog: account = Self.gogAccount
+    case .steam, .shortcut, .lutris:
+      account =
+        !outermost.contains("<storeUserId>")
+        ? Self.deckSteamID64 : template.hasPrefix("<root>/userdata") ? steamUser : steamID64
+    }
     return folder + (placement.isGlued ? "" : "/")
       + relative.replacingOccurrences(of: "<storeUserId>", with: account)
   }
 
   /// The Deck's account's 64-bit SteamID (its Steam user 1111).
   static let deckSteamID64 = "76561197960266839"
+
+  /// The player's Epic account id (as Legendary passes it to a game, `-epicuserid`) and GOG
+  /// user id: the same on every machine the player signs in on.
+  static let epicAccount = "9d2b4f61c0e84a7bb3f5e2a1d6c07e48"
+  static let gogAccount = "48762339164158326"
 
   /// Writes every placed file of every game, its content `content(…)`.
   func place() throws {

@@ -1,7 +1,7 @@
 @testable import SaveVault
 
 extension CoverageGame {
-  /// Games of the fixture added on 2026-12-04: paths that glue a placeholder to text, as real
+  /// Games of the fixture added on 2026-12-03: paths that glue a placeholder to text, as real
   /// entries write them (`<winLocalAppData>Low/…`, `STEAMUSER<storeUserId>`).
   static let tableD: [CoverageGame] = [
     CoverageGame(
