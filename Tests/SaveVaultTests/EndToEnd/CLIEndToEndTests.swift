@@ -521,7 +521,7 @@ struct CLIEndToEndTests {
     let holder = try SpawnedProgram(
       "/bin/sh",
       [
-        "-c", "exec 9>>\"$1\" && \"$2\" -x 9 && : > \"$3\" && exec sleep 60", "sh", lockFile, flockTool,
+        "-c", "exec 9>>\"$1\" && \"$2\" -x 9 && : > \"$3\" && exec sleep 600", "sh", lockFile, flockTool,
         taken,
       ],
       stdout: .discarded, stderr: .discarded)

@@ -176,7 +176,7 @@ struct WrapTests {
       "/bin/sh",
       [
         "-c",
-        "exec 9>>\"$1\" && \"$2\" -x 9 && echo 'pid 4242, savevault sync' >&9 && : > \"$3\" && exec sleep 60",
+        "exec 9>>\"$1\" && \"$2\" -x 9 && echo 'pid 4242, savevault sync' >&9 && : > \"$3\" && exec sleep 600",
         "sh", lockFile, flock, taken,
       ])
     defer { sleeper.terminateAndWait() }
