@@ -7,12 +7,8 @@
 # keeps its save in two locations, default 25), SAVEVAULT_SIM_LACKING and SAVEVAULT_SIM_ADOPTING
 # (percent of those with a device lacking a location, or adopting the game, default 40 each),
 # SAVEVAULT_SIM_FILES (percent of those whose game also keeps files of its install folder,
-# default 25), SAVEVAULT_SIM_REGISTRY (percent of those also in registry keys, default 50),
-# SAVEVAULT_SIM_PATTERNS and SAVEVAULT_SIM_RAWNAMES (percent of the scenarios of files whose
-# devices give one folder different patterns, and whose folders have names that are not
-# UTF-8, default 10 each), SAVEVAULT_SIM_DISKFULL (percent of those of registry with a prefix
-# on a small disk that fills, default 10; root only) and SAVEVAULT_SIM_WORKERS are passed
-# through.
+# default 25)
+# and SAVEVAULT_SIM_WORKERS are passed through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ge 1 ]; then

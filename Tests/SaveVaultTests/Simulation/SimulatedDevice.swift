@@ -104,15 +104,6 @@ final class SimulatedDevice {
   /// (see `SimulatedRegistry`), and the keys there that are no part of the save, as Wine last
   /// wrote them.
   let hasRegistry: Bool
-  /// In a scenario of patterns that differ: the pattern this device's config gives the slots
-  /// folder (`*.sav`, `*`, or "" for the whole folder; see `SimulatedFiles.slotsFolder`); nil
-  /// in any other.
-  let slotsPattern: String?
-  /// Whether the profiles folder (`profiles/**/general.opt`) also has folders whose names are
-  /// not UTF-8 (see `SimulatedFiles.rawProfiles`).
-  let hasRawNames: Bool
-  /// The mount point of the small disk this device's prefix is on (see `SimulationDiskFull`).
-  var smallDisk: String?
   var otherKeys: [SimulatedRegistry.Section] = []
   /// Whether the last command was killed, so that a restore of several locations may be
   /// half-done until the next command finishes it.
@@ -161,8 +152,7 @@ final class SimulatedDevice {
   init(
     index: Int, name: String, root: String, sharedFolder: String, clock: DeviceClock,
     hasLocations: Bool = false, hasFiles: Bool = false, hasRegistry: Bool = false, lacksSecond: Bool = false,
-    adopts: Bool = false, manifest: String? = nil, slotsPattern: String? = nil, hasRawNames: Bool = false,
-    hasSmallPrefixDisk: Bool = false
+    adopts: Bool = false, manifest: String? = nil
   ) throws {
     self.index = index
     self.name = name
@@ -179,21 +169,18 @@ final class SimulatedDevice {
           location.folder.isEmpty ? home + "/Games/install" : home + "/Games/install/" + location.folder,
           location.pattern
         )
-      } + (slotsPattern.map { [(home + "/" + SimulatedFiles.slotsFolder, $0)] } ?? []) : []
-    self.slotsPattern = hasLocations && hasFiles ? slotsPattern : nil
-    self.hasRawNames = hasLocations && hasFiles && hasRawNames
+      } : []
     locations =
       !hasLocations
       ? []
       : [
         adopts ? prefix + "/Documents/Saves" : root + "/c/Users/\(name)/Saved Games/Saves",
         home + "/.config/Game",
-      ] + fileLocations.map { $0.pattern.isEmpty ? $0.folder : $0.folder + "/" + $0.pattern }
+      ] + fileLocations.map { $0.folder + "/" + $0.pattern }
         + (hasLocations && hasFiles && hasRegistry ? [SimulatedRegistry.location] : [])
     self.hasRegistry = hasLocations && hasFiles && hasRegistry
-    // (A whole folder, the slots folder of a device whose config names it whole, has none.)
     patterns = Dictionary(
-      uniqueKeysWithValues: fileLocations.enumerated().filter { !$0.element.pattern.isEmpty }.map {
+      uniqueKeysWithValues: fileLocations.enumerated().map {
         (SaveLocation.name(index: $0.offset + 2, path: $0.element.folder), $0.element.pattern)
       })
     configLacksSecond = hasLocations && lacksSecond
@@ -220,7 +207,6 @@ final class SimulatedDevice {
     } else if hasLocations {
       try writeEntry()
     }
-    if self.hasRegistry && hasSmallPrefixDisk { try mountSmallDisk(self.prefix) }
     if hasFiles { try makeInstall() }
     if self.hasRegistry { try makePrefix() }
     comeBack()
@@ -384,7 +370,7 @@ final class SimulatedDevice {
     let chosen = random.chance(40) ? held : random.pick(held).map { [$0] } ?? []
     var done = chosen.map { location in
       if location.name == registryName { return "\(location.name): " + playRegistry(&random, tag: tag) }
-      let files = candidates(location.name)
+      let files = patterns[location.name].map { SimulatedFiles.matching[$0] ?? [] }
       return "\(location.name): "
         + play(in: location.path, &random, tag: tag, files: files ?? Self.files, keepsOne: files == nil)
     }
@@ -407,10 +393,10 @@ final class SimulatedDevice {
     in save: String, _ random: inout SplitMix64, tag: String, files: [String] = SimulatedDevice.files,
     keepsOne: Bool = true
   ) -> String {
-    let present = files.filter { SimulatedPath.exists(save + "/" + $0) }
+    let present = files.filter { FileManager.default.fileExists(atPath: save + "/" + $0) }
     let roll = random.int(0..<10)
     if present.count > (keepsOne ? 1 : 0) && roll == 0, let gone = random.pick(present) {
-      SimulatedPath.unlink(save + "/" + gone)
+      unlink(save + "/" + gone)
       return "removed \(gone)"
     }
     let missing = files.filter { !present.contains($0) }
@@ -422,8 +408,15 @@ final class SimulatedDevice {
     }
     let path = save + "/" + file
     let content = "\(name) \(tag) " + String(repeating: "x", count: random.int(0..<200))
-    SimulatedPath.write(Data(content.utf8), to: path)
-    SimulatedPath.setTimes(path, ns: clock.read() * 1_000_000 + Int64(index))
+    try? FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
+    let ns = clock.read() * 1_000_000 + Int64(index)
+    var times = [
+      timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000)),
+      timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000)),
+    ]
+    _ = utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)
     return "wrote \(file) (\(content.utf8.count) bytes)"
   }
 
@@ -490,11 +483,9 @@ final class SimulatedDevice {
   }
 
   /// Whether a restore of several locations has a journal the next command is to finish.
-  var hasRestoreJournal: Bool { FileManager.default.fileExists(atPath: restoreJournalPath) }
-
-  /// Where a restore of several locations keeps its journal.
-  var restoreJournalPath: String {
-    home + "/.local/state/savevault/restores-locations/" + Self.game + ".json"
+  var hasRestoreJournal: Bool {
+    FileManager.default.fileExists(
+      atPath: home + "/.local/state/savevault/restores-locations/" + Self.game + ".json")
   }
 }
 

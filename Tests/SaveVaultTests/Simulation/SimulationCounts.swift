@@ -53,21 +53,6 @@ struct SimulationCounts {
   /// Games adopted by `wrap` under Steam, and launches that adopted nothing (no container chosen).
   var adoptions = 0
   var adoptionsWithoutContainer = 0
-  /// Scenarios whose devices give one folder different patterns, and syncs there whose
-  /// direction was judged.
-  var patternScenarios = 0
-  var directionsJudged = 0
-  /// Scenarios whose save has folders with names that are not UTF-8.
-  var rawNameScenarios = 0
-  /// Scenarios with a prefix on a small disk, commands run with it full, refusals for it, and
-  /// restores that had it fill at their merge of the keys.
-  var diskFullScenarios = 0
-  var diskFullCommands = 0
-  var diskFullRefusals = 0
-  var diskFullAtMerge = 0
-  /// Commands with the disk full that completed, merging keys (its room was back by then: a
-  /// wrap's sync after the game).
-  var diskFullMerged = 0
 
   private static var fields: [WritableKeyPath<SimulationCounts, Int>] {
     [
@@ -78,8 +63,6 @@ struct SimulationCounts {
       \.offlinePeriods, \.conflicts, \.statesOwed, \.statesOverwrittenByGame, \.convergenceSyncs,
       \.reinstalls, \.concurrentUploads, \.lackingScenarios, \.adoptionScenarios, \.lackingUploads,
       \.carriedUploads, \.locationsPlaced, \.locationsGained, \.adoptions, \.adoptionsWithoutContainer,
-      \.patternScenarios, \.directionsJudged, \.rawNameScenarios, \.diskFullScenarios, \.diskFullCommands,
-      \.diskFullRefusals, \.diskFullAtMerge, \.diskFullMerged,
     ]
   }
 

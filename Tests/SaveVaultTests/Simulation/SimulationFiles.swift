@@ -34,32 +34,14 @@ enum SimulatedFiles {
     "profiles/alice/settings.opt",
   ]
 
-  /// The folder (in HOME) that, in a scenario of patterns that differ, the devices' configs
-  /// name with different patterns: `*.sav` on one, the whole folder or `*` on another.
-  static let slotsFolder = "Games/slots"
-
-  /// The files the game writes in the slots folder: its slots, which every pattern names, and
-  /// notes and a screenshot in a folder, which only the whole folder and `*` do.
-  static let slotFiles = [
-    "slot1.sav", "slot2.sav", "slot3.sav", "autosave.sav", "notes.txt", "screens/slot1.png",
-  ]
-
-  /// The profiles in folders whose names are not UTF-8, in the model's spelling
-  /// (`SimulatedPath`): Latin-1 `café`, Shift-JIS `セー`, and the byte 0xFF, a folder deeper.
-  static let rawProfiles = ["caf%E9/general.opt", "%83Z%81[/general.opt", "%FF/deep/general.opt"]
-
-  /// A file that is no part of the save in such a folder (beside the install folder's).
-  static let rawOutside = ["install/profiles/caf%E9/settings.opt"]
-
   /// Whether `path` (relative to a location's folder) is one that `pattern` names: each
-  /// component by `fnmatch`, `**` spanning any number of folders, none too; a file inside a
-  /// folder the pattern names is named too (`*` names `screens/slot1.png`). (The model's own
+  /// component by `fnmatch`, `**` spanning any number of folders, none too. (The model's own
   /// matcher, not SaveVault's.)
   static func matches(_ pattern: String, _ path: String) -> Bool {
     let parts = pattern.split(separator: "/").map(String.init)
     let names = path.split(separator: "/").map(String.init)
     func match(_ n: Int, _ p: Int) -> Bool {
-      if p == parts.count { return n > 0 }
+      if p == parts.count { return n == names.count }
       if parts[p] == "**" { return (n...names.count).contains { match($0, p + 1) } }
       guard n < names.count, fnmatch(parts[p], names[n], 0) == 0 else { return false }
       return match(n + 1, p + 1)
@@ -79,70 +61,37 @@ extension SimulatedDevice {
   /// The install folder (in HOME, so that its portable form is every device's), in a scenario of
   /// file locations.
   var install: String { home + "/Games/install" }
-  /// The folder of `outsidePaths`.
-  var games: String { home + "/Games" }
-  /// The slots folder, in a scenario of patterns that differ (see `SimulatedFiles.slotsFolder`).
-  var slots: String? { slotsPattern.map { _ in home + "/" + SimulatedFiles.slotsFolder } }
-
-  /// The files that are no part of the save, relative to `games`: the install folder's, one in
-  /// a profile folder whose name is not UTF-8 (a scenario of such names), and the slots folder's
-  /// that this device's pattern does not name.
-  var outsidePaths: [String] {
-    SimulatedFiles.outside.map { "install/" + $0 } + (hasRawNames ? SimulatedFiles.rawOutside : [])
-      + (slotsPattern.map { pattern in
-        pattern.isEmpty
-          ? []
-          : SimulatedFiles.slotFiles.filter { !SimulatedFiles.matches(pattern, $0) }.map { "slots/" + $0 }
-      } ?? [])
-  }
-
-  /// The files the game writes in the location named `name` (nil: a folder of the game's own,
-  /// `SimulatedDevice.files`): those its pattern names, or, in the slots folder, those this
-  /// device's pattern names (all of them, for the whole folder).
-  func candidates(_ name: String) -> [String]? {
-    if let slots, namedLocations.first(where: { $0.name == name })?.path == slots {
-      return SimulatedFiles.slotFiles.filter { file in
-        patterns[name].map { SimulatedFiles.matches($0, file) } ?? true
-      }
-    }
-    return patterns[name].map { pattern in
-      (SimulatedFiles.matching[pattern] ?? [])
-        + (hasRawNames && pattern == "**/general.opt" ? SimulatedFiles.rawProfiles : [])
-    }
-  }
 
   /// Sets up the install folder: the files that are no part of the save, each with content of
   /// this device's; the model records them and the inodes of the folders that hold the save's
-  /// files, which no restore may replace. (The slots folder is made too, and, when this device
-  /// names it whole, is the save's own folder: a restore swaps it.)
+  /// files, which no restore may replace.
   func makeInstall() throws {
-    if let slots { SimulatedPath.makeFolders(slots) }
-    for path in outsidePaths {
+    for path in SimulatedFiles.outside {
       try writeOutside(path, "\(name)'s \(path), as installed\n")
     }
-    for location in fileLocations where !location.pattern.isEmpty {
+    for location in fileLocations {
       heldFolders[location.folder] = SimulatedFiles.inode(location.folder)
     }
   }
 
   private func writeOutside(_ path: String, _ content: String) throws {
-    guard SimulatedPath.write(Data(content.utf8), to: games + "/" + path) else {
-      throw SimulationFailure(invariant: "harness", detail: "could not write \(games)/\(path)")
-    }
+    let full = install + "/" + path
+    try FileManager.default.createDirectory(
+      atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(content.utf8).write(to: URL(fileURLWithPath: full))
     outsideFiles[path] = Data(content.utf8)
   }
 
   /// The game or the player changes a file of the install folder that is no part of the save:
   /// writes one (new content, or a file that was not there) or deletes one.
   func playOutside(_ random: inout SplitMix64, tag: String) -> String {
-    let paths = outsidePaths
-    let deletable = paths.filter { $0 != "install/profiles/README.txt" && outsideFiles[$0] != nil }
+    let deletable = SimulatedFiles.outside.filter { $0 != "profiles/README.txt" && outsideFiles[$0] != nil }
     if random.chance(30), let doomed = random.pick(deletable) {
-      SimulatedPath.unlink(games + "/" + doomed)
+      unlink(install + "/" + doomed)
       outsideFiles[doomed] = nil
       return "deleted \(doomed) (no part of the save)"
     }
-    let path = random.pick(paths) ?? "install/readme.txt"
+    let path = random.pick(SimulatedFiles.outside) ?? "readme.txt"
     try? writeOutside(path, "\(name) \(tag) \(path) \(random.int(0..<1_000_000))\n")
     return "wrote \(path) (no part of the save)"
   }
@@ -150,9 +99,17 @@ extension SimulatedDevice {
   /// The player deletes a location of files: its matching files, never the folder that holds
   /// them nor its other files.
   func wipeFiles(_ location: (name: String, path: String), pattern: String) {
-    for path in (candidates(location.name) ?? [])
-    where SimulatedPath.isRegularFile(location.path + "/" + path) {
-      SimulatedPath.unlink(location.path + "/" + path)
+    for path in Self.matchingFiles(in: location.path, pattern: pattern) {
+      unlink(location.path + "/" + path)
+    }
+  }
+
+  /// The regular files under `folder` that `pattern` names, relative to it.
+  static func matchingFiles(in folder: String, pattern: String) -> [String] {
+    let candidates = SimulatedFiles.matching[pattern] ?? []
+    return candidates.filter { path in
+      var info = stat()
+      return lstat(folder + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
   }
 
@@ -162,11 +119,11 @@ extension SimulatedDevice {
   /// Nil when all holds, else what differs.
   func outsideChanges() -> String? {
     guard hasFiles else { return nil }
-    for path in outsidePaths {
-      let found = SimulatedPath.contents(games + "/" + path)
+    for path in SimulatedFiles.outside {
+      let found = FileManager.default.contents(atPath: install + "/" + path)
       guard found == outsideFiles[path] else {
         return
-          "\(games)/\(path), no part of the save, \(found == nil ? "is gone" : "changed") (the model says \(outsideFiles[path].map { "'\(String(decoding: $0, as: UTF8.self))'" } ?? "absent"))"
+          "\(install)/\(path), no part of the save, \(found == nil ? "is gone" : "changed") (the model says \(outsideFiles[path].map { "'\(String(decoding: $0, as: UTF8.self))'" } ?? "absent"))"
       }
     }
     for (folder, inode) in heldFolders.sorted(by: { $0.key < $1.key }) {

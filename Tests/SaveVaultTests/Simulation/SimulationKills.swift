@@ -13,9 +13,7 @@ extension SimulationScenario {
   /// (`SIM_SAVE`); the second (`SIM_SAVE2`) is copied as it is, to `before2` and `after2`. A
   /// game that also keeps files of its install folder (`SIM_INSTALL`) writes its `autosave.sav`
   /// there too, the folder copied whole to `before3` and `after3`; one that keeps registry keys
-  /// (`SIM_REG`) leaves its prefix's `user.reg` as it is, copied to `before.reg` and `after.reg`;
-  /// the slots folder of a scenario of patterns that differ (`SIM_SLOTS`) too, to `before4` and
-  /// `after4`.
+  /// (`SIM_REG`) leaves its prefix's `user.reg` as it is, copied to `before.reg` and `after.reg`.
   static let gameScript = """
     mkdir -p "$SIM_MARKS"
     snap() { if [ -d "$1" ]; then cp -R "$1" "$2"; else mkdir "$2"; fi; }
@@ -23,14 +21,12 @@ extension SimulationScenario {
     if [ -n "$SIM_SAVE2" ]; then snap "$SIM_SAVE2" "$SIM_MARKS/before2"; fi
     if [ -n "$SIM_INSTALL" ]; then snap "$SIM_INSTALL" "$SIM_MARKS/before3"; fi
     if [ -n "$SIM_REG" ]; then cp "$SIM_REG" "$SIM_MARKS/before.reg"; fi
-    if [ -n "$SIM_SLOTS" ]; then snap "$SIM_SLOTS" "$SIM_MARKS/before4"; fi
     mkdir -p "$SIM_SAVE" && printf %s "$SIM_CONTENT" > "$SIM_SAVE/slot1.sav" && cp -R "$SIM_SAVE" "$SIM_MARKS/after"
     if [ -n "$SIM_SAVE2" ]; then snap "$SIM_SAVE2" "$SIM_MARKS/after2"; fi
     if [ -n "$SIM_INSTALL" ]; then
       printf %s "$SIM_CONTENT" > "$SIM_INSTALL/autosave.sav" && cp -R "$SIM_INSTALL" "$SIM_MARKS/after3"
     fi
     if [ -n "$SIM_REG" ]; then cp "$SIM_REG" "$SIM_MARKS/after.reg"; fi
-    if [ -n "$SIM_SLOTS" ]; then snap "$SIM_SLOTS" "$SIM_MARKS/after4"; fi
     """
 
   /// The state of the save the real game found (`before`) or left (`after`).
@@ -41,9 +37,7 @@ extension SimulationScenario {
     if device.lacksSecond { return SaveState.ofLocations([(names[0], marks + "/" + which)], lacking: true) }
     // A location of files: its folder as copied with the install folder.
     let files = device.fileLocations.enumerated().map { index, location in
-      location.folder == device.slots
-        ? (names[index + 2], marks + "/" + which + "4")
-        : (names[index + 2], marks + "/" + which + "3" + location.folder.dropFirst(device.install.count))
+      (names[index + 2], marks + "/" + which + "3" + location.folder.dropFirst(device.install.count))
     }
     let registry = device.registryName.map { [($0, marks + "/" + which + ".reg")] } ?? []
     return SaveState.ofLocations(
@@ -105,7 +99,7 @@ extension SimulationScenario {
         "SAVEVAULT_FAILPOINTS": failpoint, "SIM_SAVE": device.locations.first ?? device.save,
         "SIM_SAVE2": device.locations.dropFirst().first ?? "", "SIM_MARKS": marks,
         "SIM_INSTALL": device.hasFiles ? device.install : "",
-        "SIM_REG": device.hasRegistry ? device.userReg : "", "SIM_SLOTS": device.slots ?? "",
+        "SIM_REG": device.hasRegistry ? device.userReg : "",
         "SIM_CONTENT": "\(device.name) s\(step) by the real game \(random.int(0..<1_000_000))",
       ])
     defer { try? FileManager.default.removeItem(atPath: marks) }

@@ -43,20 +43,6 @@ final class SimulationScenario {
   /// Whether it also keeps registry keys in its Wine prefix (see `SimulatedRegistry`): only
   /// where it keeps files.
   let hasRegistry: Bool
-  /// Whether the devices' configs give the slots folder different patterns (`*.sav`, `*`, the
-  /// whole folder: see `SimulationPatterns`): only where the game keeps files.
-  let hasPatterns: Bool
-  /// Whether its profiles folder also has folders whose names are not UTF-8: only where the game
-  /// keeps files.
-  let hasRawNames: Bool
-  /// The device (by index) whose Wine prefix is on a small disk of its own that fills at some
-  /// restores (see `SimulationDiskFull`); nil in most, and in every scenario without registry.
-  let smallDiskIndex: Int?
-  /// The archives read back and found readable already (`checkArchivesReadable`).
-  var readableArchives: Set<String> = []
-  /// Whether the prefix's disk of `smallDiskIndex` is full now (a failure saying so is
-  /// explained).
-  var isDiskFull = false
   /// The device (by index) that lacks the second location at first, in a scenario of several
   /// locations; nil in most.
   let lackingIndex: Int?
@@ -82,14 +68,9 @@ final class SimulationScenario {
   /// the share where the game also keeps files of its install folder (no device lacks a
   /// location nor adopts the game there); `registryPercent`, the share of those where it also
   /// keeps registry keys.
-  /// `patternsPercent` and `rawNamesPercent`: the shares of the scenarios of files where the
-  /// devices give one folder different patterns, and where folders of the save have names
-  /// that are not UTF-8; `diskFullPercent`, the share of those of registry where one device's
-  /// prefix is on a small disk that fills at some restores (only as root, which mounts it).
   init(
     seed: UInt64, root: String, steps: Int, isVerbose: Bool, locationsPercent: Int = 0,
-    lackingPercent: Int = 0, adoptingPercent: Int = 0, filesPercent: Int = 0, registryPercent: Int = 0,
-    patternsPercent: Int = 0, rawNamesPercent: Int = 0, diskFullPercent: Int = 0
+    lackingPercent: Int = 0, adoptingPercent: Int = 0, filesPercent: Int = 0, registryPercent: Int = 0
   ) {
     self.seed = seed
     self.root = root
@@ -108,27 +89,13 @@ final class SimulationScenario {
     lackingIndex = hasLocations && !hasFiles ? lacking : nil
     adoptingIndex = hasLocations && !hasFiles && adopting != lacking ? adopting : nil
     hasRegistry = hasFiles && layout.chance(registryPercent)
-    // Drawn after the others, so that a scenario without them is the same as before.
-    hasPatterns = hasFiles && layout.chance(patternsPercent)
-    hasRawNames = hasFiles && layout.chance(rawNamesPercent)
-    let smallDisk = hasRegistry && layout.chance(diskFullPercent) ? layout.int(0..<3) : nil
-    smallDiskIndex = getuid() == 0 ? smallDisk : nil
-    // The slots folder: `*.sav` on the first device, the whole folder or `*` on the second,
-    // any of the three on the third.
-    slotsPatterns =
-      hasPatterns
-      ? ["*.sav", layout.pick(["", "*"]) ?? "", layout.pick(["*.sav", "", "*"]) ?? "*.sav"] : [nil, nil, nil]
   }
-
-  /// The pattern each device's config gives the slots folder (nil: no such folder).
-  let slotsPatterns: [String?]
 
   /// The scenario's manifest file, which knows the game a device adopts.
   var manifestPath: String { root + "/manifest.yaml" }
 
   /// Runs the scenario; returns the failure, if an invariant broke.
   func run() -> SimulationFailure? {
-    defer { unmountSmallDisks() }
     do {
       try setUp()
       for number in 1...stepCount {
@@ -144,9 +111,6 @@ final class SimulationScenario {
       counts.registryScenarios = hasRegistry ? 1 : 0
       counts.lackingScenarios = lackingIndex == nil ? 0 : 1
       counts.adoptionScenarios = adoptingIndex == nil ? 0 : 1
-      counts.patternScenarios = hasPatterns ? 1 : 0
-      counts.rawNameScenarios = hasRawNames ? 1 : 0
-      counts.diskFullScenarios = smallDiskIndex == nil ? 0 : 1
       counts.steps = stepCount
       counts.statesOwed = owed.count
       return nil
@@ -168,14 +132,12 @@ final class SimulationScenario {
         index: index, name: name, root: root + "/" + name, sharedFolder: root + "/shared",
         clock: DeviceClock(time: time, offsetMs: offset), hasLocations: hasLocations, hasFiles: hasFiles,
         hasRegistry: hasRegistry, lacksSecond: index == lackingIndex, adopts: index == adoptingIndex,
-        manifest: manifestPath, slotsPattern: slotsPatterns[index], hasRawNames: hasRawNames,
-        hasSmallPrefixDisk: index == smallDiskIndex)
+        manifest: manifestPath)
       devices.append(device)
       // The game's registry keys as installed are a save already.
       made(device.state)
       note(
         "\(name): clock offset \(offset) ms" + (hasLocations ? ", the game in \(device.locations)" : "")
-          + (index == smallDiskIndex ? ", its Wine prefix on a small disk of its own" : "")
           + (device.lacksSecond ? ", its config lacking the second" : "")
           + (device.adopts ? ", not in its config (Steam has it installed)" : ""))
       // A device that lacks a location has a save of its own (the desktop).
@@ -199,12 +161,6 @@ final class SimulationScenario {
     // offline; any other step is the game launched from Steam, through `wrap`.
     if !device.isAdopted, !(0..<18).contains(roll), !(22..<24).contains(roll), roll < 97 {
       try adopt(device)
-      return
-    }
-    // The device whose prefix is on a small disk: some of its restores, syncs and wraps meet
-    // the disk full.
-    if device.index == smallDiskIndex, (34..<74).contains(roll), random.chance(40) {
-      try diskFull(device)
       return
     }
     switch roll {
@@ -292,7 +248,7 @@ final class SimulationScenario {
       let status = try vault.status(target)
       // A device that still lacks the second location has the first one's part of it.
       device.refreshLacking()
-      let cloud = state(of: facts, on: device)
+      let cloud = device.lacksSecond ? facts?.lackingState : facts?.state
       guard device.state == cloud, status.state == .inSync || (cloud == nil && status.state == .cloudEmpty)
       else {
         throw SimulationFailure(
@@ -393,7 +349,6 @@ final class SimulationScenario {
   /// (the device's last command was not killed), each save is a state a player made.
   func checkRecoverable() throws {
     if let carryFailure { throw carryFailure }
-    try checkArchivesReadable()
     try checkOutsideFiles()
     // (A device that lacks the second location has one: no mix is possible.)
     for device in devices where device.hasLocations && !device.wasKilled && !device.lacksSecond {
@@ -412,8 +367,7 @@ final class SimulationScenario {
           detail: "\(device.name)'s \(uploaded) was uploaded after the device agreed on a newer save")
       }
     }
-    let places = states.collect(
-      container: container, devices: devices, lacking: lackingIndex != nil, views: hasPatterns)
+    let places = states.collect(container: container, devices: devices, lacking: lackingIndex != nil)
     for (state, origin) in owed.sorted(by: { $0.key < $1.key })
     where places[state] == nil && owedAlternatives[state].map({ $0.allSatisfy { places[$0] != nil } }) != true
     {
@@ -449,9 +403,7 @@ final class SimulationScenario {
     let alone = overwritten == nil ? device.firstAloneState : firstAlone
     for state in [overwritten ?? device.state, alone].compactMap({ $0 }) where owed[state] != nil {
       let places =
-        states.collect(
-          container: container, devices: devices, lacking: lackingIndex != nil, views: hasPatterns)[state]
-        ?? []
+        states.collect(container: container, devices: devices, lacking: lackingIndex != nil)[state] ?? []
       if places.allSatisfy({ $0.hasPrefix(SimulatedDevice.savePlace(device.name)) }) {
         owed.removeValue(forKey: state)
         counts.statesOverwrittenByGame += 1
@@ -468,8 +420,8 @@ final class SimulationScenario {
     }
     // A device that lacks the second location agrees on the archive's first location.
     device.refreshLacking()
-    let stored = state(
-      of: states.archiveFacts(container + "/" + SimulatedDevice.game + "/" + archive), on: device)
+    let facts = states.archiveFacts(container + "/" + SimulatedDevice.game + "/" + archive)
+    let stored = device.lacksSecond ? facts?.lackingState : facts?.state
     guard stored == device.state else {
       throw SimulationFailure(
         invariant: "agreement",

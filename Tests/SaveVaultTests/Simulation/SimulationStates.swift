@@ -79,23 +79,6 @@ enum SaveState {
     var locations: [String]
     /// The state of the second location's content alone (nil when it holds none).
     var second: String?
-    /// Its files (under their location's name), for the state a device whose patterns differ
-    /// has of it (`SimulatedDevice.view(of:)`).
-    var files: [(path: String, sha256: String)] = []
-  }
-
-  /// Why a restore refuses the archive at `path` (nil when it does not).
-  static func refusal(ofArchive path: String) -> String? {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return "it cannot be opened: \(Platform.describe(errno: errno))" }
-    defer { close(fd) }
-    do {
-      _ = try Extractor(limits: ExtractionLimits()).extract(
-        fd: fd, archiveName: (path as NSString).lastPathComponent, into: nil)
-      return nil
-    } catch {
-      return "\(error)"
-    }
   }
 
   /// What the archive at `path` holds; nil when it is refused.
@@ -108,19 +91,16 @@ enum SaveState {
         fd: fd, archiveName: (path as NSString).lastPathComponent, into: nil)
     else { return nil }
     let files = extraction.entries.filter { $0.kind == .file }.compactMap { entry -> (String, String)? in
-      // The entry's name in the model's spelling, from the bytes of the archive's header. An
-      // export of registry keys: what its keys hold, read back with GNU tar.
-      let name = SimulatedPath.spelling(RawName.bytes(entry.path))
-      guard entry.path.hasSuffix("/user.reg") else { return (name, entry.sha256 ?? "") }
-      return registryHash(archive: path, entry: entry.path).map { (name, $0) }
+      // An export of registry keys: what its keys hold, read back with GNU tar.
+      guard entry.path.hasSuffix("/user.reg") else { return (entry.path, entry.sha256 ?? "") }
+      return registryHash(archive: path, entry: entry.path).map { (entry.path, $0) }
     }
     let prefix = secondLocation + "/"
     return ArchiveFacts(
       state: digest(files), lackingState: lackingDigest(files),
       locations: extraction.header?.locations?.map(\.name) ?? [],
       second: digest(
-        files.filter { $0.0.hasPrefix(prefix) }.map { (String($0.0.dropFirst(prefix.count)), $0.1) }),
-      files: files)
+        files.filter { $0.0.hasPrefix(prefix) }.map { (String($0.0.dropFirst(prefix.count)), $0.1) }))
   }
 
   /// What the keys of the export `entry` in the archive at `path` hold (`SimulatedRegistry`).
@@ -139,16 +119,17 @@ enum SaveState {
   }
 
   /// The paths and SHA-256 of a directory's regular files (SaveVault's own folder left out; an
-  /// export of registry keys, `user.reg`, by what its keys hold). Walked by the names' bytes,
-  /// each path in the model's spelling (`SimulatedPath`): a folder whose name is not UTF-8 is
-  /// walked as any other.
+  /// export of registry keys, `user.reg`, by what its keys hold).
   static func files(of root: String) -> [(path: String, sha256: String)] {
     var files: [(path: String, sha256: String)] = []
     func walk(_ relative: String) {
-      guard let names = SimulatedPath.names(relative.isEmpty ? root : root + "/" + relative) else { return }
+      guard let names = try? Platform.directoryNames(relative.isEmpty ? root : root + "/" + relative) else {
+        return
+      }
       for name in names {
         let path = relative.isEmpty ? name : relative + "/" + name
-        guard path != reservedFolder, let info = SimulatedPath.status(root + "/" + path) else { continue }
+        var info = stat()
+        guard path != reservedFolder, lstat(root + "/" + path, &info) == 0 else { continue }
         if info.st_mode & S_IFMT == S_IFDIR {
           walk(path)
         } else if info.st_mode & S_IFMT == S_IFREG,
@@ -164,7 +145,7 @@ enum SaveState {
   }
 
   private static func hashFile(_ path: String) -> String? {
-    let fd = SimulatedPath.withCString(path) { open($0, O_RDONLY | O_NOFOLLOW) }
+    let fd = open(path, O_RDONLY | O_NOFOLLOW)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     let hash = SHA256()
@@ -195,24 +176,15 @@ final class RecoverableStates {
 
   /// `lacking`: a device of the scenario lacks the second location, so each archive and copy
   /// also stands for the save of its first location alone (`SaveState.lackingDigest`).
-  /// `views`: the devices' configs give one folder different patterns, so each archive and
-  /// copy also stands for the save each device has of it (`SimulatedDevice.view(of:)`).
-  func collect(container: String, devices: [SimulatedDevice], lacking: Bool = false, views: Bool = false)
-    -> Places
-  {
+  func collect(container: String, devices: [SimulatedDevice], lacking: Bool = false) -> Places {
     var places: Places = [:]
     func add(_ digest: String?, _ place: String) {
       if let digest { places[digest, default: []].append(place) }
-    }
-    func addViews(_ files: [(path: String, sha256: String)], _ place: String) {
-      guard views else { return }
-      for digest in Set(devices.compactMap { $0.view(of: files) }) { add(digest, place) }
     }
     func addArchive(_ path: String, _ place: String) {
       let facts = archiveFacts(path)
       add(facts?.state, place)
       if lacking { add(facts?.lackingState, place) }
-      addViews(facts?.files ?? [], place)
     }
     let folder = container + "/" + SimulatedDevice.game
     for name in archives(in: folder) { addArchive(folder + "/" + name, "container " + name) }
@@ -224,7 +196,6 @@ final class RecoverableStates {
         }
         for path in preRestoreFolders(folder) {
           let place = "\(device.name) \(kind) " + (path as NSString).lastPathComponent
-          addViews(views ? SaveState.files(of: path) : [], place)
           guard lacking else {
             add(SaveState.ofDirectory(path), place)
             continue

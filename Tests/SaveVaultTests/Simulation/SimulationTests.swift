@@ -120,38 +120,6 @@ import Testing
 /// save it left is owed. Never an archive in the embedded default container. A device still
 /// without the game at the end adopts it before converging.
 ///
-/// **Patterns that differ**: in a share of the scenarios of files (`SAVEVAULT_SIM_PATTERNS`,
-/// 10% by default), the game also keeps a slots folder (`~/Games/slots`) that the devices'
-/// configs name differently: `<folder>/*.sav` on the first device, the whole folder or
-/// `<folder>/*` on the second, any of the three on the third. The folder holds slots (`*.sav`),
-/// which every pattern names, and `notes.txt` and `screens/slot1.png`, which only the whole
-/// folder and `*` do; on a device whose pattern leaves them out, they are files that are no
-/// part of the save (its commands never change them). Each device's save is what its own
-/// config names, so every archive and kept copy is also read as each device has it
-/// (`SimulationPatterns`). Invariants: nothing lost (as each device has its save); every
-/// archive in the container, whoever uploaded it, is readable with every check a restore runs
-/// (checked after every step, in every scenario); every agreement is checked as the device has
-/// the archive; and a sync that decided without a conflict went the right way: no restore over
-/// a save changed since its agreement, no upload over a cloud save changed since (as the
-/// device has them; judged when nothing else is in play).
-///
-/// **Names that are not UTF-8**: in a share of the scenarios of files
-/// (`SAVEVAULT_SIM_RAWNAMES`, 10% by default), the game's `profiles/**/general.opt` also has
-/// profiles in folders named in Latin-1 (`caf\xE9`), Shift-JIS (`\x83Z\x81[`) and `\xFF/deep`,
-/// beside a file there that is no part of the save: written, changed, deleted, synced and
-/// restored like any. The model reads every name by its bytes (`SimulatedPath`), on disk and
-/// in archives, so a name SaveVault mangled, dropped or could not restore is a state lost or
-/// an agreement broken.
-///
-/// **A full disk at the registry merge**: in a share of the scenarios of registry
-/// (`SAVEVAULT_SIM_DISKFULL`, 10% by default; only as root, which mounts it), one device's
-/// Wine prefix is on a small disk of its own (a 1 MiB tmpfs). Some of its restores, syncs and
-/// wraps meet the disk full: filled before the command, or once the restore has written its
-/// journal (its merge of the keys held back by `restore.registry-merging=sleep:300`), so that
-/// the merged `user.reg` has no room. The restore must refuse before anything changes (the
-/// save as it was, no restore left half-done) or complete; a `wrap` never starts its game on a
-/// save restored halfway; and nothing is lost (`SimulationDiskFull`).
-///
 /// A failure prints the scenario's seed, the invariant and the step log. Settings (from the
 /// environment): `SAVEVAULT_SIM_SEED` (the first seed; scenario i uses seed + i),
 /// `SAVEVAULT_SIM_SCENARIOS` (default 1000), `SAVEVAULT_SIM_STEPS` (default 32),
@@ -160,11 +128,7 @@ import Testing
 /// lacking a location, and with one adopting the game, default 40 each), `SAVEVAULT_SIM_FILES`
 /// (the percentage of those whose game also keeps files of its install folder, default 25),
 /// `SAVEVAULT_SIM_REGISTRY` (the percentage of those whose game also keeps registry keys in
-/// its Wine prefix, default 50), `SAVEVAULT_SIM_PATTERNS` and `SAVEVAULT_SIM_RAWNAMES` (the
-/// percentages of the scenarios of files whose devices give one folder different patterns,
-/// and whose save has folders named in bytes that are not UTF-8, default 10 each),
-/// `SAVEVAULT_SIM_DISKFULL` (the percentage of those of registry with a prefix on a small
-/// disk that fills, default 10),
+/// its Wine prefix, default 50),
 /// `SAVEVAULT_SIM_WORKERS` (scenarios run at once), `SAVEVAULT_SIM_VERBOSE=1` (print every
 /// step). `scripts/simulate.sh SEED` reruns one seed with its step log. The seeds that once
 /// failed (`regressions`) run again in every run of the suite, each at the shares it failed at.
@@ -179,9 +143,6 @@ struct SimulationTests {
     var adoptingPercent = 40
     var filesPercent = 25
     var registryPercent = 50
-    var patternsPercent = 10
-    var rawNamesPercent = 10
-    var diskFullPercent = 10
     var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
     var isVerbose = false
 
@@ -203,15 +164,6 @@ struct SimulationTests {
       }
       if let value = environment["SAVEVAULT_SIM_REGISTRY"].flatMap({ Int($0) }) {
         registryPercent = min(100, max(0, value))
-      }
-      if let value = environment["SAVEVAULT_SIM_PATTERNS"].flatMap({ Int($0) }) {
-        patternsPercent = min(100, max(0, value))
-      }
-      if let value = environment["SAVEVAULT_SIM_RAWNAMES"].flatMap({ Int($0) }) {
-        rawNamesPercent = min(100, max(0, value))
-      }
-      if let value = environment["SAVEVAULT_SIM_DISKFULL"].flatMap({ Int($0) }) {
-        diskFullPercent = min(100, max(0, value))
       }
       if let value = environment["SAVEVAULT_SIM_WORKERS"].flatMap({ Int($0) }) { workers = max(1, value) }
       isVerbose = environment["SAVEVAULT_SIM_VERBOSE"] == "1"
@@ -248,8 +200,7 @@ struct SimulationTests {
         seed: seed, root: base + "/\(seed)", steps: settings.steps, isVerbose: settings.isVerbose,
         locationsPercent: settings.locationsPercent, lackingPercent: settings.lackingPercent,
         adoptingPercent: settings.adoptingPercent, filesPercent: settings.filesPercent,
-        registryPercent: settings.registryPercent, patternsPercent: settings.patternsPercent,
-        rawNamesPercent: settings.rawNamesPercent, diskFullPercent: settings.diskFullPercent)
+        registryPercent: settings.registryPercent)
       let failure = scenario.run()
       results.record(scenario, failure)
       if failure == nil { try? FileManager.default.removeItem(atPath: scenario.root) }
@@ -257,8 +208,7 @@ struct SimulationTests {
   }
 
   /// Seeds that once failed, with the shares (`SAVEVAULT_SIM_LOCATIONS`, `SAVEVAULT_SIM_FILES`,
-  /// `SAVEVAULT_SIM_REGISTRY`) they failed at (the shares added since at 0): rerun in every run
-  /// of the suite.
+  /// `SAVEVAULT_SIM_REGISTRY`) they failed at: rerun in every run of the suite.
   static let regressions: [(seed: UInt64, locations: Int, files: Int, registry: Int)] = [
     // A wrap whose recovery of a stopped restore failed, the game then writing over a save
     // played on half-swapped (a folder set aside happening to hold what the save did).
@@ -275,7 +225,6 @@ struct SimulationTests {
       settings.scenarios = 1
       (settings.locationsPercent, settings.filesPercent) = (regression.locations, regression.files)
       settings.registryPercent = regression.registry
-      (settings.patternsPercent, settings.rawNamesPercent, settings.diskFullPercent) = (0, 0, 0)
       try await Self.simulate(settings)
     }
   }
@@ -324,16 +273,9 @@ struct SimulationTests {
       \(counts.carriedUploads) carrying that location forward, \(counts.locationsPlaced) placed by a restore, \
       \(counts.locationsGained) added to its config), \(counts.adoptionScenarios) with a device adopting the game \
       (\(counts.adoptions) adopted by wrap under Steam, \(counts.adoptionsWithoutContainer) launches with no container chosen), \
-      \(counts.patternScenarios) whose devices give one folder different patterns (\(counts.directionsJudged) syncs judged for their direction), \
-      \(counts.rawNameScenarios) with folders named in bytes that are not UTF-8, \
-      \(counts.diskFullScenarios) with a prefix on a small disk (\(counts.diskFullCommands) commands with it full, \(counts.diskFullRefusals) refused for it, \(counts.diskFullAtMerge) filled at a restore's merge of the keys, \(counts.diskFullMerged) merging keys all the same), \
       \(results.failures.count) failed, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s
       """)
     let failures = results.failures.sorted(by: { $0.seed < $1.seed })
-    // One line per failing seed, for a long run's tally (the first five in full below).
-    for failed in failures {
-      print("failed: seed \(failed.seed): " + String("\(failed.failure)".prefix(600)))
-    }
     for failed in failures.dropFirst(5) { try? FileManager.default.removeItem(atPath: failed.root) }
     for failed in failures.prefix(5) {
       Issue.record(
